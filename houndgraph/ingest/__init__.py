@@ -1,0 +1,1 @@
+"""Collector readers: SharpHound, AzureHound and OpenGraph files to node and edge records."""

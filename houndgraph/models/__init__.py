@@ -1,0 +1,17 @@
+"""SQLAlchemy tables of the application data, one module per table; the graph tables live in graph/."""
+
+from houndgraph.models.auth_secret import AuthSecret
+from houndgraph.models.auth_token import AuthToken
+from houndgraph.models.base import Base
+from houndgraph.models.datapipe_status import DatapipeStatus
+from houndgraph.models.feature_flag import FeatureFlag
+from houndgraph.models.login_attempt import LoginFailure
+from houndgraph.models.parameter import Parameter
+from houndgraph.models.role import Permission, Role, roles_permissions
+from houndgraph.models.user import User, users_roles
+from houndgraph.models.user_session import UserSession
+
+__all__ = [
+    "AuthSecret", "AuthToken", "Base", "DatapipeStatus", "FeatureFlag", "LoginFailure", "Parameter",
+    "Permission", "Role", "User", "UserSession", "roles_permissions", "users_roles",
+]

@@ -1,0 +1,102 @@
+"""Settings from HOUNDGRAPH_* environment variables, checked before anything starts."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+MIN_ADMIN_PASSWORD_LENGTH = 12
+MIN_SECRET_KEY_LENGTH = 32
+SECRET_KEY_FILE = "secret_key"
+
+
+class InsecureSettingError(ValueError):
+    """A setting that would make the service unsafe to run; the message says how to fix it."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="HOUNDGRAPH_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=1, le=65535)
+    data_dir: Path = Path("./.houndgraph")
+    database_url: str | None = None
+    admin_password: SecretStr | None = None
+    secret_key: SecretStr | None = None
+    # Upload limits: a single uploaded file, and what a zip may expand to.
+    max_upload_bytes: int = 2 * 1024**3
+    max_unzipped_bytes: int = 8 * 1024**3
+    max_zip_ratio: int = 200
+    enable_cypher_mutations: bool = False
+    # Seconds between datapipe ticks; tests shorten it.
+    datapipe_interval: float = 2.0
+    # Login throttle: this many failures for one username within the window answer 429.
+    login_max_failures: int = 5
+    login_failure_window_seconds: int = 300
+    log_level: str = "info"
+
+    @property
+    def uploads_dir(self) -> Path:
+        return self.data_dir / "uploads"
+
+    @property
+    def pgdata_dir(self) -> Path:
+        return self.data_dir / "pgdata"
+
+    def check(self) -> None:
+        """Refuse settings that are unsafe; called once at start."""
+        if self.admin_password is not None:
+            check_password_strength(self.admin_password.get_secret_value(), "HOUNDGRAPH_ADMIN_PASSWORD")
+        if self.secret_key is not None and len(self.secret_key.get_secret_value()) < MIN_SECRET_KEY_LENGTH:
+            raise InsecureSettingError(
+                f"HOUNDGRAPH_SECRET_KEY must be at least {MIN_SECRET_KEY_LENGTH} characters; "
+                "unset it to have one generated and kept in the data directory"
+            )
+        if self.host not in ("127.0.0.1", "localhost", "::1") and self.admin_password is None:
+            raise InsecureSettingError(
+                f"HOUNDGRAPH_HOST={self.host} listens beyond this machine: "
+                "set HOUNDGRAPH_ADMIN_PASSWORD rather than relying on a password printed to the console"
+            )
+
+    def signing_key(self) -> bytes:
+        """The JWT signing key: the configured one, or one generated once and kept with 0600 rights."""
+        if self.secret_key is not None:
+            return self.secret_key.get_secret_value().encode()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.data_dir / SECRET_KEY_FILE
+        if not path.exists():
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_urlsafe(48))
+        if path.stat().st_mode & 0o077:
+            raise InsecureSettingError(f"{path} is readable by other users; chmod 600 it")
+        return path.read_text().strip().encode()
+
+
+WEAK_PASSWORDS = {"password", "admin", "administrator", "bloodhound", "changeme", "houndgraph", "letmein"}
+
+
+def check_password_strength(password: str, what: str = "password") -> None:
+    lowered = password.lower()
+    if len(password) < MIN_ADMIN_PASSWORD_LENGTH:
+        raise InsecureSettingError(f"{what} must be at least {MIN_ADMIN_PASSWORD_LENGTH} characters long")
+    if any(word in lowered for word in WEAK_PASSWORDS) and len(set(lowered)) < 10:
+        raise InsecureSettingError(f"{what} is too easy to guess")
+    classes = sum(
+        [any(c.islower() for c in password), any(c.isupper() for c in password),
+         any(c.isdigit() for c in password), any(not c.isalnum() for c in password)]
+    )
+    if classes < 3:
+        raise InsecureSettingError(
+            f"{what} must mix at least three of: lower case, upper case, digits, symbols"
+        )
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
