@@ -46,3 +46,87 @@ def empty_graph(database: Database) -> Database:
     with database.connect_raw(autocommit=True) as conn:
         conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
     return database
+
+
+# --- the real app over HTTP -------------------------------------------------------------------
+
+import socket  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+import httpx  # noqa: E402
+import uvicorn  # noqa: E402
+
+ADMIN_PASSWORD = "Test-Admin-Password-1!"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    """The real ASGI app under a real uvicorn, on a loopback port, in a background thread."""
+
+    def __init__(self, settings: Settings, database: Database) -> None:
+        from houndgraph.app import create_app
+
+        self.settings = settings
+        self.app = create_app(settings, database)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=settings.port, log_level="warning",
+                                lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.base_url = f"http://127.0.0.1:{settings.port}"
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 60
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def server_settings(data_dir: Path) -> Settings:
+    return Settings(data_dir=data_dir, port=_free_port(), admin_password=ADMIN_PASSWORD,
+                    secret_key="x" * 48, datapipe_interval=0.2)
+
+
+@pytest.fixture(scope="session")
+def live_server(server_settings: Settings, database: Database) -> Iterator[LiveServer]:
+    server = LiveServer(server_settings, database)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def client(live_server: LiveServer) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=live_server.base_url, timeout=60) as http:
+        yield http
+
+
+def login(http: httpx.Client, username: str, password: str) -> str:
+    response = http.post("/api/v2/login", json={"login_method": "secret", "username": username,
+                                                "secret": password})
+    assert response.status_code == 200, response.text
+    return response.json()["data"]["session_token"]
+
+
+@pytest.fixture
+def admin_token(client: httpx.Client) -> str:
+    return login(client, "admin", ADMIN_PASSWORD)
+
+
+@pytest.fixture
+def admin(client: httpx.Client, admin_token: str) -> httpx.Client:
+    """A client logged in as the administrator."""
+    client.headers["Authorization"] = f"Bearer {admin_token}"
+    return client

@@ -1,7 +1,7 @@
 """application tables
 
 Revision ID: 0001
-Revises: 
+Revises: (none)
 """
 
 import sqlalchemy as sa

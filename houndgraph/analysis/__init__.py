@@ -1,0 +1,1 @@
+"""Post-processing analysis over the graph: derived attack edges, zones, data quality."""

@@ -1,0 +1,74 @@
+"""The one route table. Every route names the permission it needs, so access can be audited here.
+
+`PUBLIC` routes need no authentication; `AUTHENTICATED` routes need a valid session or signature and
+nothing more; every other route names a permission of `auth.permissions.P`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from fastapi import APIRouter, Depends
+from fastapi.routing import APIRoute
+
+from houndgraph.auth import endpoints as auth_endpoints
+from houndgraph.auth.dependencies import permission_guard
+from houndgraph.auth.permissions import P
+from houndgraph.version import get_version
+
+
+class _Public:
+    def __repr__(self) -> str:
+        return "PUBLIC"
+
+
+PUBLIC: Final = _Public()
+AUTHENTICATED: Final = None
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    path: str
+    endpoint: Callable[..., Any]
+    permission: P | _Public | None
+    status_code: int = 200
+    deprecated: bool = False
+    # The handler reads the raw body as a stream (uploads): signature checks spool it to disk.
+    streams_body: bool = False
+    # The reference answers some routes' undecodable JSON with their own message.
+    malformed_json_message: str | None = None
+
+
+class HoundRoute(APIRoute):
+    """An APIRoute that remembers what the table said about it."""
+
+    permission: P | _Public | None = AUTHENTICATED
+    streams_body: bool = False
+    malformed_json_message: str | None = None
+
+
+ROUTES: list[Route] = [
+    Route("GET", "/api/version", get_version, PUBLIC),
+    Route("POST", "/api/v2/login", auth_endpoints.login, PUBLIC),
+    Route("POST", "/api/v2/logout", auth_endpoints.logout, AUTHENTICATED),
+    Route("GET", "/api/v2/self", auth_endpoints.get_self, AUTHENTICATED),
+]
+
+
+def build_router(routes: list[Route] = ROUTES) -> APIRouter:
+    router = APIRouter(route_class=HoundRoute)
+    for route in routes:
+        dependencies = [] if isinstance(route.permission, _Public) else [Depends(permission_guard(route.permission))]
+        router.add_api_route(
+            route.path, route.endpoint, methods=[route.method], status_code=route.status_code,
+            dependencies=dependencies, deprecated=route.deprecated or None,
+        )
+        added = router.routes[-1]
+        assert isinstance(added, HoundRoute)
+        added.permission = route.permission
+        added.streams_body = route.streams_body
+        added.malformed_json_message = route.malformed_json_message
+    return router

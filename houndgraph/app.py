@@ -1,0 +1,155 @@
+"""The composition root: settings, the database, the route table, middleware and error rendering."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from houndgraph import __version__
+from houndgraph.api import HoundRoute, build_router
+from houndgraph.db import Database, is_query_canceled
+from houndgraph.errors import (
+    JSON_UNMARSHAL,
+    METHOD_NOT_ALLOWED,
+    RESOURCE_NOT_FOUND,
+    BadRequest,
+    InternalError,
+    RequestTimedOut,
+    ServiceError,
+)
+from houndgraph.kit.responses import JSONResponse
+from houndgraph.middleware import JSON_BODY_LIMIT, RequestContextMiddleware
+from houndgraph.rendering import error_body, render_error_bytes
+from houndgraph.settings import Settings
+from houndgraph.user.bootstrap import ensure_admin
+
+log = logging.getLogger("houndgraph")
+
+
+def prepare_database(settings: Settings, database: Database) -> None:
+    """Migrations and the first administrator; runs at every start, keeps existing data."""
+    database.migrate()
+    with Session(database.sync_engine) as session, session.begin():
+        admin_password = settings.admin_password.get_secret_value() if settings.admin_password else None
+        result = ensure_admin(session, admin_password)
+    if result.generated_password:
+        # Printed once, on the console only: never to the log.
+        print(
+            "\n  houndgraph created the user 'admin' with this password (shown once, change it at first login):\n"
+            f"    {result.generated_password}\n",
+            file=sys.stderr, flush=True,
+        )
+
+
+def _error_response(request: Request, error: ServiceError) -> JSONResponse:
+    request_id = getattr(request.state, "request_id", "")
+    return JSONResponse(error_body(int(error.status), error.messages, request_id),
+                          status_code=int(error.status), headers=error.headers or None)
+
+
+def _validation_message(request: Request, error: RequestValidationError) -> str:
+    route: Any = request.scope.get("route")
+    problems = error.errors()
+    if any(problem.get("type") == "json_invalid" for problem in problems):
+        return getattr(route, "malformed_json_message", None) or JSON_UNMARSHAL
+    first = problems[0] if problems else {}
+    location = [str(part) for part in first.get("loc", ()) if part != "body"]
+    if first.get("loc", ("",))[0] == "body":
+        if first.get("type") == "missing" and location:
+            return f"missing required field: {'.'.join(location)}"
+        if not location:
+            return getattr(route, "malformed_json_message", None) or JSON_UNMARSHAL
+        return f"{JSON_UNMARSHAL}: {'.'.join(location)}: {first.get('msg', 'invalid value')}"
+    where = ".".join(location) or "request"
+    return f"there are errors in the query parameters: {where}: {first.get('msg', 'invalid value')}"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, error: ServiceError) -> JSONResponse:
+        return _error_response(request, error)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        if isinstance(error.__cause__, ServiceError):
+            # FastAPI wraps failures while reading a body (e.g. the size cap) in a 400; keep ours.
+            return _error_response(request, error.__cause__)
+        if error.status_code == 404:
+            message = RESOURCE_NOT_FOUND
+        elif error.status_code == 405:
+            message = METHOD_NOT_ALLOWED
+        else:
+            message = str(error.detail)
+        wrapped = ServiceError(message)
+        wrapped.status = error.status_code
+        return _error_response(request, wrapped)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error_response(request, BadRequest(_validation_message(request, error)))
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(request: Request, error: DBAPIError) -> JSONResponse:
+        if is_query_canceled(error):
+            return _error_response(request, RequestTimedOut())
+        log.exception("database error (request %s)", getattr(request.state, "request_id", ""))
+        return _error_response(request, InternalError())
+
+    @app.exception_handler(Exception)
+    async def unexpected_error(request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error (request %s)", getattr(request.state, "request_id", ""))
+        return _error_response(request, InternalError())
+
+
+def _upload_path_patterns(app: FastAPI) -> list[re.Pattern[str]]:
+    patterns = []
+    for route in app.routes:
+        if isinstance(route, HoundRoute) and route.streams_body:
+            patterns.append(re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", route.path) + "$"))
+    return patterns
+
+
+def create_app(settings: Settings | None = None, database: Database | None = None) -> FastAPI:
+    settings = settings or Settings()
+    settings.check()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        own_database = database is None
+        db = database or Database.open(settings)
+        prepare_database(settings, db)
+        app.state.database = db
+        try:
+            yield
+        finally:
+            await db.dispose()
+            if own_database:
+                db.close()
+
+    app = FastAPI(
+        title="houndgraph", version=__version__, lifespan=lifespan,
+        openapi_url="/api/openapi.json", docs_url="/api/docs", redoc_url=None,
+        description="Attack-path analysis for Active Directory and Azure; the BloodHound CE API (v2).",
+    )
+    app.state.settings = settings
+    app.include_router(build_router())
+    install_error_handlers(app)
+    upload_patterns = _upload_path_patterns(app)
+
+    def body_limit_for(path: str) -> int:
+        if any(pattern.match(path) for pattern in upload_patterns):
+            return settings.max_upload_bytes
+        return JSON_BODY_LIMIT
+
+    app.add_middleware(RequestContextMiddleware, render_error=render_error_bytes, body_limit_for=body_limit_for)
+    return app

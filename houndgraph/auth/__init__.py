@@ -1,0 +1,1 @@
+"""Authentication: password logins with server-side sessions (JWT), and HMAC-signed requests."""

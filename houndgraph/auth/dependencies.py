@@ -1,0 +1,92 @@
+"""Authentication as a dependency: `CurrentAuth` in a handler, and the permission guard the route
+table attaches to every route."""
+
+from __future__ import annotations
+
+import tempfile
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.auth import service
+from houndgraph.auth.context import AuthContext
+from houndgraph.auth.permissions import P
+from houndgraph.deps import SessionDep, SettingsDep
+from houndgraph.errors import NOT_AUTHENTICATED, NOT_AUTHORIZED, BadRequest, Forbidden, Unauthorized
+from houndgraph.settings import Settings
+
+# Bodies of signed requests are hashed while they are spooled: in memory up to this, then on disk.
+SPOOL_IN_MEMORY = 8 * 1024 * 1024
+
+
+def request_uri(request: Request) -> str:
+    """The path and query exactly as the client sent them (what the signature covers)."""
+    raw_path = request.scope.get("raw_path") or request.url.path.encode()
+    query = request.scope.get("query_string", b"")
+    uri = raw_path.decode("latin-1")
+    return f"{uri}?{query.decode('latin-1')}" if query else uri
+
+
+def streams_body(request: Request) -> bool:
+    route: Any = request.scope.get("route")
+    return bool(getattr(route, "streams_body", False))
+
+
+async def _authenticate_signature(request: Request, session: AsyncSession, settings: Settings,
+                                  token_id: str) -> AuthContext:
+    request_date = service.parse_request_date(request.headers.get("RequestDate"))
+    signature = service.parse_signature(request.headers.get("Signature"))
+    token, user = await service.load_signing_token(session, token_id)
+    service.check_skew(request_date)
+    hasher = service.signature_hasher(token.key, request.method, request_uri(request), request_date)
+    if streams_body(request):
+        # Large uploads: hash while spooling, so a 1 GB body is never held in memory; the handler
+        # reads the spooled copy through `kit.body.iter_body`.
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, dir=settings.data_dir)
+        async for chunk in request.stream():
+            hasher.update(chunk)
+            spool.write(chunk)
+        spool.seek(0)
+        request.state.spooled_body = spool
+    else:
+        hasher.update(await request.body())
+    service.check_digest(hasher, signature)
+    await service.touch_token(session, token.id)
+    return AuthContext.for_user(user, token_id=token.id)
+
+
+async def current_auth(request: Request, session: SessionDep, settings: SettingsDep) -> AuthContext:
+    cached = getattr(request.state, "auth", None)
+    if cached is not None:
+        return cached
+    header = request.headers.get("Authorization")
+    if not header:
+        raise Unauthorized(NOT_AUTHENTICATED)
+    parts = header.split(" ")
+    if len(parts) != 2:
+        raise BadRequest("Expected only two components for the Authorization header.")
+    scheme, credential = parts
+    if scheme.lower() == "bearer":
+        context = await service.authenticate_bearer(session, settings, credential)
+    elif scheme.lower() == "bhesignature":
+        context = await _authenticate_signature(request, session, settings, credential)
+    else:
+        raise BadRequest(f"Unexpected authorization scheme: {scheme}.")
+    request.state.auth = context
+    return context
+
+
+CurrentAuth = Annotated[AuthContext, Depends(current_auth)]
+
+
+def permission_guard(permission: P | None):
+    """The dependency the route table attaches: authenticated, and holding `permission` when one is named."""
+
+    async def guard(auth: CurrentAuth) -> None:
+        if permission is not None and not auth.has(permission):
+            raise Forbidden(NOT_AUTHORIZED)
+
+    guard.__name__ = f"require_{permission.name.lower() if permission else 'authentication'}"
+    return guard

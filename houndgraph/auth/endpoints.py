@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from fastapi import Response
+
+from houndgraph.auth import repository, service
+from houndgraph.auth.dependencies import CurrentAuth
+from houndgraph.auth.schemas import LoginRequest, LoginResponse
+from houndgraph.deps import SessionDep, SettingsDep
+from houndgraph.errors import NotFound
+from houndgraph.kit.envelopes import DataEnvelope
+from houndgraph.user.schemas import UserView
+
+
+async def login(body: LoginRequest, session: SessionDep, settings: SettingsDep) -> DataEnvelope[LoginResponse]:
+    result = await service.login(session, settings, body.username, body.secret)
+    return DataEnvelope(data=LoginResponse(user_id=result.user_id, auth_expired=result.auth_expired,
+                                           session_token=result.session_token))
+
+
+async def logout(auth: CurrentAuth, session: SessionDep) -> Response:
+    await service.logout(session, auth)
+    return Response(status_code=200, media_type="text/plain", headers={"Location": "/ui/login"})
+
+
+async def get_self(auth: CurrentAuth, session: SessionDep) -> DataEnvelope[UserView]:
+    user = await repository.user_by_id(session, auth.user_id)
+    if user is None:
+        raise NotFound()
+    return DataEnvelope(data=UserView.of(user))

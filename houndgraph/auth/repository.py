@@ -1,0 +1,70 @@
+"""SQL of authentication: users with their roles, secrets, sessions, tokens and login failures."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.models import AuthSecret, AuthToken, LoginFailure, User, UserSession
+
+
+async def user_by_principal(session: AsyncSession, principal_name: str) -> User | None:
+    return await session.scalar(select(User).where(func.lower(User.principal_name) == principal_name.lower()))
+
+
+async def user_by_id(session: AsyncSession, user_id: uuid.UUID) -> User | None:
+    return await session.get(User, user_id)
+
+
+async def secret_for(session: AsyncSession, user_id: uuid.UUID) -> AuthSecret | None:
+    return await session.scalar(select(AuthSecret).where(AuthSecret.user_id == user_id))
+
+
+async def create_session(session: AsyncSession, user_id: uuid.UUID, expires_at: datetime) -> UserSession:
+    row = UserSession(user_id=user_id, expires_at=expires_at)
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def session_by_id(session: AsyncSession, session_id: int) -> UserSession | None:
+    return await session.get(UserSession, session_id)
+
+
+async def delete_session(session: AsyncSession, session_id: int) -> None:
+    await session.execute(delete(UserSession).where(UserSession.id == session_id))
+
+
+async def delete_expired_sessions(session: AsyncSession, now: datetime) -> None:
+    await session.execute(delete(UserSession).where(UserSession.expires_at <= now))
+
+
+async def token_by_id(session: AsyncSession, token_id: uuid.UUID) -> AuthToken | None:
+    return await session.get(AuthToken, token_id)
+
+
+async def touch_token(session: AsyncSession, token_id: uuid.UUID, now: datetime) -> None:
+    await session.execute(update(AuthToken).where(AuthToken.id == token_id).values(last_access=now))
+
+
+async def touch_last_login(session: AsyncSession, user_id: uuid.UUID, now: datetime) -> None:
+    await session.execute(update(User).where(User.id == user_id).values(last_login=now))
+
+
+async def count_recent_failures(session: AsyncSession, username: str, since: datetime) -> int:
+    return await session.scalar(
+        select(func.count()).select_from(LoginFailure)
+        .where(LoginFailure.username == username.lower(), LoginFailure.failed_at > since)
+    ) or 0
+
+
+async def record_failure(session: AsyncSession, username: str) -> None:
+    session.add(LoginFailure(username=username.lower()))
+    await session.flush()
+
+
+async def clear_failures(session: AsyncSession, username: str) -> None:
+    await session.execute(delete(LoginFailure).where(LoginFailure.username == username.lower()))

@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+import uuid
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class LoginRequest(BaseModel):
+    login_method: Literal["secret"]
+    username: str = Field(min_length=1, max_length=255)
+    secret: str = Field(min_length=1, max_length=1024)
+
+
+class LoginResponse(BaseModel):
+    user_id: uuid.UUID
+    auth_expired: bool
+    session_token: str

@@ -1,0 +1,162 @@
+"""Logins, sessions and the two ways a request proves who sent it: a JWT bearer or an HMAC signature."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import jwt
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.auth import repository
+from houndgraph.auth.context import AuthContext
+from houndgraph.auth.passwords import verify_password
+from houndgraph.config import service as config_service
+from houndgraph.errors import BadRequest, Forbidden, TooManyRequests, Unauthorized
+from houndgraph.settings import Settings
+
+JWT_ALGORITHM = "HS256"
+SIGNATURE_SKEW = timedelta(hours=1)
+SIGNATURE_ERROR_PREFIX = "unable to validate request signature for client: "
+TOKEN_AUTH_FAILED = "Token Authorization failed."
+
+
+@dataclass(frozen=True, slots=True)
+class LoginResult:
+    user_id: uuid.UUID
+    session_token: str
+    auth_expired: bool
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+async def login(session: AsyncSession, settings: Settings, username: str, secret: str) -> LoginResult:
+    """Check a password login. Throttled per username; as slow for an unknown user as for a known one."""
+    now = _now()
+    window_start = now - timedelta(seconds=settings.login_failure_window_seconds)
+    if await repository.count_recent_failures(session, username, window_start) >= settings.login_max_failures:
+        raise TooManyRequests("too many failed login attempts; try again later",
+                              headers={"Retry-After": str(settings.login_failure_window_seconds)})
+    user = await repository.user_by_principal(session, username)
+    secret_row = await repository.secret_for(session, user.id) if user is not None else None
+    valid = verify_password(secret_row.digest if secret_row else None, secret)
+    if user is None or secret_row is None or not valid or user.is_disabled:
+        await repository.record_failure(session, username)
+        # One message for every cause, so a caller cannot probe which usernames exist.
+        raise Unauthorized("Your username or password is incorrect")
+    await repository.clear_failures(session, username)
+    await repository.touch_last_login(session, user.id, now)
+    await repository.delete_expired_sessions(session, now)
+    expires_at = now + await config_service.session_ttl(session)
+    row = await repository.create_session(session, user.id, expires_at)
+    token = jwt.encode(
+        {"sub": str(user.id), "sid": row.id, "iat": int(now.timestamp()), "exp": int(expires_at.timestamp())},
+        settings.signing_key(), algorithm=JWT_ALGORITHM,
+    )
+    return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
+
+
+async def logout(session: AsyncSession, context: AuthContext) -> None:
+    if context.session_id is not None:
+        await repository.delete_session(session, context.session_id)
+
+
+async def authenticate_bearer(session: AsyncSession, settings: Settings, token: str) -> AuthContext:
+    try:
+        claims = jwt.decode(token, settings.signing_key(), algorithms=[JWT_ALGORITHM],
+                            options={"require": ["exp", "sub", "sid"]})
+        session_id = int(claims["sid"])
+        user_id = uuid.UUID(str(claims["sub"]))
+    except (jwt.PyJWTError, ValueError, TypeError):
+        raise Unauthorized(TOKEN_AUTH_FAILED) from None
+    row = await repository.session_by_id(session, session_id)
+    if row is None or row.user_id != user_id or row.expires_at <= _now():
+        raise Unauthorized(TOKEN_AUTH_FAILED)
+    user = await repository.user_by_id(session, user_id)
+    if user is None or user.is_disabled:
+        raise Unauthorized(TOKEN_AUTH_FAILED)
+    return AuthContext.for_user(user, session_id=session_id)
+
+
+@dataclass(frozen=True, slots=True)
+class SignedRequest:
+    """What a signature covers: method, request URI (path and query as received), date and body digest
+    state. The body is hashed incrementally by the caller through `digest_for`."""
+
+    token_id: str
+    request_date: str | None
+    signature: str | None
+
+
+def parse_request_date(raw: str | None) -> datetime:
+    if not raw:
+        raise BadRequest("no request date header")
+    try:
+        parsed = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError as error:
+        raise BadRequest(f"malformed request date: {error}") from None
+    if parsed.tzinfo is None:
+        raise BadRequest("malformed request date: no time zone offset")
+    return parsed
+
+
+def parse_signature(raw: str | None) -> bytes:
+    if not raw:
+        raise BadRequest("no signature header")
+    try:
+        return base64.b64decode(raw, validate=True)
+    except (binascii.Error, ValueError) as error:
+        raise BadRequest(f"malformed signature header: {error}") from None
+
+
+def signature_hasher(key: str, method: str, request_uri: str, request_date: datetime) -> hmac.HMAC:
+    """The HMAC-SHA256 chain of the reference: key → method+URI → date cut to the hour → body.
+    Feed the body into the returned object with `update`, then compare its digest."""
+    first = hmac.new(key.encode(), f"{method}{request_uri}".encode(), hashlib.sha256).digest()
+    second = hmac.new(first, request_date.strftime("%Y-%m-%dT%H").encode(), hashlib.sha256).digest()
+    return hmac.new(second, digestmod=hashlib.sha256)
+
+
+async def load_signing_token(session: AsyncSession, token_id_text: str):
+    """The token and its owner for a signed request, or the reference error."""
+    try:
+        token_id = uuid.UUID(token_id_text)
+    except ValueError:
+        raise BadRequest("Token ID is malformed.") from None
+    if not await config_service.api_tokens_enabled(session):
+        raise Unauthorized(SIGNATURE_ERROR_PREFIX + "use of API keys has been disabled")
+    token = await repository.token_by_id(session, token_id)
+    if token is None:
+        raise Unauthorized(SIGNATURE_ERROR_PREFIX + "token not found")
+    user = await repository.user_by_id(session, token.user_id)
+    if user is None:
+        raise Unauthorized(SIGNATURE_ERROR_PREFIX + "token not found")
+    if user.is_disabled:
+        raise Forbidden(SIGNATURE_ERROR_PREFIX + "user disabled")
+    return token, user
+
+
+def check_skew(request_date: datetime) -> None:
+    drift = request_date - _now()
+    if drift > SIGNATURE_SKEW:
+        raise Unauthorized(SIGNATURE_ERROR_PREFIX +
+                           f"signature too far ahead by {int(drift.total_seconds() // 60)} minutes")
+    if -drift > SIGNATURE_SKEW:
+        raise Unauthorized(SIGNATURE_ERROR_PREFIX +
+                           f"signature too far behind by {int(-drift.total_seconds() // 60)} minutes")
+
+
+def check_digest(hasher: hmac.HMAC, signature: bytes) -> None:
+    if not hmac.compare_digest(hasher.digest(), signature):
+        raise Unauthorized(SIGNATURE_ERROR_PREFIX + "digest validation failed: signature digest mismatch")
+
+
+async def touch_token(session: AsyncSession, token_id: uuid.UUID) -> None:
+    await repository.touch_token(session, token_id, _now())

@@ -1,0 +1,1 @@
+"""The `houndgraph` command, grouped by noun: serve, user, ingest, db."""

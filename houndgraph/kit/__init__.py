@@ -1,0 +1,1 @@
+"""The wire format, written once: envelopes, pagination, sort_by and filters."""

@@ -1,0 +1,24 @@
+"""The one renderer of the reference error body."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from houndgraph.errors import ServiceError
+
+
+def error_body(status: int, messages: list[str], request_id: str) -> dict[str, Any]:
+    return {
+        "http_status": status,
+        "timestamp": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
+        "request_id": request_id,
+        "errors": [{"context": "", "message": message} for message in messages],
+    }
+
+
+def render_error_bytes(scope: dict[str, Any], error: ServiceError) -> bytes:
+    request_id = scope.get("state", {}).get("request_id", "")
+    return orjson.dumps(error_body(int(error.status), error.messages, request_id))

@@ -1,0 +1,1 @@
+"""Users of the service: administration, the minimal listing, and the first administrator."""
