@@ -58,17 +58,16 @@ ROUTES: list[Route] = [
 ]
 
 
-def build_router(routes: list[Route] = ROUTES) -> APIRouter:
-    router = APIRouter(route_class=HoundRoute)
+def register_routes(router: APIRouter, routes: list[Route] = ROUTES) -> None:
+    """Add the table's routes to `router` (the app's own: an included router would lose our attributes)."""
     for route in routes:
         dependencies = [] if isinstance(route.permission, _Public) else [Depends(permission_guard(route.permission))]
         router.add_api_route(
             route.path, route.endpoint, methods=[route.method], status_code=route.status_code,
-            dependencies=dependencies, deprecated=route.deprecated or None,
+            dependencies=dependencies, deprecated=route.deprecated or None, route_class_override=HoundRoute,
         )
         added = router.routes[-1]
         assert isinstance(added, HoundRoute)
         added.permission = route.permission
         added.streams_body = route.streams_body
         added.malformed_json_message = route.malformed_json_message
-    return router

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from houndgraph import __version__
-from houndgraph.api import HoundRoute, build_router
+from houndgraph.api import HoundRoute, register_routes
 from houndgraph.db import Database, is_query_canceled
 from houndgraph.errors import (
     JSON_UNMARSHAL,
@@ -142,7 +142,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         description="Attack-path analysis for Active Directory and Azure; the BloodHound CE API (v2).",
     )
     app.state.settings = settings
-    app.include_router(build_router())
+    register_routes(app.router)
     install_error_handlers(app)
     upload_patterns = _upload_path_patterns(app)
 

@@ -5,12 +5,8 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
+from houndgraph.kit.nullable import NullInt32, NullString, NullTime, or_zero
 from houndgraph.models import Permission, Role, User
-
-
-class NullTime(BaseModel):
-    time: datetime | None = None
-    valid: bool = False
 
 
 class PermissionView(BaseModel):
@@ -48,12 +44,13 @@ class UserView(BaseModel):
 
     id: uuid.UUID
     principal_name: str
-    email_address: str | None
-    first_name: str | None
-    last_name: str | None
+    email_address: NullString
+    first_name: NullString
+    last_name: NullString
     is_disabled: bool
     eula_accepted: bool
-    last_login: datetime | None
+    last_login: datetime
+    sso_provider_id: NullInt32 = NullInt32()
     roles: list[RoleView]
     created_at: datetime
     updated_at: datetime
@@ -61,8 +58,8 @@ class UserView(BaseModel):
 
     @classmethod
     def of(cls, user: User) -> UserView:
-        return cls(id=user.id, principal_name=user.principal_name, email_address=user.email_address,
-                   first_name=user.first_name, last_name=user.last_name, is_disabled=user.is_disabled,
-                   eula_accepted=user.eula_accepted, last_login=user.last_login,
+        return cls(id=user.id, principal_name=user.principal_name, email_address=NullString.of(user.email_address),
+                   first_name=NullString.of(user.first_name), last_name=NullString.of(user.last_name),
+                   is_disabled=user.is_disabled, eula_accepted=user.eula_accepted, last_login=or_zero(user.last_login),
                    roles=[RoleView.of(r) for r in user.roles], created_at=user.created_at,
                    updated_at=user.updated_at)

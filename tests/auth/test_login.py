@@ -63,3 +63,15 @@ def test_malformed_prefer_wait_is_400_and_other_preferences_are_ignored(client: 
     assert_error(client.get("/api/v2/self", headers={**headers, "Prefer": "wait=soon"}), 400)
     assert client.get("/api/v2/self", headers={**headers, "Prefer": "0"}).status_code == 200
     assert client.get("/api/v2/self", headers={**headers, "Prefer": "wait=5"}).status_code == 200
+
+
+def test_login_and_self_match_the_upstream_schema(client: httpx.Client) -> None:
+    from tests.openapi import assert_matches_spec
+
+    response = client.post("/api/v2/login", json={"login_method": "secret", "username": "admin",
+                                                  "secret": ADMIN_PASSWORD})
+    assert_matches_spec(response, "/api/v2/login")
+    token = response.json()["data"]["session_token"]
+    me = client.get("/api/v2/self", headers={"Authorization": f"Bearer {token}"})
+    assert_matches_spec(me, "/api/v2/self")
+    assert_matches_spec(client.get("/api/v2/self"), "/api/v2/self")

@@ -1,0 +1,40 @@
+"""Walks the route table: no route is reachable without authentication by accident."""
+
+import re
+
+import httpx
+
+from houndgraph.api import PUBLIC, ROUTES, HoundRoute
+from tests.conftest import LiveServer
+
+# The only routes anyone may call: logging in and reading the version.
+EXPECTED_PUBLIC = {("POST", "/api/v2/login"), ("GET", "/api/version")}
+
+
+def _concrete(path: str) -> str:
+    return re.sub(r"\{[^}]+\}", "1", path)
+
+
+def test_only_login_and_version_are_public() -> None:
+    public = {(route.method, route.path) for route in ROUTES if route.permission is PUBLIC}
+    assert public <= EXPECTED_PUBLIC | {(m, p) for m, p in public if p.startswith("/api/v2/sso/")}
+
+
+def test_every_protected_route_refuses_an_anonymous_caller(live_server: LiveServer) -> None:
+    routes = [r for r in live_server.app.routes if isinstance(r, HoundRoute) and r.permission is not PUBLIC]
+    assert routes, "the route table is empty"
+    with httpx.Client(base_url=live_server.base_url) as client:
+        for route in routes:
+            for method in route.methods:
+                response = client.request(method, _concrete(route.path), json={})
+                assert response.status_code == 401, f"{method} {route.path} answered {response.status_code}"
+                assert response.json()["errors"][0]["message"] == "not authenticated"
+
+
+def test_every_api_route_is_declared_in_the_table(live_server: LiveServer) -> None:
+    declared = {(route.method, route.path) for route in ROUTES}
+    for route in live_server.app.routes:
+        if getattr(route, "path", "").startswith("/api/v2"):
+            assert isinstance(route, HoundRoute)
+            for method in route.methods:
+                assert (method, route.path) in declared
