@@ -52,9 +52,17 @@ class HoundRoute(APIRoute):
 
 ROUTES: list[Route] = [
     Route("GET", "/api/version", get_version, PUBLIC),
+    # --- authentication -----------------------------------------------------------------------
     Route("POST", "/api/v2/login", auth_endpoints.login, PUBLIC),
     Route("POST", "/api/v2/logout", auth_endpoints.logout, AUTHENTICATED),
     Route("GET", "/api/v2/self", auth_endpoints.get_self, AUTHENTICATED),
+    # --- users, roles and API tokens ----------------------------------------------------------
+    # --- configuration and feature flags ------------------------------------------------------
+    # --- file upload, datapipe, analysis requests, clearing the database ----------------------
+    # --- graph queries ------------------------------------------------------------------------
+    # --- graph views: path finding, entity info, search ---------------------------------------
+    # --- analysis results: data quality, completeness -----------------------------------------
+    # --- saved queries, SSO providers, asset group tags ---------------------------------------
 ]
 
 
