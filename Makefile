@@ -25,6 +25,6 @@ serve: install
 	$(BIN)/houndgraph serve
 
 test: install-dev
-	$(BIN)/ruff check houndgraph tests bench migrations
+	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
