@@ -122,6 +122,7 @@ def _upload_path_patterns(app: FastAPI) -> list[re.Pattern[str]]:
 def create_app(settings: Settings | None = None, database: Database | None = None) -> FastAPI:
     settings = settings or Settings()
     settings.check()
+    settings.signing_key()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -7,7 +7,7 @@ import secrets
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, PrivateAttr, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 MIN_ADMIN_PASSWORD_LENGTH = 12
@@ -39,6 +39,7 @@ class Settings(BaseSettings):
     login_max_failures: int = 5
     login_failure_window_seconds: int = 300
     log_level: str = "info"
+    _signing_key: bytes | None = PrivateAttr(default=None)
 
     @property
     def uploads_dir(self) -> Path:
@@ -64,7 +65,13 @@ class Settings(BaseSettings):
             )
 
     def signing_key(self) -> bytes:
-        """The JWT signing key: the configured one, or one generated once and kept with 0600 rights."""
+        """The JWT signing key: the configured one, or one generated once and kept with 0600 rights.
+        Read once per process: requests must not touch the disk for it."""
+        if self._signing_key is None:
+            self._signing_key = self._load_signing_key()
+        return self._signing_key
+
+    def _load_signing_key(self) -> bytes:
         if self.secret_key is not None:
             return self.secret_key.get_secret_value().encode()
         self.data_dir.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,3 @@
+from houndgraph.cli.main import app
+
+app(prog_name="houndgraph")

@@ -1,0 +1,47 @@
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from houndgraph.settings import InsecureSettingError, Settings, check_password_strength
+
+
+@pytest.mark.parametrize("password", ["short1!A", "password12345", "alllowercaseletters", "Admin-admin"])
+def test_weak_passwords_are_refused(password: str) -> None:
+    with pytest.raises(InsecureSettingError):
+        check_password_strength(password)
+
+
+def test_a_strong_password_passes() -> None:
+    check_password_strength("Correct-Horse-Battery-9")
+
+
+def test_the_generated_secret_key_is_private_and_stable(tmp_path: Path) -> None:
+    first = Settings(data_dir=tmp_path).signing_key()
+    key_file = tmp_path / "secret_key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert Settings(data_dir=tmp_path).signing_key() == first
+    assert len(first) >= 32
+
+
+def test_a_short_configured_secret_key_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InsecureSettingError, match="HOUNDGRAPH_SECRET_KEY"):
+        Settings(data_dir=tmp_path, secret_key="too-short").check()
+
+
+def test_listening_beyond_loopback_needs_a_configured_admin_password(tmp_path: Path) -> None:
+    with pytest.raises(InsecureSettingError, match="HOUNDGRAPH_ADMIN_PASSWORD"):
+        Settings(data_dir=tmp_path, host="0.0.0.0").check()
+
+
+def test_serve_refuses_to_start_with_a_weak_admin_password(tmp_path: Path) -> None:
+    env = {**os.environ, "HOUNDGRAPH_DATA_DIR": str(tmp_path), "HOUNDGRAPH_ADMIN_PASSWORD": "admin"}
+    result = subprocess.run([sys.executable, "-m", "houndgraph.cli", "serve"], env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2
+    assert "Refusing to start" in result.stderr
+    assert "HOUNDGRAPH_ADMIN_PASSWORD" in result.stderr
+    assert not (tmp_path / "pgdata").exists(), "nothing starts on an insecure setting"
