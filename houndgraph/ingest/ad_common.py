@@ -1,0 +1,183 @@
+"""What every SharpHound object shares: properties, containment, typed principals and ACEs.
+
+SharpHound's field names are matched case-insensitively (the reference decodes them with Go's
+encoding/json, which does the same; v6 files spell the same list `SPNTargets` or `SpnTargets`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from houndgraph.graph.kinds import AD_ACL_EDGES, ADEdge, ADNode
+from houndgraph.ingest.emitter import Emitter
+
+# Edge and node property names the readers write (the reference's spelling).
+IS_ACL = "isacl"
+IS_INHERITED = "isinherited"
+INHERITANCE_HASH = "inheritancehash"
+INHERITANCE_HASHES = "inheritancehashes"
+OWNER_SID = "ownersid"
+PRIVILEGES = "privileges"
+ANY_ACE_GRANTS_OWNER_RIGHTS = "doesanyacegrantownerrights"
+ANY_INHERITED_ACE_GRANTS_OWNER_RIGHTS = "doesanyinheritedacegrantownerrights"
+OWNER_RIGHTS_SID_SUFFIX = "S-1-3-4"
+
+NOT_ACL: dict[str, Any] = {IS_ACL: False}
+
+_KIND_BY_NAME: dict[str, str] = {kind.value.lower(): kind.value for kind in ADNode}
+# SharpHound names local principals without the AD prefix the graph kinds carry.
+_KIND_BY_NAME.update({"localgroup": ADNode.LocalGroup, "localuser": ADNode.LocalUser})
+_RIGHT_BY_NAME: dict[str, ADEdge] = {kind.value.lower(): kind for kind in AD_ACL_EDGES}
+_RIGHT_BY_NAME.update({"ownsraw": ADEdge.OwnsRaw, "writeownerraw": ADEdge.WriteOwnerRaw})
+_OWNS = frozenset({ADEdge.Owns, ADEdge.OwnsRaw})
+_WRITE_OWNER = frozenset({ADEdge.WriteOwner, ADEdge.WriteOwnerRaw})
+
+
+def lower_keys(value: Any) -> dict[str, Any]:
+    """A JSON object with lower-cased keys; anything else (null, a list) becomes an empty object."""
+    if not isinstance(value, dict):
+        return {}
+    return {key.lower(): item for key, item in value.items()}
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def as_str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def principal_kind(object_type: Any) -> str:
+    """The graph kind for a SharpHound ObjectType; an unknown type (e.g. `Configuration`) is just Base."""
+    return _KIND_BY_NAME.get(as_str(object_type).lower(), ADNode.Base)
+
+
+def node_kinds(kind: str) -> tuple[str, ...]:
+    return (kind, ADNode.Base)
+
+
+def base_properties(record: dict[str, Any]) -> dict[str, Any]:
+    """The node's property bag: SharpHound's `Properties`, plus the owner's SID taken from the ACEs."""
+    properties = lower_keys(record.get("properties"))
+    for ace in as_list(record.get("aces")):
+        ace = lower_keys(ace)
+        if _RIGHT_BY_NAME.get(as_str(ace.get("rightname")).lower()) in _OWNS:
+            properties[OWNER_SID] = ace.get("principalsid")
+            break
+    hashes = record.get(INHERITANCE_HASHES)
+    if isinstance(hashes, list) and hashes:
+        properties[INHERITANCE_HASHES] = hashes
+    return properties
+
+
+def typed(value: Any) -> tuple[str, str]:
+    """(object id, kind) of a SharpHound TypedPrincipal `{ObjectIdentifier, ObjectType}`."""
+    principal = lower_keys(value)
+    return as_str(principal.get("objectidentifier")), principal_kind(principal.get("objecttype"))
+
+
+def emit_container(out: Emitter, record: dict[str, Any], objectid: str, kind: str) -> None:
+    """`ContainedBy` is the parent container or OU: parent -Contains-> object."""
+    parent, parent_kind = typed(record.get("containedby"))
+    out.edge(parent, parent_kind, objectid, kind, ADEdge.Contains, dict(NOT_ACL))
+
+
+def emit_children(out: Emitter, record: dict[str, Any], objectid: str, kind: str) -> None:
+    for child in as_list(record.get("childobjects")):
+        child_id, child_kind = typed(child)
+        out.edge(objectid, kind, child_id, child_kind, ADEdge.Contains, dict(NOT_ACL))
+
+
+def emit_outgoing(out: Emitter, targets: Any, objectid: str, kind: str, edge_kind: str) -> None:
+    """object -edge_kind-> each principal of a TypedPrincipal list."""
+    for target in as_list(targets):
+        target_id, target_kind = typed(target)
+        out.edge(objectid, kind, target_id, target_kind, edge_kind, dict(NOT_ACL))
+
+
+def emit_incoming(out: Emitter, sources: Any, objectid: str, kind: str, edge_kind: str) -> None:
+    """each principal of a TypedPrincipal list -edge_kind-> object."""
+    for source in as_list(sources):
+        source_id, source_kind = typed(source)
+        out.edge(source_id, source_kind, objectid, kind, edge_kind, dict(NOT_ACL))
+
+
+def emit_aces(out: Emitter, aces: Any, objectid: str, kind: str, properties: dict[str, Any]) -> None:
+    """ACEs on an object become edges from the principal to the object.
+
+    Owner rights need care (this mirrors the reference's ingest half of the Owns/WriteOwner analysis):
+    the owner arrives as `OwnsRaw` and WriteOwner grants as `WriteOwnerRaw` for analysis to resolve,
+    unless ACEs granted to OWNER RIGHTS (S-1-3-4) limit what an owner can do; then the limited kinds
+    `OwnsLimitedRights` / `WriteOwnerLimitedRights` carry the abusable rights as `privileges`.
+    """
+    owner: tuple[str, str] | None = None
+    write_owners: list[dict[str, Any]] = []
+    owner_rights: list[str] = []
+    inherited_owner_rights: list[str] = []
+    for raw in as_list(aces):
+        ace = lower_keys(raw)
+        principal = as_str(ace.get("principalsid"))
+        if not principal or principal.upper() == objectid.upper():
+            continue
+        right_name = as_str(ace.get("rightname"))
+        right = _RIGHT_BY_NAME.get(right_name.lower())
+        if right is None:
+            out.warnings.add(f"ACE right {right_name!r} is not a known edge kind: ACE skipped")
+            continue
+        principal_type = principal_kind(ace.get("principaltype"))
+        inherited = ace.get("isinherited") is True
+        inheritance_hash = as_str(ace.get("inheritancehash"))
+        if right in _OWNS:
+            owner = (principal, principal_type)
+        elif right in _WRITE_OWNER:
+            write_owners.append(
+                {"principal": principal, "kind": principal_type, "inherited": inherited, "hash": inheritance_hash}
+            )
+        elif principal.upper().endswith(OWNER_RIGHTS_SID_SUFFIX):
+            owner_rights.append(right)
+            if inherited:
+                inherited_owner_rights.append(right)
+        else:
+            acl = {IS_ACL: True, IS_INHERITED: inherited, INHERITANCE_HASH: inheritance_hash}
+            out.edge(principal, principal_type, objectid, kind, right, acl)
+    _emit_owner_edges(out, objectid, kind, properties, owner, write_owners, owner_rights, inherited_owner_rights)
+
+
+def _emit_owner_edges(
+    out: Emitter,
+    objectid: str,
+    kind: str,
+    properties: dict[str, Any],
+    owner: tuple[str, str] | None,
+    write_owners: list[dict[str, Any]],
+    owner_rights: list[str],
+    inherited_owner_rights: list[str],
+) -> None:
+    def write_owner_edges(edge_kind: str, privileges: list[str] | None = None) -> None:
+        for grant in write_owners:
+            acl: dict[str, Any] = {IS_ACL: True, IS_INHERITED: grant["inherited"], INHERITANCE_HASH: grant["hash"]}
+            if privileges is not None:
+                acl[PRIVILEGES] = privileges
+            out.edge(grant["principal"], grant["kind"], objectid, kind, edge_kind, acl)
+
+    any_grant = properties.get(ANY_ACE_GRANTS_OWNER_RIGHTS) is True
+    any_inherited_grant = properties.get(ANY_INHERITED_ACE_GRANTS_OWNER_RIGHTS) is True
+    if owner_rights:
+        if owner is not None:
+            acl = {IS_ACL: True, IS_INHERITED: False, PRIVILEGES: owner_rights}
+            out.edge(owner[0], owner[1], objectid, kind, ADEdge.OwnsLimitedRights, acl)
+        if inherited_owner_rights:
+            write_owner_edges(ADEdge.WriteOwnerLimitedRights, inherited_owner_rights)
+        elif not any_inherited_grant:
+            # Non-inherited OWNER RIGHTS grants vanish when the owner changes: WriteOwner may be abusable.
+            write_owner_edges(ADEdge.WriteOwnerRaw)
+        return
+    if any_grant:
+        # Inherited, non-abusable OWNER RIGHTS grants survive an owner change: neither edge is abusable.
+        if not any_inherited_grant:
+            write_owner_edges(ADEdge.WriteOwnerRaw)
+        return
+    if owner is not None:
+        out.edge(owner[0], owner[1], objectid, kind, ADEdge.OwnsRaw, {IS_ACL: True, IS_INHERITED: False})
+    write_owner_edges(ADEdge.WriteOwnerRaw)

@@ -1,0 +1,95 @@
+"""Where converters put records, and where the reader cuts them into bounded batches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, NodeRecord
+from houndgraph.ingest.errors import Warnings
+
+
+class Emitter:
+    """Collects the records converted from a file. `take_full` hands them out `batch_size` at a time,
+    so a record with ten thousand ACEs still leaves batches of the agreed size."""
+
+    def __init__(self, batch_size: int, warnings: Warnings) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        self.batch_size = batch_size
+        self.warnings = warnings
+        self.nodes: list[NodeRecord] = []
+        self.edges: list[EdgeRecord] = []
+        self.deletions: list[str] = []
+        self.node_count = 0
+        self.edge_count = 0
+
+    def node(self, objectid: str, kinds: tuple[str, ...], properties: dict[str, Any] | None = None) -> None:
+        self.nodes.append(NodeRecord(objectid=objectid.upper(), kinds=kinds, properties=properties or {}))
+        self.node_count += 1
+
+    def edge(
+        self,
+        start: str,
+        start_kind: str | None,
+        end: str,
+        end_kind: str | None,
+        kind: str,
+        properties: dict[str, Any] | None = None,
+    ) -> None:
+        """An edge between two object ids; an edge with an empty end is dropped, as the reference does."""
+        if not start or not end:
+            return
+        self.edges.append(
+            EdgeRecord(
+                start=EdgeEnd(value=start.upper(), kind=start_kind),
+                end=EdgeEnd(value=end.upper(), kind=end_kind),
+                kind=kind,
+                properties=properties if properties is not None else {},
+            )
+        )
+        self.edge_count += 1
+
+    def record(self, record: NodeRecord | EdgeRecord) -> None:
+        if isinstance(record, NodeRecord):
+            self.nodes.append(record)
+            self.node_count += 1
+        else:
+            self.edges.append(record)
+            self.edge_count += 1
+
+    def delete(self, objectid: str) -> None:
+        self.deletions.append(objectid.upper())
+
+    def mark(self) -> tuple[int, int, int]:
+        return len(self.nodes), len(self.edges), len(self.deletions)
+
+    def rollback(self, mark: tuple[int, int, int]) -> None:
+        """Forget what was emitted since `mark` (records are only cut into batches between records)."""
+        nodes, edges, deletions = mark
+        self.node_count -= len(self.nodes) - nodes
+        self.edge_count -= len(self.edges) - edges
+        del self.nodes[nodes:], self.edges[edges:], self.deletions[deletions:]
+
+    def pending(self) -> int:
+        return len(self.nodes) + len(self.edges) + len(self.deletions)
+
+    def take_full(self) -> Iterator[Batch]:
+        while self.pending() >= self.batch_size:
+            yield self._cut(self.batch_size)
+
+    def take_rest(self) -> Iterator[Batch]:
+        yield from self.take_full()
+        if self.pending():
+            yield self._cut(self.pending())
+
+    def _cut(self, size: int) -> Batch:
+        nodes = self.nodes[:size]
+        del self.nodes[:size]
+        size -= len(nodes)
+        edges = self.edges[:size]
+        del self.edges[:size]
+        size -= len(edges)
+        deletions = self.deletions[:size]
+        del self.deletions[:size]
+        return Batch(nodes=nodes, edges=edges, deletions=deletions)

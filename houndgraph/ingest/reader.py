@@ -1,0 +1,136 @@
+"""read_file: a JSON document to bounded batches of node and edge records.
+
+Two streaming passes: the first (scan) checks the whole document and finds its meta tag; only a sound
+document gets the second, which converts records one at a time. Memory holds one record and one
+batch, whatever the file size. Every failure is an IngestError; a record that cannot be converted is
+skipped with a warning instead of failing the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import ijson
+
+from houndgraph.graph.records import Batch
+from houndgraph.ingest import ad_computers, ad_objects, ad_pki, azurehound, opengraph
+from houndgraph.ingest.ad_common import lower_keys
+from houndgraph.ingest.emitter import Emitter
+from houndgraph.ingest.errors import IngestError, Warnings
+from houndgraph.ingest.files import IngestFile, open_json
+from houndgraph.ingest.scan import PARSE_BUFFER, DataType, FileFormat, Meta, Summary, ijson_backend, scan_file
+
+DEFAULT_BATCH_SIZE = 5000
+# SharpHound CE writes version 5 and later; older files lack fields the readers rely on.
+OLDEST_SUPPORTED_VERSION = 5
+
+Converter = Callable[[Emitter, dict[str, Any]], object]
+CONVERTERS: dict[DataType, Converter] = {
+    DataType.USERS: ad_objects.convert_user,
+    DataType.GROUPS: ad_objects.convert_group,
+    DataType.COMPUTERS: ad_computers.convert_computer,
+    # A localgroups file holds computer records carrying only their LocalGroups / UserRights.
+    DataType.LOCALGROUPS: ad_computers.convert_computer,
+    DataType.DOMAINS: ad_objects.convert_domain,
+    DataType.OUS: ad_objects.convert_ou,
+    DataType.GPOS: ad_objects.convert_gpo,
+    DataType.CONTAINERS: ad_objects.convert_container,
+    DataType.AIACAS: ad_objects.convert_aiaca,
+    DataType.ROOTCAS: ad_objects.convert_rootca,
+    DataType.ENTERPRISECAS: ad_pki.convert_enterprise_ca,
+    DataType.NTAUTHSTORES: ad_objects.convert_ntauthstore,
+    DataType.CERTTEMPLATES: ad_objects.convert_certtemplate,
+    DataType.ISSUANCEPOLICIES: ad_objects.convert_issuance_policy,
+    DataType.SESSIONS: ad_objects.convert_session,
+    DataType.AZURE: azurehound.convert_record,
+}
+# A converter meeting data it does not expect raises one of these; the record is skipped, not the file.
+_RECORD_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+
+
+def read_file(
+    file: IngestFile,
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    warnings: list[str] | None = None,
+) -> Iterator[Batch]:
+    """Batches of at most `batch_size` records from one document.
+
+    Raises IngestError before yielding anything if the document is not a readable collector file.
+    Warnings (skipped records, unknown kinds) are appended to `warnings` when the reading ends,
+    however it ends; repeats are counted, not listed, so the list stays short.
+    """
+    log = Warnings()
+    try:
+        summary = _scan(file)
+        out = Emitter(batch_size, log)
+        if summary.format is FileFormat.GENERIC:
+            yield from _read_generic(file, summary.source_kind, out)
+        else:
+            assert summary.meta is not None  # a classic summary without errors always has its meta
+            yield from _read_classic(file, summary.meta, out)
+        yield from out.take_rest()
+    finally:
+        if warnings is not None:
+            warnings.extend(log.lines())
+
+
+def _scan(file: IngestFile) -> Summary:
+    try:
+        summary = scan_file(file)
+    except OSError as exc:
+        raise IngestError(f"{file.name}: cannot be read ({exc})") from exc
+    if summary.errors:
+        raise IngestError("; ".join(summary.errors))
+    return summary
+
+
+def _items(file: IngestFile, prefix: str) -> Iterator[Any]:
+    """The values at `prefix`, streamed; a document that changed since the scan still fails cleanly."""
+    try:
+        with open_json(file) as stream:
+            yield from ijson_backend.items(stream, prefix, use_float=True, buf_size=PARSE_BUFFER)
+    except ijson.JSONError as exc:
+        raise IngestError(f"not JSON: {exc} (the file changed or is corrupt)") from exc
+    except OSError as exc:
+        raise IngestError(f"{file.name}: cannot be read ({exc})") from exc
+
+
+def _read_classic(file: IngestFile, meta: Meta, out: Emitter) -> Iterator[Batch]:
+    if meta.version < OLDEST_SUPPORTED_VERSION:
+        out.warnings.add(
+            f"meta.version {meta.version} predates SharpHound CE (version {OLDEST_SUPPORTED_VERSION}): "
+            "some relationships may be missing"
+        )
+    convert = CONVERTERS.get(meta.type)
+    for index, raw in enumerate(_items(file, "data.item")):
+        if meta.type is DataType.DELETED:
+            if isinstance(raw, str) and raw:
+                out.delete(raw)
+            else:
+                out.warnings.add(f"data[{index}] of a deleted file is not an object id: skipped")
+        elif not isinstance(raw, dict) or convert is None:
+            out.warnings.add(f"data[{index}] is not an object: skipped")
+        else:
+            mark = out.mark()
+            try:
+                convert(out, lower_keys(raw))
+            except _RECORD_ERRORS as exc:
+                out.rollback(mark)  # no half of a record reaches the graph
+                out.warnings.add(f"data[{index}] skipped: it could not be read ({type(exc).__name__}: {exc})")
+        yield from out.take_full()
+
+
+def _read_generic(file: IngestFile, source_kind: str | None, out: Emitter) -> Iterator[Batch]:
+    # Nodes first: an edge read later finds its ends already written.
+    for node in _items(file, "graph.nodes.item"):
+        converted = opengraph.convert_node(node, source_kind)
+        if isinstance(converted, str):
+            out.warnings.add(converted)
+        else:
+            out.record(converted)
+        yield from out.take_full()
+    for edge in _items(file, "graph.edges.item"):
+        out.record(opengraph.convert_edge(edge))
+        yield from out.take_full()

@@ -1,0 +1,278 @@
+"""The first pass over a document: which format it is, its meta tag, and whether it is sound.
+
+The pass streams parse events and never builds the collector's data array, so it runs in constant
+memory; it reads to the end, so a truncated or mixed file is refused before a single record is written.
+SharpHound writes `data` before `meta`, which is why the meta tag cannot be taken from the first bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import ijson
+
+from houndgraph.ingest import opengraph
+from houndgraph.ingest.errors import IngestError
+from houndgraph.ingest.files import EMPTY_ZIP_MAGIC, INVALID_ZIP, ZIP_MAGIC, IngestFile, open_json
+
+try:  # the C backend is ten times faster; the pure-Python one keeps the service working without it
+    import ijson.backends.yajl2_c as ijson_backend
+except ImportError:  # pragma: no cover - depends on the platform's wheel
+    ijson_backend = ijson  # type: ignore[assignment]
+
+PARSE_BUFFER = 1 << 16
+
+NO_TAGS = "no valid meta tag or data tag found"
+NO_META = "no valid meta tag found"
+NO_DATA = "no data tag found"
+INVALID_DATA = "invalid data tag found"
+MIXED = "request must use either the classic format (meta/data) or the generic format (graph), not both"
+GRAPH_EMPTY = "graph tag is empty. at least one of nodes: [] or edges: [] is required"
+_VALUE_STARTS = frozenset({"start_map", "start_array", "string", "number", "integer", "double", "boolean", "null"})
+# The reference stops reporting after this many node/edge errors; a user fixes them in rounds anyway.
+MAX_VALIDATION_ERRORS = 15
+
+
+class FileFormat(StrEnum):
+    CLASSIC = "classic"  # SharpHound / AzureHound: {"meta": {...}, "data": [...]}
+    GENERIC = "generic"  # OpenGraph: {"graph": {"nodes": [...], "edges": [...]}, "metadata": {...}}
+
+
+class DataType(StrEnum):
+    SESSIONS = "sessions"
+    USERS = "users"
+    GROUPS = "groups"
+    COMPUTERS = "computers"
+    GPOS = "gpos"
+    OUS = "ous"
+    DOMAINS = "domains"
+    DELETED = "deleted"
+    CONTAINERS = "containers"
+    LOCALGROUPS = "localgroups"
+    AIACAS = "aiacas"
+    ROOTCAS = "rootcas"
+    ENTERPRISECAS = "enterprisecas"
+    NTAUTHSTORES = "ntauthstores"
+    CERTTEMPLATES = "certtemplates"
+    AZURE = "azure"
+    ISSUANCEPOLICIES = "issuancepolicies"
+
+
+@dataclass(frozen=True, slots=True)
+class Meta:
+    type: DataType
+    version: int
+    methods: int
+
+
+@dataclass(slots=True)
+class Summary:
+    """What the first pass learnt. `errors` is empty for a document that can be read."""
+
+    format: FileFormat | None = None
+    meta: Meta | None = None
+    source_kind: str | None = None
+    errors: list[str] = field(default_factory=list)
+
+
+def sniff_format(stream: BinaryIO) -> FileFormat:
+    """The format of a JSON document; IngestError with the reference's message when it has none."""
+    summary = scan(stream)
+    if summary.errors or summary.format is None:
+        raise IngestError("; ".join(summary.errors) or NO_TAGS)
+    return summary.format
+
+
+def scan_file(file: IngestFile) -> Summary:
+    with open_json(file) as stream:
+        return scan(stream)
+
+
+def validate_upload(path: Path) -> list[str]:
+    """Errors that make a stored upload unreadable, for the upload endpoint to refuse it up front.
+
+    A JSON upload gets the whole first pass (the reference stream-validates before storing); a zip gets
+    its header checked only, since each member becomes its own task and fails alone.
+    """
+    with path.open("rb") as stream:
+        head = stream.read(4)
+        if head in (ZIP_MAGIC, EMPTY_ZIP_MAGIC):
+            return []
+        if head.startswith(b"PK"):
+            return [INVALID_ZIP]
+    return scan_file(IngestFile(name=path.name, parent_name=None, open=lambda: path.open("rb"))).errors
+
+
+def scan(stream: BinaryIO) -> Summary:
+    scanner = _Scanner()
+    try:
+        for prefix, event, value in ijson_backend.parse(stream, buf_size=PARSE_BUFFER):
+            scanner.feed(prefix, event, value)
+    except ijson.IncompleteJSONError as exc:
+        return Summary(errors=[_not_json(exc, empty=scanner.events == 0)])
+    except ijson.JSONError as exc:
+        return Summary(errors=[_not_json(exc, empty=False)])
+    except UnicodeDecodeError as exc:
+        return Summary(errors=[f"not JSON: the file is not UTF-8 text ({exc.reason})"])
+    return scanner.summary()
+
+
+def _not_json(exc: Exception, *, empty: bool) -> str:
+    if empty:
+        return "not JSON: the file is empty"
+    return f"not JSON: {str(exc).strip() or type(exc).__name__} (the file is malformed or truncated)"
+
+
+class _Scanner:
+    """Consumes (prefix, event, value) triples; builds only the small values it needs."""
+
+    def __init__(self) -> None:
+        self.events = 0
+        self.top_is_object: bool | None = None
+        self.meta: Meta | None = None
+        self.meta_errors: list[str] = []
+        self.data_seen = False
+        self.data_is_array = False
+        self.graph_seen = False
+        self.graph_is_object = False
+        self.nodes_seen = False
+        self.edges_seen = False
+        self.metadata: Any = None
+        self.metadata_seen = False
+        self.validation: list[str] = []
+        self.critical: list[str] = []
+        self.node_index = 0
+        self.edge_index = 0
+        self._builder: ijson.ObjectBuilder | None = None
+        self._building: str = ""
+        self._depth = 0
+
+    def feed(self, prefix: str, event: str, value: Any) -> None:
+        self.events += 1
+        if self._builder is not None:
+            self._builder.event(event, value)
+            if event in ("start_map", "start_array"):
+                self._depth += 1
+            elif event in ("end_map", "end_array"):
+                self._depth -= 1
+            if self._depth == 0:
+                self._finish(self._building, self._builder.value)
+                self._builder = None
+            return
+        if prefix.startswith("data."):
+            return
+        if prefix == "":
+            if self.top_is_object is None:
+                self.top_is_object = event == "start_map"
+            return
+        if prefix == "data":
+            if event not in ("end_array", "end_map"):
+                self.data_seen = True
+                self.data_is_array = event == "start_array"
+            return
+        if prefix in ("meta", "metadata", "graph.metadata", "graph.nodes.item", "graph.edges.item"):
+            if event in ("end_map", "end_array"):
+                return
+            self._start(prefix, event, value)
+            return
+        if prefix == "graph":
+            if event == "start_map":
+                self.graph_seen, self.graph_is_object = True, True
+            elif event == "map_key":
+                self.nodes_seen |= value == "nodes"
+                self.edges_seen |= value == "edges"
+            elif event in _VALUE_STARTS:
+                self.graph_seen = True
+                self.critical.append("graph tag must be an object with nodes and edges arrays")
+            return
+        if prefix in ("graph.nodes", "graph.edges") and event in _VALUE_STARTS and event != "start_array":
+            self.critical.append(f"{prefix[6:]} must be an array")
+
+    def _start(self, prefix: str, event: str, value: Any) -> None:
+        builder = ijson.ObjectBuilder()
+        builder.event(event, value)
+        if event in ("start_map", "start_array"):
+            self._builder, self._building, self._depth = builder, prefix, 1
+        else:
+            self._finish(prefix, builder.value)
+
+    def _finish(self, prefix: str, value: Any) -> None:
+        if prefix == "meta":
+            self._take_meta(value)
+        elif prefix in ("metadata", "graph.metadata"):
+            self.metadata_seen = True
+            self.metadata = value
+        elif prefix == "graph.nodes.item":
+            self._check(opengraph.node_errors(value, self.node_index))
+            self.node_index += 1
+        else:
+            self._check(opengraph.edge_errors(value, self.edge_index))
+            self.edge_index += 1
+
+    def _check(self, errors: list[str]) -> None:
+        room = MAX_VALIDATION_ERRORS - len(self.validation)
+        self.validation.extend(errors[: max(room, 0)])
+
+    def _take_meta(self, value: Any) -> None:
+        # Like the reference, an unusable meta tag is ignored; a later valid one in the same file wins.
+        if not isinstance(value, dict):
+            self.meta_errors.append("meta must be an object")
+            return
+        raw_type = value.get("type")
+        try:
+            data_type = DataType(raw_type)
+        except ValueError:
+            known = ", ".join(t.value for t in DataType)
+            self.meta_errors.append(f"meta.type {raw_type!r} is not one of: {known}")
+            return
+        version, methods = value.get("version", 0), value.get("methods", 0)
+        if not _is_int(version) or not _is_int(methods):
+            self.meta_errors.append("meta.version and meta.methods must be integers")
+            return
+        self.meta = Meta(type=data_type, version=int(version), methods=int(methods))
+
+    def summary(self) -> Summary:
+        if self.top_is_object is False:
+            return Summary(errors=[f"{NO_TAGS}: the document is not a JSON object"])
+        classic = self.meta is not None or self.data_seen
+        if self.graph_seen and (classic or self.meta_errors):
+            return Summary(errors=[MIXED])
+        if self.graph_seen:
+            return self._generic_summary()
+        if self.metadata_seen:
+            return Summary(errors=[MIXED if classic else f"{NO_TAGS}: metadata without a graph tag"])
+        if self.meta is None and not self.data_seen:
+            return Summary(errors=[_with_detail(NO_TAGS, self.meta_errors)])
+        if self.meta is None:
+            return Summary(errors=[_with_detail(NO_META, self.meta_errors)])
+        if not self.data_seen:
+            return Summary(errors=[NO_DATA])
+        if not self.data_is_array:
+            return Summary(errors=[f"{INVALID_DATA}: data must be an array"])
+        return Summary(format=FileFormat.CLASSIC, meta=self.meta)
+
+    def _generic_summary(self) -> Summary:
+        errors = list(self.critical)
+        if self.graph_is_object and not (self.nodes_seen or self.edges_seen):
+            errors.append(GRAPH_EMPTY)
+        source_kind = None
+        if self.metadata_seen:
+            metadata_errors = opengraph.metadata_errors(self.metadata)
+            errors.extend(metadata_errors)
+            if not metadata_errors:
+                source_kind = self.metadata.get("source_kind")
+        errors.extend(self.validation)
+        if errors:
+            return Summary(format=FileFormat.GENERIC, errors=errors)
+        return Summary(format=FileFormat.GENERIC, source_kind=source_kind or None)
+
+
+def _with_detail(message: str, details: list[str]) -> str:
+    return f"{message}: {details[-1]}" if details else message
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
