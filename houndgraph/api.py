@@ -16,6 +16,8 @@ from fastapi.routing import APIRoute
 from houndgraph.auth import endpoints as auth_endpoints
 from houndgraph.auth.dependencies import permission_guard
 from houndgraph.auth.permissions import P
+from houndgraph.config import endpoints as config_endpoints
+from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.version import get_version
 
 
@@ -58,6 +60,10 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/self", auth_endpoints.get_self, AUTHENTICATED),
     # --- users, roles and API tokens ----------------------------------------------------------
     # --- configuration and feature flags ------------------------------------------------------
+    Route("GET", "/api/v2/config", config_endpoints.list_parameters, P.APP_READ_CONFIG),
+    Route("PUT", "/api/v2/config", config_endpoints.update_parameter, P.APP_WRITE_CONFIG),
+    Route("GET", "/api/v2/features", feature_flag_endpoints.list_flags, P.APP_READ_CONFIG),
+    Route("PUT", "/api/v2/features/{feature_id}/toggle", feature_flag_endpoints.toggle_flag, P.APP_WRITE_CONFIG),
     # --- file upload, datapipe, analysis requests, clearing the database ----------------------
     # --- graph queries ------------------------------------------------------------------------
     # --- graph views: path finding, entity info, search ---------------------------------------

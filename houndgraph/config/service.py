@@ -1,15 +1,41 @@
-"""Reading configuration values; the stored value wins over the catalogue default."""
+"""Configuration parameters: listing and changing them, and typed readers for the other domains.
+The stored value wins over the catalogue default."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
 
-import isodate
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.config import repository
-from houndgraph.config.catalogue import DEFAULTS, ParameterKey
+from houndgraph.config.catalogue import DEFAULTS, ParameterKey, updatable_spec
+from houndgraph.config.validation import duration_to_timedelta, validate_value
+from houndgraph.errors import BadRequest
+from houndgraph.kit.filters import Filter, where
+from houndgraph.models import Parameter
+
+
+def _invalid_key(key: str) -> BadRequest:
+    return BadRequest(f"Configuration parameter {key} is not valid.")
+
+
+async def list_parameters(session: AsyncSession, filters: list[Filter]) -> list[Parameter]:
+    """All parameters, or those named by `parameter=eq:<key>` filters (settable keys only, as the reference)."""
+    for item in filters:
+        if updatable_spec(item.value) is None:
+            raise _invalid_key(item.value)
+    return await repository.list_parameters(session, where(filters, {"parameter": Parameter.key}))
+
+
+async def update(session: AsyncSession, key: str, value: Any) -> dict[str, Any]:
+    """Validate and store a new value; returns it as stored."""
+    spec = updatable_spec(key)
+    if spec is None:
+        raise _invalid_key(key)
+    checked = validate_value(spec, value)
+    await repository.upsert_value(session, spec.key, spec.name, spec.description, checked)
+    return checked
 
 
 async def get_value(session: AsyncSession, key: ParameterKey) -> dict[str, Any]:
@@ -27,5 +53,12 @@ async def api_tokens_enabled(session: AsyncSession) -> bool:
 
 async def password_expiration_window(session: AsyncSession) -> timedelta:
     value = await get_value(session, ParameterKey.PASSWORD_EXPIRATION_WINDOW)
-    duration = isodate.parse_duration(value["duration"])
-    return duration if isinstance(duration, timedelta) else duration.totimedelta(start=isodate.datetime.now())
+    return duration_to_timedelta(value["duration"])
+
+
+async def citrix_rdp_support(session: AsyncSession) -> bool:
+    return bool((await get_value(session, ParameterKey.CITRIX_RDP_SUPPORT))["enabled"])
+
+
+async def reconciliation_enabled(session: AsyncSession) -> bool:
+    return bool((await get_value(session, ParameterKey.RECONCILIATION))["enabled"])

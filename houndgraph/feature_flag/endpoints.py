@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from houndgraph.deps import SessionDep
+from houndgraph.feature_flag import service
+from houndgraph.feature_flag.schemas import FeatureFlagToggled, FeatureFlagView
+from houndgraph.kit.envelopes import DataEnvelope
+
+
+async def list_flags(session: SessionDep) -> DataEnvelope[list[FeatureFlagView]]:
+    return DataEnvelope(data=[FeatureFlagView.of(flag) for flag in await service.list_flags(session)])
+
+
+async def toggle_flag(feature_id: str, session: SessionDep) -> DataEnvelope[FeatureFlagToggled]:
+    enabled = await service.toggle(session, service.parse_flag_id(feature_id))
+    return DataEnvelope(data=FeatureFlagToggled(enabled=enabled))
