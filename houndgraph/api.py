@@ -18,6 +18,8 @@ from houndgraph.auth.dependencies import permission_guard
 from houndgraph.auth.permissions import P
 from houndgraph.config import endpoints as config_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
+from houndgraph.token import endpoints as token_endpoints
+from houndgraph.user import endpoints as user_endpoints
 from houndgraph.version import get_version
 
 
@@ -59,6 +61,19 @@ ROUTES: list[Route] = [
     Route("POST", "/api/v2/logout", auth_endpoints.logout, AUTHENTICATED),
     Route("GET", "/api/v2/self", auth_endpoints.get_self, AUTHENTICATED),
     # --- users, roles and API tokens ----------------------------------------------------------
+    Route("GET", "/api/v2/bloodhound-users-minimal", user_endpoints.list_users_minimal, P.AUTH_READ_USERS),
+    Route("GET", "/api/v2/bloodhound-users", user_endpoints.list_users, P.AUTH_MANAGE_USERS),
+    Route("POST", "/api/v2/bloodhound-users", user_endpoints.create_user, P.AUTH_MANAGE_USERS),
+    Route("GET", "/api/v2/bloodhound-users/{user_id}", user_endpoints.get_user, P.AUTH_MANAGE_USERS),
+    Route("PATCH", "/api/v2/bloodhound-users/{user_id}", user_endpoints.update_user, P.AUTH_MANAGE_USERS),
+    Route("DELETE", "/api/v2/bloodhound-users/{user_id}", user_endpoints.delete_user, P.AUTH_MANAGE_USERS),
+    # Own secret with AuthManageSelf; someone else's also needs AuthManageUsers (checked in the service).
+    Route("PUT", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.set_user_secret, P.AUTH_MANAGE_SELF),
+    Route("GET", "/api/v2/roles", user_endpoints.list_roles, P.AUTH_MANAGE_SELF),
+    Route("GET", "/api/v2/permissions", user_endpoints.list_permissions, P.AUTH_MANAGE_SELF),
+    Route("POST", "/api/v2/tokens", token_endpoints.create_token, P.AUTH_CREATE_TOKEN),
+    Route("GET", "/api/v2/tokens", token_endpoints.list_tokens, P.AUTH_CREATE_TOKEN),
+    Route("DELETE", "/api/v2/tokens/{token_id}", token_endpoints.delete_token, P.AUTH_CREATE_TOKEN),
     # --- configuration and feature flags ------------------------------------------------------
     Route("GET", "/api/v2/config", config_endpoints.list_parameters, P.APP_READ_CONFIG),
     Route("PUT", "/api/v2/config", config_endpoints.update_parameter, P.APP_WRITE_CONFIG),

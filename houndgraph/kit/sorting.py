@@ -16,7 +16,9 @@ class SortKey:
 
 
 def parse_sort(values: Iterable[str], allowed: Iterable[str], *,
-               default: Sequence[SortKey] = ()) -> list[SortKey]:
+               default: Sequence[SortKey] = (), not_sortable: str = NOT_SORTABLE) -> list[SortKey]:
+    """`not_sortable` is the message prefix for a column off the list: the reference words it differently
+    on some routes (e.g. `the specified column cannot be sorted` on the minimal user list)."""
     allowed_set = set(allowed)
     keys: list[SortKey] = []
     for raw in values:
@@ -25,7 +27,7 @@ def parse_sort(values: Iterable[str], allowed: Iterable[str], *,
         if not column:
             raise BadRequest("the specified column cannot be sorted because it is empty: ")
         if column not in allowed_set:
-            raise BadRequest(f"{NOT_SORTABLE}: {column}")
+            raise BadRequest(f"{not_sortable}: {column}")
         keys.append(SortKey(column, descending))
     return keys or list(default)
 

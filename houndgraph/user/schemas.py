@@ -3,7 +3,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from houndgraph.kit.nullable import NullInt32, NullString, NullTime, or_zero
 from houndgraph.models import Permission, Role, User
@@ -63,3 +63,66 @@ class UserView(BaseModel):
                    is_disabled=user.is_disabled, eula_accepted=user.eula_accepted, last_login=or_zero(user.last_login),
                    roles=[RoleView.of(r) for r in user.roles], created_at=user.created_at,
                    updated_at=user.updated_at)
+
+
+class MinimalUserView(BaseModel):
+    """`model.users-minimal`: what any user may know of another (to share a saved query with them)."""
+
+    id: uuid.UUID
+    first_name: NullString
+    last_name: NullString
+    email: str
+
+    @classmethod
+    def of(cls, user: User) -> MinimalUserView:
+        return cls(id=user.id, first_name=NullString.of(user.first_name), last_name=NullString.of(user.last_name),
+                   email=user.email_address or "")
+
+
+class MinimalUserList(BaseModel):
+    users: list[MinimalUserView]
+
+
+class UserList(BaseModel):
+    users: list[UserView]
+
+
+class RoleList(BaseModel):
+    roles: list[RoleView]
+
+
+class PermissionList(BaseModel):
+    permissions: list[PermissionView]
+
+
+class UserCreate(BaseModel):
+    """`api.requests.user.update` + `api.requests.user.set-secret`. Without a secret the user cannot log in
+    with a password (API tokens still work)."""
+
+    principal: str = Field(min_length=1, max_length=255)
+    first_name: str = Field(default="", max_length=255)
+    last_name: str = Field(default="", max_length=255)
+    email_address: str = Field(default="", max_length=255)
+    roles: list[int] = []
+    is_disabled: bool = False
+    secret: str = Field(default="", max_length=1024)
+    needs_password_reset: bool = False
+
+
+class UserUpdate(BaseModel):
+    """PATCH: a field that is absent, null or (as in the reference) an empty string is left unchanged."""
+
+    principal: str | None = Field(default=None, max_length=255)
+    first_name: str | None = Field(default=None, max_length=255)
+    last_name: str | None = Field(default=None, max_length=255)
+    email_address: str | None = Field(default=None, max_length=255)
+    roles: list[int] | None = None
+    is_disabled: bool | None = None
+
+
+class SecretUpdate(BaseModel):
+    """`api.requests.user.set-secret`; `current_secret` is required when users change their own."""
+
+    secret: str = Field(min_length=1, max_length=1024)
+    current_secret: str = Field(default="", max_length=1024)
+    needs_password_reset: bool = False

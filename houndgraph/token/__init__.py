@@ -1,0 +1,1 @@
+"""API tokens: the id and key pairs that sign requests (`Authorization: bhesignature <id>`)."""

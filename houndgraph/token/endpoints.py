@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from fastapi import Request, Response
+
+from houndgraph.auth.dependencies import CurrentAuth
+from houndgraph.deps import SessionDep
+from houndgraph.kit.envelopes import DataEnvelope
+from houndgraph.kit.ids import parse_uuid
+from houndgraph.kit.query import parse_list_query
+from houndgraph.token import service as token_service
+from houndgraph.token.schemas import (
+    TOKEN_DEFAULT_SORT,
+    TOKEN_FILTERS,
+    TOKEN_SORTABLE,
+    NewTokenView,
+    TokenCreate,
+    TokenList,
+    TokenView,
+)
+
+
+async def create_token(body: TokenCreate, auth: CurrentAuth, session: SessionDep) -> DataEnvelope[NewTokenView]:
+    token = await token_service.create(session, auth, body.token_name, body.user_id)
+    return DataEnvelope(data=NewTokenView.of(token))
+
+
+async def list_tokens(request: Request, auth: CurrentAuth, session: SessionDep) -> DataEnvelope[TokenList]:
+    query = parse_list_query(request, sortable=TOKEN_SORTABLE, default_sort=TOKEN_DEFAULT_SORT, filters=TOKEN_FILTERS)
+    tokens = await token_service.list_tokens(session, auth, query.filters, query.sort)
+    return DataEnvelope(data=TokenList(tokens=[TokenView.of(token) for token in tokens]))
+
+
+async def delete_token(token_id: str, auth: CurrentAuth, session: SessionDep) -> Response:
+    await token_service.delete(session, auth, parse_uuid(token_id))
+    # The reference answers 200 with no body (upstream spec: `no-content`).
+    return Response(status_code=200, media_type="text/plain")

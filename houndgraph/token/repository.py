@@ -1,0 +1,48 @@
+"""SQL of API tokens."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.kit.filters import Filter, where
+from houndgraph.kit.sorting import SortKey, order_by
+from houndgraph.models import AuthToken
+
+# API names of the filterable and sortable columns.
+COLUMNS = {
+    "id": AuthToken.id,
+    "user_id": AuthToken.user_id,
+    "name": AuthToken.name,
+    "hmac_method": AuthToken.hmac_method,
+    "last_access": AuthToken.last_access,
+    "created_at": AuthToken.created_at,
+    "updated_at": AuthToken.updated_at,
+}
+
+
+async def add(session: AsyncSession, token: AuthToken) -> AuthToken:
+    session.add(token)
+    await session.flush()
+    return token
+
+
+async def by_id(session: AsyncSession, token_id: uuid.UUID) -> AuthToken | None:
+    return await session.get(AuthToken, token_id)
+
+
+async def list_tokens(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey]) -> Sequence[AuthToken]:
+    statement = select(AuthToken)
+    condition = where(filters, COLUMNS)
+    if condition is not None:
+        statement = statement.where(condition)
+    # The id last, so equal sort keys still come back in a stable order.
+    statement = statement.order_by(*order_by(sort, COLUMNS), AuthToken.id)
+    return (await session.scalars(statement)).all()
+
+
+async def remove(session: AsyncSession, token_id: uuid.UUID) -> None:
+    await session.execute(delete(AuthToken).where(AuthToken.id == token_id))
