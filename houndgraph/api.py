@@ -18,6 +18,7 @@ from houndgraph.auth.dependencies import permission_guard
 from houndgraph.auth.permissions import P
 from houndgraph.config import endpoints as config_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
+from houndgraph.saved_query import endpoints as saved_query_endpoints
 from houndgraph.token import endpoints as token_endpoints
 from houndgraph.user import endpoints as user_endpoints
 from houndgraph.version import get_version
@@ -84,6 +85,27 @@ ROUTES: list[Route] = [
     # --- graph views: path finding, entity info, search ---------------------------------------
     # --- analysis results: data quality, completeness -----------------------------------------
     # --- saved queries, SSO providers, asset group tags ---------------------------------------
+    # `export` and `import` before `{saved_query_id}`, which would otherwise take them as ids.
+    Route("GET", "/api/v2/saved-queries/export", saved_query_endpoints.export_saved_queries, P.SAVED_QUERIES_READ),
+    Route("POST", "/api/v2/saved-queries/import", saved_query_endpoints.import_saved_queries, P.SAVED_QUERIES_WRITE,
+          status_code=201),
+    Route("GET", "/api/v2/saved-queries", saved_query_endpoints.list_saved_queries, P.SAVED_QUERIES_READ),
+    Route("POST", "/api/v2/saved-queries", saved_query_endpoints.create_saved_query, P.SAVED_QUERIES_WRITE,
+          status_code=201),
+    Route("GET", "/api/v2/saved-queries/{saved_query_id}", saved_query_endpoints.get_saved_query,
+          P.SAVED_QUERIES_READ),
+    Route("PUT", "/api/v2/saved-queries/{saved_query_id}", saved_query_endpoints.update_saved_query,
+          P.SAVED_QUERIES_WRITE),
+    Route("DELETE", "/api/v2/saved-queries/{saved_query_id}", saved_query_endpoints.delete_saved_query,
+          P.SAVED_QUERIES_WRITE, status_code=204),
+    Route("GET", "/api/v2/saved-queries/{saved_query_id}/export", saved_query_endpoints.export_saved_query,
+          P.SAVED_QUERIES_READ),
+    Route("GET", "/api/v2/saved-queries/{saved_query_id}/permissions", saved_query_endpoints.get_permissions,
+          P.SAVED_QUERIES_READ),
+    Route("PUT", "/api/v2/saved-queries/{saved_query_id}/permissions", saved_query_endpoints.share_saved_query,
+          P.SAVED_QUERIES_WRITE),
+    Route("DELETE", "/api/v2/saved-queries/{saved_query_id}/permissions", saved_query_endpoints.unshare_saved_query,
+          P.SAVED_QUERIES_WRITE),
 ]
 
 

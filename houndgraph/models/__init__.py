@@ -8,10 +8,15 @@ from houndgraph.models.feature_flag import FeatureFlag
 from houndgraph.models.login_attempt import LoginFailure
 from houndgraph.models.parameter import Parameter
 from houndgraph.models.role import Permission, Role, roles_permissions
+from houndgraph.models.saml_provider import SAMLProvider
+from houndgraph.models.saved_query import SavedQuery
+from houndgraph.models.saved_query_permission import SavedQueryPermission
+from houndgraph.models.sso_provider import SSOProvider
 from houndgraph.models.user import User, users_roles
 from houndgraph.models.user_session import UserSession
 
 __all__ = [
-    "AuthSecret", "AuthToken", "Base", "DatapipeStatus", "FeatureFlag", "LoginFailure", "Parameter",
-    "Permission", "Role", "User", "UserSession", "roles_permissions", "users_roles",
+    "AuthSecret", "AuthToken", "Base", "DatapipeStatus", "FeatureFlag", "LoginFailure", "Parameter", "Permission",
+    "Role", "SAMLProvider", "SSOProvider", "SavedQuery", "SavedQueryPermission", "User", "UserSession",
+    "roles_permissions", "users_roles",
 ]

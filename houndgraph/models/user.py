@@ -28,4 +28,7 @@ class User(Timestamps, Base):
     is_disabled: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     eula_accepted: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     last_login: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The SSO provider the user logs in with (none: a password or API tokens only).
+    sso_provider_id: Mapped[int | None] = mapped_column(ForeignKey("sso_providers.id", ondelete="SET NULL"),
+                                                        index=True)
     roles: Mapped[list[Role]] = relationship(secondary=users_roles, lazy="selectin", order_by=Role.id)

@@ -176,6 +176,8 @@ class RelPattern:
     # None: exactly one hop; else (min, max) with None for "unbounded".
     length: tuple[int | None, int | None] | None = None
     properties: MapLiteral | None = None
+    # The range as written (`*` is (None, None), `*1..` is (1, None)): the complexity score reads it.
+    written: tuple[int | None, int | None] | None = None
 
     @property
     def variable_length(self) -> bool:

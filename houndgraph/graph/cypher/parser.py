@@ -1,0 +1,437 @@
+"""Cypher text -> our AST, through the ANTLR parser generated from grammar/Cypher.g4.
+
+Parses with the fast SLL prediction mode and falls back to full LL only when SLL reports an error
+(the two-stage strategy ANTLR recommends), so a valid query never pays for the slow mode.
+Procedure calls and `$parameters` are refused here, as the reference does at parse time.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from antlr4 import CommonTokenStream, InputStream, ParserRuleContext
+from antlr4.atn.PredictionMode import PredictionMode
+from antlr4.error.ErrorListener import ErrorListener
+from antlr4.tree.Tree import TerminalNode
+
+from houndgraph.graph.cypher import ast as a
+from houndgraph.graph.cypher.errors import (
+    PARAMETERS_NOT_SUPPORTED,
+    PROCEDURES_NOT_SUPPORTED,
+    CypherError,
+    CypherSemanticError,
+    CypherSyntaxError,
+    UnsupportedCypher,
+)
+from houndgraph.graph.cypher.grammar.CypherLexer import CypherLexer
+from houndgraph.graph.cypher.grammar.CypherParser import CypherParser as P
+from houndgraph.graph.cypher.parse_patterns import PatternBuilder
+
+MAX_QUERY_LENGTH = 100_000
+
+
+class _RaiseOnError(ErrorListener):
+    def syntaxError(self, recognizer: Any, offendingSymbol: Any, line: int, column: int,  # noqa: N802, N803
+                    msg: str, e: Any) -> None:
+        raise CypherSyntaxError(f"line {line}:{column} {msg}")
+
+
+def _parse_tree(text: str, mode: int) -> P.OC_CypherContext:
+    lexer = CypherLexer(InputStream(text))
+    lexer.removeErrorListeners()
+    lexer.addErrorListener(_RaiseOnError())
+    parser = P(CommonTokenStream(lexer))
+    parser.removeErrorListeners()
+    parser.addErrorListener(_RaiseOnError())
+    parser._interp.predictionMode = mode
+    return parser.oC_Cypher()
+
+
+@lru_cache(maxsize=512)
+def parse(text: str) -> a.Query:
+    """Parse one query; cached because saved queries and selectors run the same text again and again."""
+    if len(text) > MAX_QUERY_LENGTH:
+        raise CypherError(f"query is longer than {MAX_QUERY_LENGTH} characters")
+    try:
+        tree = _parse_tree(text, PredictionMode.SLL)
+    except CypherSyntaxError:
+        tree = _parse_tree(text, PredictionMode.LL)
+    return _Builder(text).query(tree.oC_RegularQuery())
+
+
+class _Builder(PatternBuilder):
+    """Walks the parse tree; one method per grammar rule that carries meaning."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def source(self, ctx: ParserRuleContext) -> str:
+        return self.text[ctx.start.start: ctx.stop.stop + 1]
+
+    # -- queries and clauses ------------------------------------------------------------------
+
+    def query(self, ctx: P.OC_RegularQueryContext) -> a.Query:
+        parts = [self.single(ctx.oC_SingleQuery())]
+        union_all = []
+        for union in ctx.oC_Union():
+            parts.append(self.single(union.oC_SingleQuery()))
+            union_all.append(union.ALL() is not None)
+        return a.Query(tuple(parts), tuple(union_all))
+
+    def single(self, ctx: P.OC_SingleQueryContext) -> a.SingleQuery:
+        return a.SingleQuery(tuple(self.clause(c) for c in ctx.oC_Clause()))
+
+    def clause(self, ctx: P.OC_ClauseContext) -> a.Clause:
+        if (m := ctx.oC_Match()) is not None:
+            return a.Match(self.patterns(m.oC_Pattern()), self.where(m.oC_Where()), m.OPTIONAL() is not None)
+        if (u := ctx.oC_Unwind()) is not None:
+            return a.Unwind(self.expr(u.oC_Expression()), self.variable(u.oC_Variable()))
+        if (w := ctx.oC_With()) is not None:
+            return a.With(self.projection(w.oC_ProjectionBody()), self.where(w.oC_Where()))
+        if (r := ctx.oC_Return()) is not None:
+            return a.Return(self.projection(r.oC_ProjectionBody()))
+        if (s := ctx.oC_SubqueryCall()) is not None:
+            return a.CallSubquery(self.query(s.oC_RegularQuery()))
+        if ctx.oC_ProcedureCall() is not None:
+            raise CypherError(PROCEDURES_NOT_SUPPORTED)
+        if (c := ctx.oC_Create()) is not None:
+            return a.Create(self.patterns(c.oC_Pattern()))
+        if (mg := ctx.oC_Merge()) is not None:
+            on_create: list[a.SetItem] = []
+            on_match: list[a.SetItem] = []
+            for action in mg.oC_MergeAction():
+                target = on_create if action.CREATE() is not None else on_match
+                target.extend(self.set_items(action.oC_Set()))
+            return a.Merge(self.pattern_part(mg.oC_PatternPart()), tuple(on_create), tuple(on_match))
+        if (st := ctx.oC_Set()) is not None:
+            return a.SetClause(tuple(self.set_items(st)))
+        if (d := ctx.oC_Delete()) is not None:
+            return a.Delete(tuple(self.expr(e) for e in d.oC_Expression()), d.DETACH() is not None)
+        if (rm := ctx.oC_Remove()) is not None:
+            items = []
+            for item in rm.oC_RemoveItem():
+                if item.oC_PropertyExpression() is not None:
+                    items.append(a.SetItem("property", self.property_expression(item.oC_PropertyExpression())))
+                else:
+                    labels = tuple(lbl for group in self.labels(item.oC_NodeLabels()) for lbl in group)
+                    items.append(a.SetItem("labels", a.Variable(self.variable(item.oC_Variable())),
+                                           labels=labels))
+            return a.Remove(tuple(items))
+        raise UnsupportedCypher("FOREACH")
+
+    def set_items(self, ctx: P.OC_SetContext) -> list[a.SetItem]:
+        items = []
+        for item in ctx.oC_SetItem():
+            if item.oC_PropertyExpression() is not None:
+                items.append(a.SetItem("property", self.property_expression(item.oC_PropertyExpression()),
+                                       self.expr(item.oC_Expression())))
+            elif item.oC_NodeLabels() is not None:
+                labels = tuple(lbl for group in self.labels(item.oC_NodeLabels()) for lbl in group)
+                items.append(a.SetItem("labels", a.Variable(self.variable(item.oC_Variable())), labels=labels))
+            else:
+                kind = "merge" if any(isinstance(c, TerminalNode) and c.getText() == "+=" for c in item.children) \
+                    else "replace"
+                items.append(a.SetItem(kind, a.Variable(self.variable(item.oC_Variable())),
+                                       self.expr(item.oC_Expression())))
+        return items
+
+    def property_expression(self, ctx: P.OC_PropertyExpressionContext) -> a.Expr:
+        result = self.atom(ctx.oC_Atom())
+        for lookup in ctx.oC_PropertyLookup():
+            result = a.Property(result, self.schema_name(lookup.oC_SchemaName()))
+        return result
+
+    def where(self, ctx: P.OC_WhereContext | None) -> a.Expr | None:
+        return None if ctx is None else self.expr(ctx.oC_Expression())
+
+    def projection(self, ctx: P.OC_ProjectionBodyContext) -> a.Projection:
+        items_ctx = ctx.oC_ProjectionItems()
+        star = any(isinstance(c, TerminalNode) and c.getText() == "*" for c in items_ctx.children)
+        items = []
+        for item in items_ctx.oC_ProjectionItem():
+            expression = self.expr(item.oC_Expression())
+            if item.oC_Variable() is not None:
+                alias = self.variable(item.oC_Variable())
+            else:
+                alias = self.source(item.oC_Expression())
+            items.append(a.ProjectionItem(expression, alias))
+        order = ()
+        if (o := ctx.oC_Order()) is not None:
+            order = tuple(
+                a.SortItem(self.expr(s.oC_Expression()), s.DESC() is not None or s.DESCENDING() is not None)
+                for s in o.oC_SortItem()
+            )
+        skip = self.expr(ctx.oC_Skip().oC_Expression()) if ctx.oC_Skip() is not None else None
+        limit = self.expr(ctx.oC_Limit().oC_Expression()) if ctx.oC_Limit() is not None else None
+        return a.Projection(tuple(items), star, ctx.DISTINCT() is not None, order, skip, limit)
+
+    # -- names ------------------------------------------------------------------------------------
+
+    def variable(self, ctx: P.OC_VariableContext) -> str:
+        return self.symbolic_name(ctx.oC_SymbolicName())
+
+    def symbolic_name(self, ctx: P.OC_SymbolicNameContext) -> str:
+        text = ctx.getText()
+        if text.startswith("`"):
+            return text[1:-1].replace("``", "`")
+        return text
+
+    def schema_name(self, ctx: P.OC_SchemaNameContext) -> str:
+        if ctx.oC_SymbolicName() is not None:
+            return self.symbolic_name(ctx.oC_SymbolicName())
+        return ctx.getText()
+
+    # -- expressions -----------------------------------------------------------------------------
+
+    def expr(self, ctx: P.OC_ExpressionContext) -> a.Expr:
+        return self.or_expr(ctx.oC_OrExpression())
+
+    def _chain(self, operands: list[a.Expr], op: str) -> a.Expr:
+        result = operands[0]
+        for operand in operands[1:]:
+            result = a.Binary(op, result, operand)
+        return result
+
+    def or_expr(self, ctx: P.OC_OrExpressionContext) -> a.Expr:
+        return self._chain([self.xor_expr(x) for x in ctx.oC_XorExpression()], "OR")
+
+    def xor_expr(self, ctx: P.OC_XorExpressionContext) -> a.Expr:
+        return self._chain([self.and_expr(x) for x in ctx.oC_AndExpression()], "XOR")
+
+    def and_expr(self, ctx: P.OC_AndExpressionContext) -> a.Expr:
+        return self._chain([self.not_expr(x) for x in ctx.oC_NotExpression()], "AND")
+
+    def not_expr(self, ctx: P.OC_NotExpressionContext) -> a.Expr:
+        result = self.comparison(ctx.oC_ComparisonExpression())
+        for _ in ctx.NOT():
+            result = a.Unary("NOT", result)
+        return result
+
+    def comparison(self, ctx: P.OC_ComparisonExpressionContext) -> a.Expr:
+        left = self.predicate(ctx.oC_StringListNullPredicateExpression())
+        partials = ctx.oC_PartialComparisonExpression()
+        if not partials:
+            return left
+        # Chained comparisons (a < b < c) mean (a < b) AND (b < c).
+        terms: list[a.Expr] = []
+        for partial in partials:
+            op = partial.oC_ComparisonOperator().getText()
+            right = self.predicate(partial.oC_StringListNullPredicateExpression())
+            terms.append(a.Binary("<>" if op == "!=" else op, left, right))
+            left = right
+        return self._chain(terms, "AND")
+
+    def predicate(self, ctx: P.OC_StringListNullPredicateExpressionContext) -> a.Expr:
+        result = self.add_sub(ctx.oC_AddOrSubtractExpression())
+        for child in ctx.children[1:]:
+            if isinstance(child, P.OC_StringPredicateExpressionContext):
+                op_ctx = child.oC_StringOperator()
+                op = ("STARTS" if op_ctx.STARTS() else "ENDS" if op_ctx.ENDS() else
+                      "CONTAINS" if op_ctx.CONTAINS() else "=~")
+                result = a.Binary(op, result, self.add_sub(child.oC_AddOrSubtractExpression()))
+            elif isinstance(child, P.OC_ListPredicateExpressionContext):
+                result = a.Binary("IN", result, self.add_sub(child.oC_AddOrSubtractExpression()))
+            elif isinstance(child, P.OC_NullPredicateExpressionContext):
+                result = a.IsNull(result, child.NOT() is not None)
+        return result
+
+    def _arith(self, ctx: ParserRuleContext, operand: Any) -> a.Expr:
+        result: a.Expr | None = None
+        op = None
+        for child in ctx.children:
+            if isinstance(child, TerminalNode):
+                op = child.getText()
+            else:
+                value = operand(child)
+                result = value if result is None else a.Binary(op or "", result, value)
+        assert result is not None
+        return result
+
+    def add_sub(self, ctx: P.OC_AddOrSubtractExpressionContext) -> a.Expr:
+        return self._arith(ctx, self.mul_div)
+
+    def mul_div(self, ctx: P.OC_MultiplyDivideModuloExpressionContext) -> a.Expr:
+        return self._arith(ctx, self.power)
+
+    def power(self, ctx: P.OC_PowerOfExpressionContext) -> a.Expr:
+        return self._arith(ctx, self.unary)
+
+    def unary(self, ctx: P.OC_UnaryAddOrSubtractExpressionContext) -> a.Expr:
+        operand = self.non_arithmetic(ctx.oC_NonArithmeticOperatorExpression())
+        first = ctx.children[0]
+        if isinstance(first, TerminalNode):
+            if first.getText() == "-" and isinstance(operand, a.Literal) and isinstance(operand.value, int | float) \
+                    and not isinstance(operand.value, bool):
+                return a.Literal(-operand.value)
+            if first.getText() == "-":
+                return a.Unary("-", operand)
+        return operand
+
+    def non_arithmetic(self, ctx: P.OC_NonArithmeticOperatorExpressionContext) -> a.Expr:
+        result = self.atom(ctx.oC_Atom())
+        for child in ctx.children[1:]:
+            if isinstance(child, P.OC_PropertyLookupContext):
+                result = a.Property(result, self.schema_name(child.oC_SchemaName()))
+            elif isinstance(child, P.OC_ListOperatorExpressionContext):
+                exprs = child.oC_Expression()
+                if any(isinstance(c, TerminalNode) and c.getText() == ".." for c in child.children):
+                    start = end = None
+                    seen_range = False
+                    for c in child.children:
+                        if isinstance(c, TerminalNode) and c.getText() == "..":
+                            seen_range = True
+                        elif isinstance(c, P.OC_ExpressionContext):
+                            if seen_range:
+                                end = self.expr(c)
+                            else:
+                                start = self.expr(c)
+                    result = a.Slice(result, start, end)
+                else:
+                    result = a.Index(result, self.expr(exprs[0]))
+            elif isinstance(child, P.OC_NodeLabelsContext):
+                result = a.HasLabels(result, self.labels(child))
+        return result
+
+    def atom(self, ctx: P.OC_AtomContext) -> a.Expr:
+        if (lit := ctx.oC_Literal()) is not None:
+            return self.literal(lit)
+        if ctx.oC_Parameter() is not None:
+            raise CypherError(PARAMETERS_NOT_SUPPORTED)
+        if (v := ctx.oC_Variable()) is not None:
+            return a.Variable(self.variable(v))
+        if (f := ctx.oC_FunctionInvocation()) is not None:
+            return self.function(f)
+        if (p := ctx.oC_ParenthesizedExpression()) is not None:
+            return self.expr(p.oC_Expression())
+        if ctx.COUNT() is not None:
+            return a.CountStar()
+        if (c := ctx.oC_CaseExpression()) is not None:
+            return self.case(c)
+        if (lc := ctx.oC_ListComprehension()) is not None:
+            f_ctx = lc.oC_FilterExpression()
+            var, source, where = self.filter_expression(f_ctx)
+            projection = self.expr(lc.oC_Expression()) if lc.oC_Expression() is not None else None
+            return a.ListComprehension(var, source, where, projection)
+        if (q := ctx.oC_Quantifier()) is not None:
+            kind = "all" if q.ALL() else "any" if q.ANY() else "none" if q.NONE() else "single"
+            var, source, where = self.filter_expression(q.oC_FilterExpression())
+            return a.Quantifier(kind, var, source, where)
+        if (r := ctx.oC_Reduce()) is not None:
+            id_in = r.oC_IdInColl()
+            return a.Reduce(self.variable(r.oC_Variable()), self.expr(r.oC_Expression(0)),
+                            self.variable(id_in.oC_Variable()), self.expr(id_in.oC_Expression()),
+                            self.expr(r.oC_Expression(1)))
+        if (pp := ctx.oC_PatternPredicate()) is not None:
+            return a.PatternPredicate(self.relationships_pattern(pp.oC_RelationshipsPattern()))
+        if (pc := ctx.oC_PatternComprehension()) is not None:
+            path_var = self.variable(pc.oC_Variable()) if pc.oC_Variable() is not None else None
+            return a.PatternComprehension(path_var, self.relationships_pattern(pc.oC_RelationshipsPattern()),
+                                          self.where(pc.oC_Where()), self.expr(pc.oC_Expression()))
+        if (ex := ctx.oC_ExistentialSubquery()) is not None:
+            return self.subquery("exists", ex)
+        if (cs := ctx.oC_CountSubquery()) is not None:
+            return self.subquery("count", cs)
+        if (mp := ctx.oC_MapProjection()) is not None:
+            return self.map_projection(mp)
+        if ctx.oC_ShortestPathPattern() is not None:
+            raise UnsupportedCypher("shortestPath outside MATCH")
+        raise CypherSemanticError(f"unexpected expression {ctx.getText()}")
+
+    def filter_expression(self, ctx: P.OC_FilterExpressionContext) -> tuple[str, a.Expr, a.Expr | None]:
+        id_in = ctx.oC_IdInColl()
+        return self.variable(id_in.oC_Variable()), self.expr(id_in.oC_Expression()), self.where(ctx.oC_Where())
+
+    def subquery(self, kind: str, ctx: Any) -> a.Subquery:
+        if ctx.oC_RegularQuery() is not None:
+            return a.Subquery(kind, self.query(ctx.oC_RegularQuery()), (), None)
+        return a.Subquery(kind, None, self.patterns(ctx.oC_Pattern()), self.where(ctx.oC_Where()))
+
+    def map_projection(self, ctx: P.OC_MapProjectionContext) -> a.MapProjection:
+        items: list[tuple[str, str, a.Expr | None]] = []
+        for item in ctx.oC_MapProjectionItem():
+            if item.oC_Expression() is not None:
+                items.append(("expr", self.schema_name(item.oC_SchemaName()), self.expr(item.oC_Expression())))
+            elif item.oC_SchemaName() is not None:
+                items.append(("prop", self.schema_name(item.oC_SchemaName()), None))
+            elif item.oC_Variable() is not None:
+                items.append(("var", self.variable(item.oC_Variable()), None))
+            else:
+                items.append(("all", "*", None))
+        return a.MapProjection(self.variable(ctx.oC_Variable()), tuple(items))
+
+    def function(self, ctx: P.OC_FunctionInvocationContext) -> a.Expr:
+        name_ctx = ctx.oC_FunctionName()
+        namespace = [self.symbolic_name(s) for s in name_ctx.oC_Namespace().oC_SymbolicName()]
+        name = ".".join([*namespace, self.symbolic_name(name_ctx.oC_SymbolicName())]).lower()
+        args = tuple(self.expr(e) for e in ctx.oC_Expression())
+        return a.FunctionCall(name, args, ctx.DISTINCT() is not None)
+
+    def case(self, ctx: P.OC_CaseExpressionContext) -> a.Case:
+        subject = None
+        default = None
+        for child in ctx.children:
+            if isinstance(child, P.OC_ExpressionContext):
+                if default is None and subject is None and not any(
+                        isinstance(c, P.OC_CaseAlternativeContext) for c in ctx.children[: ctx.children.index(child)]):
+                    subject = self.expr(child)
+                else:
+                    default = self.expr(child)
+        whens = tuple((self.expr(w.oC_Expression(0)), self.expr(w.oC_Expression(1)))
+                      for w in ctx.oC_CaseAlternative())
+        return a.Case(subject, whens, default)
+
+    def literal(self, ctx: P.OC_LiteralContext) -> a.Expr:
+        if (b := ctx.oC_BooleanLiteral()) is not None:
+            return a.Literal(b.TRUE() is not None)
+        if ctx.NULL() is not None:
+            return a.Literal(None)
+        if (n := ctx.oC_NumberLiteral()) is not None:
+            return a.Literal(self.number(n))
+        if (s := ctx.StringLiteral()) is not None:
+            return a.Literal(unescape_string(s.getText()))
+        if (lst := ctx.oC_ListLiteral()) is not None:
+            return a.ListLiteral(tuple(self.expr(e) for e in lst.oC_Expression()))
+        return self.map_literal(ctx.oC_MapLiteral())
+
+    def map_literal(self, ctx: P.OC_MapLiteralContext) -> a.MapLiteral:
+        keys = [self.schema_name(k.oC_SchemaName()) for k in ctx.oC_PropertyKeyName()]
+        values = [self.expr(e) for e in ctx.oC_Expression()]
+        return a.MapLiteral(tuple(zip(keys, values, strict=True)))
+
+    def number(self, ctx: P.OC_NumberLiteralContext) -> int | float:
+        text = ctx.getText().lower()
+        if ctx.oC_DoubleLiteral() is not None:
+            return float(text)
+        if text.startswith("0x"):
+            return int(text[2:], 16)
+        if text.startswith("0o"):
+            return int(text[2:], 8)
+        return int(text)
+
+
+_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def unescape_string(token: str) -> str:
+    """A Cypher string literal's value. Unknown escapes keep their backslash, as regexes need them."""
+    body = token[1:-1]
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            if nxt.lower() == "u" and i + 5 < len(body):
+                out.append(chr(int(body[i + 2: i + 6], 16)))
+                i += 6
+                continue
+            if nxt in _ESCAPES:
+                out.append(_ESCAPES[nxt])
+            else:
+                out.append("\\" + nxt)
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)

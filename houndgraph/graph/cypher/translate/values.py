@@ -1,0 +1,134 @@
+"""The translator's vocabulary: typed SQL fragments, bound parameters, variable scopes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from houndgraph.graph.cypher.errors import CypherSemanticError
+
+
+class T(Enum):
+    """The SQL representation of a Cypher value."""
+
+    NODE = "node"  # bigint node id
+    REL = "rel"  # bigint edge id
+    PATH = "path"  # bigint[]: node, edge, node, ... ids
+    NODES = "nodes"  # bigint[] of node ids
+    RELS = "rels"  # bigint[] of edge ids
+    PATHS = "paths"  # jsonb array of paths
+    JSON = "json"  # jsonb: every scalar, list and map
+    BOOL = "bool"  # SQL boolean (predicates)
+    DATETIME = "datetime"  # timestamptz
+    DURATION = "duration"  # interval
+
+
+@dataclass(frozen=True)
+class Typed:
+    sql: str
+    type: T
+    # For NODE / REL bindings: the alias of a joined node / edge row (properties, kinds).
+    alias: str | None = None
+
+    @property
+    def is_entity(self) -> bool:
+        return self.type in (T.NODE, T.REL)
+
+
+NULL_JSON = Typed("NULL::jsonb", T.JSON)
+SAFE_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class Params:
+    """Collects bound values; the SQL only ever holds their placeholders."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+
+    def add(self, value: Any, cast: str | None = None) -> str:
+        name = f"p{len(self.values)}"
+        self.values[name] = value
+        placeholder = f"%({name})s"
+        return f"{placeholder}::{cast}" if cast else placeholder
+
+    def json(self, value: Any) -> str:
+        return self.add(Jsonb(value), "jsonb")
+
+    def key(self, key: str) -> str:
+        """A property key as a SQL text value. Plain identifiers are written as constants so that
+        expression indexes on (properties->>'objectid') and (properties->>'name') apply."""
+        if SAFE_KEY.match(key):
+            return f"'{key}'"
+        return self.add(key, "text")
+
+
+class Aliases:
+    """Unique SQL aliases for one statement."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def new(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+
+@dataclass
+class Scope:
+    """Cypher variables visible at a point of the query, and the enclosing scope (subqueries)."""
+
+    bindings: dict[str, Typed] = field(default_factory=dict)
+    parent: Scope | None = None
+
+    def lookup(self, name: str) -> Typed:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.bindings:
+                return scope.bindings[name]
+            scope = scope.parent
+        raise CypherSemanticError(f"Variable `{name}` not defined")
+
+    def has(self, name: str) -> bool:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.bindings:
+                return True
+            scope = scope.parent
+        return False
+
+    def child(self) -> Scope:
+        return Scope({}, self)
+
+    def bind(self, name: str, value: Typed) -> None:
+        self.bindings[name] = value
+
+
+def as_json(value: Typed) -> Typed:
+    """Any value as jsonb (entities become their ids, as Cypher's toString of an id would)."""
+    if value.type is T.JSON:
+        return value
+    if value.type is T.BOOL:
+        return Typed(f"to_jsonb({value.sql})", T.JSON)
+    if value.type in (T.NODE, T.REL):
+        return Typed(f"to_jsonb({value.sql})", T.JSON)
+    if value.type is T.DATETIME:
+        return Typed(f"to_jsonb(to_char(({value.sql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'))",
+                     T.JSON)
+    if value.type is T.DURATION:
+        return Typed(f"to_jsonb(({value.sql})::text)", T.JSON)
+    if value.type in (T.PATH, T.NODES, T.RELS):
+        return Typed(f"to_jsonb({value.sql})", T.JSON)
+    return Typed(value.sql, T.JSON)
+
+
+def as_bool(value: Typed) -> str:
+    """A value in a predicate position, as SQL boolean."""
+    if value.type is T.BOOL:
+        return value.sql
+    if value.type is T.JSON:
+        return f"hg_bool({value.sql})"
+    raise CypherSemanticError(f"expected a boolean, got a {value.type.value}")

@@ -1,0 +1,157 @@
+"""Shortest paths over the edge table: breadth-first search with one batched query per level.
+
+One source and one target: bidirectional BFS, always expanding the smaller frontier. Many sources
+and few targets (the everyday "all users -> Domain Admins"): one reverse BFS per target that
+reaches every source at once, never a search per pair; the mirror image when targets outnumber
+sources. `all_paths` keeps every parent at the shortest depth (allShortestPaths).
+DESIGN.md gives the measurements behind this (14 ms median at 100k nodes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import psycopg
+
+# (left end, right end, [node, edge, node, ...] from left to right)
+Path = tuple[int, int, list[int]]
+# For each node found: (edge id, neighbour one step closer to the root) pairs.
+Parents = dict[int, list[tuple[int, int]]]
+
+
+class Direction(StrEnum):
+    OUT = "out"  # edges point from the left end towards the right end
+    IN = "in"
+    BOTH = "both"
+
+
+@dataclass
+class _Search:
+    """One BFS side: its visited nodes with their parents toward the root, and its frontier."""
+
+    root: set[int]
+    parents: Parents = field(default_factory=dict)
+    depth: dict[int, int] = field(default_factory=dict)
+    frontier: list[int] = field(default_factory=list)
+    level: int = 0
+
+    def __post_init__(self) -> None:
+        for node in self.root:
+            self.parents[node] = []
+            self.depth[node] = 0
+        self.frontier = sorted(self.root)
+
+
+async def _neighbours(conn: psycopg.AsyncConnection, frontier: list[int], forward: bool,
+                      kind_ids: Sequence[int] | None) -> list[tuple[int, int, int]]:
+    """(node in frontier, edge, neighbour) for one level, in one query."""
+    kinds = " AND kind_id = ANY(%(kinds)s::smallint[])" if kind_ids is not None else ""
+    if forward:
+        sql = f"SELECT start_id, id, end_id FROM edge WHERE start_id = ANY(%(ids)s::bigint[]){kinds}"
+    else:
+        sql = f"SELECT end_id, id, start_id FROM edge WHERE end_id = ANY(%(ids)s::bigint[]){kinds}"
+    cursor = await conn.execute(sql, {"ids": frontier, "kinds": list(kind_ids or [])})
+    return list(await cursor.fetchall())
+
+
+async def _expand(conn: psycopg.AsyncConnection, side: _Search, direction: Direction, from_left: bool,
+                  kind_ids: Sequence[int] | None, all_paths: bool) -> list[int]:
+    """Advance one side by one level; returns the newly reached nodes."""
+    rows: list[tuple[int, int, int]] = []
+    if direction in (Direction.OUT, Direction.BOTH):
+        rows += await _neighbours(conn, side.frontier, from_left, kind_ids)
+    if direction in (Direction.IN, Direction.BOTH):
+        rows += await _neighbours(conn, side.frontier, not from_left, kind_ids)
+    side.level += 1
+    reached: list[int] = []
+    for node, edge, neighbour in rows:
+        depth = side.depth.get(neighbour)
+        if depth is None:
+            side.depth[neighbour] = side.level
+            side.parents[neighbour] = [(edge, node)]
+            reached.append(neighbour)
+        elif depth == side.level and all_paths and (edge, node) not in side.parents[neighbour]:
+            side.parents[neighbour].append((edge, node))
+    side.frontier = reached
+    return reached
+
+
+def _walks(parents: Parents, node: int, all_paths: bool) -> Iterator[list[int]]:
+    """Sequences [node, edge, node, ..., root] following parent links from `node`."""
+    links = parents[node]
+    if not links:
+        yield [node]
+        return
+    for edge, parent in links if all_paths else links[:1]:
+        for rest in _walks(parents, parent, all_paths):
+            yield [node, edge, *rest]
+
+
+async def shortest_paths(conn: psycopg.AsyncConnection, lefts: Sequence[int], rights: Sequence[int], *,
+                         kind_ids: Sequence[int] | None, direction: Direction = Direction.OUT,
+                         min_depth: int = 1, max_depth: int | None = None,
+                         all_paths: bool = False) -> list[Path]:
+    """Shortest paths for every (left, right) pair that is connected; one path per pair unless
+    `all_paths`. A pair of a node with itself has the empty path when `min_depth` is 0."""
+    left_set, right_set = set(lefts), set(rights)
+    found: list[Path] = []
+    if min_depth == 0:
+        found.extend((n, n, [n]) for n in sorted(left_set & right_set))
+    if not left_set or not right_set:
+        return found
+    if len(left_set) == 1 and len(right_set) == 1:
+        (left,), (right,) = left_set, right_set
+        if left != right:
+            found.extend(await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths))
+        return found
+    from_left = len(left_set) <= len(right_set)
+    roots, others = (left_set, right_set) if from_left else (right_set, left_set)
+    for root in sorted(roots):
+        found.extend(await _single_root(conn, root, others - {root}, from_left, kind_ids, direction, max_depth,
+                                        all_paths))
+    return found
+
+
+async def _single_root(conn: psycopg.AsyncConnection, root: int, goals: set[int], from_left: bool,
+                       kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
+                       all_paths: bool) -> list[Path]:
+    side = _Search({root})
+    remaining = set(goals)
+    while side.frontier and remaining and (max_depth is None or side.level < max_depth):
+        reached = await _expand(conn, side, direction, from_left, kind_ids, all_paths)
+        remaining.difference_update(reached)
+    paths: list[Path] = []
+    for goal in sorted(goals - remaining):
+        for walk in _walks(side.parents, goal, all_paths):
+            # The walk runs goal -> root; paths read left to right.
+            if from_left:
+                paths.append((root, goal, walk[::-1]))
+            else:
+                paths.append((goal, root, walk))
+    return paths
+
+
+async def _bidirectional(conn: psycopg.AsyncConnection, left: int, right: int, kind_ids: Sequence[int] | None,
+                         direction: Direction, max_depth: int | None, all_paths: bool) -> list[Path]:
+    forward, backward = _Search({left}), _Search({right})
+    while forward.frontier and backward.frontier:
+        if max_depth is not None and forward.level + backward.level >= max_depth:
+            return []
+        grow_forward = len(forward.frontier) <= len(backward.frontier)
+        side, other = (forward, backward) if grow_forward else (backward, forward)
+        reached = await _expand(conn, side, direction, grow_forward, kind_ids, all_paths)
+        meetings = [n for n in reached if n in other.depth]
+        if not meetings:
+            continue
+        best = min(side.depth[n] + other.depth[n] for n in meetings)
+        paths: list[Path] = []
+        for meeting in sorted(n for n in meetings if side.depth[n] + other.depth[n] == best):
+            for head in _walks(forward.parents, meeting, all_paths):
+                for tail in _walks(backward.parents, meeting, all_paths):
+                    paths.append((left, right, head[::-1] + tail[1:]))
+                    if not all_paths:
+                        return paths
+        return paths
+    return []

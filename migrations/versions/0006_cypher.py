@@ -1,0 +1,150 @@
+"""cypher: SQL helpers with Cypher's value semantics, and an index for objectid suffix filters
+
+The Cypher translator (houndgraph/graph/cypher) turns every scalar into jsonb. Cypher's operators
+are typed (1 + 'a' is a string, 1 < 'a' is null, 7 / 2 is 3), which jsonb operators are not; these
+small inlinable SQL functions give the translated statement Cypher's answers without the
+translator spelling out a CASE per operator.
+
+The trigram index on objectid serves `objectid ENDS WITH '-512'` / `CONTAINS`, the way BloodHound
+queries find well-known groups by RID in every domain.
+
+Revision ID: 0006
+Revises: 0004
+"""
+
+from alembic import op
+
+revision = "0006"
+down_revision = "0004"
+branch_labels = None
+depends_on = None
+
+FUNCTIONS = r"""
+-- A path is bigint[] alternating node and edge ids: [n0, e0, n1, ..., nk].
+CREATE FUNCTION hg_path_nodes(p bigint[]) RETURNS bigint[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT coalesce(array_agg(p[i] ORDER BY i), '{}') FROM generate_series(1, coalesce(array_length(p, 1), 0), 2) AS i $$;
+
+CREATE FUNCTION hg_path_edges(p bigint[]) RETURNS bigint[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT coalesce(array_agg(p[i] ORDER BY i), '{}') FROM generate_series(2, coalesce(array_length(p, 1), 0), 2) AS i $$;
+
+-- Text of a scalar as Cypher's toString writes it.
+CREATE FUNCTION hg_str(a jsonb) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE jsonb_typeof(a) WHEN 'string' THEN a #>> '{}' WHEN 'null' THEN NULL ELSE a::text END $$;
+
+-- -1 / 0 / 1, or null when the values are not comparable (different types, lists, maps).
+CREATE FUNCTION hg_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(a) = jsonb_typeof(b) AND jsonb_typeof(a) IN ('number', 'string', 'boolean')
+          THEN CASE WHEN a < b THEN -1 WHEN a > b THEN 1 ELSE 0 END END $$;
+
+CREATE FUNCTION hg_bool(a jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE WHEN a = 'true'::jsonb THEN true WHEN a = 'false'::jsonb THEN false END $$;
+
+CREATE FUNCTION hg_is_int(a jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT jsonb_typeof(a) = 'number' AND scale(a::numeric) = 0 $$;
+
+CREATE FUNCTION hg_add(a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE
+    WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' THEN to_jsonb(a::numeric + b::numeric)
+    WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN a || b
+    WHEN jsonb_typeof(a) = 'array' THEN a || jsonb_build_array(b)
+    WHEN jsonb_typeof(b) = 'array' THEN jsonb_build_array(a) || b
+    WHEN jsonb_typeof(a) = 'string' OR jsonb_typeof(b) = 'string' THEN to_jsonb(hg_str(a) || hg_str(b))
+   END $$;
+
+CREATE FUNCTION hg_arith(op text, a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' THEN CASE op
+    WHEN '-' THEN to_jsonb(a::numeric - b::numeric)
+    WHEN '*' THEN to_jsonb(a::numeric * b::numeric)
+    WHEN '/' THEN CASE WHEN b::numeric = 0 THEN NULL
+                       WHEN hg_is_int(a) AND hg_is_int(b) THEN to_jsonb(trunc(a::numeric / b::numeric))
+                       ELSE to_jsonb((a::numeric / b::numeric)::float8) END
+    WHEN '%' THEN CASE WHEN b::numeric = 0 THEN NULL ELSE to_jsonb(mod(a::numeric, b::numeric)) END
+    WHEN '^' THEN to_jsonb(power(a::float8, b::float8))
+   END END $$;
+
+CREATE FUNCTION hg_neg(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN to_jsonb(-(a::numeric)) END $$;
+
+CREATE FUNCTION hg_string_op(op text, a jsonb, b jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(a) = 'string' AND jsonb_typeof(b) = 'string' THEN CASE op
+    WHEN 'STARTS' THEN starts_with(a #>> '{}', b #>> '{}')
+    WHEN 'ENDS' THEN right(a #>> '{}', char_length(b #>> '{}')) = b #>> '{}'
+    WHEN 'CONTAINS' THEN strpos(a #>> '{}', b #>> '{}') > 0
+   END END $$;
+
+-- x IN list with Cypher's nulls: null when x is null or when only a null element could match.
+CREATE FUNCTION hg_in(x jsonb, list jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT CASE
+    WHEN list IS NULL OR jsonb_typeof(list) <> 'array' THEN NULL
+    WHEN jsonb_array_length(list) = 0 THEN false
+    WHEN x IS NULL OR x = 'null'::jsonb THEN NULL
+    WHEN list @> jsonb_build_array(x) AND jsonb_typeof(x) NOT IN ('array', 'object') THEN true
+    WHEN EXISTS (SELECT 1 FROM jsonb_array_elements(list) AS e WHERE e = x) THEN true
+    WHEN list @> '[null]'::jsonb THEN NULL
+    ELSE false END $$;
+
+CREATE FUNCTION hg_size(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE jsonb_typeof(a) WHEN 'array' THEN to_jsonb(jsonb_array_length(a))
+                               WHEN 'string' THEN to_jsonb(char_length(a #>> '{}')) END $$;
+
+CREATE FUNCTION hg_index(a jsonb, i jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE
+    WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(i) = 'number' THEN nullif(a -> (i::numeric)::int, 'null'::jsonb)
+    WHEN jsonb_typeof(a) = 'object' AND jsonb_typeof(i) = 'string' THEN nullif(a -> (i #>> '{}'), 'null'::jsonb)
+   END $$;
+
+CREATE FUNCTION hg_slice(a jsonb, f jsonb, t jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(a) = 'array' THEN (
+    SELECT coalesce(jsonb_agg(e ORDER BY i), '[]'::jsonb)
+    FROM jsonb_array_elements(a) WITH ORDINALITY AS x(e, i)
+    WHERE i - 1 >= CASE WHEN f IS NULL OR f = 'null'::jsonb THEN 0
+                        WHEN f::numeric < 0 THEN jsonb_array_length(a) + f::numeric ELSE f::numeric END
+      AND i - 1 < CASE WHEN t IS NULL OR t = 'null'::jsonb THEN jsonb_array_length(a)
+                       WHEN t::numeric < 0 THEN jsonb_array_length(a) + t::numeric ELSE t::numeric END) END $$;
+
+CREATE FUNCTION hg_to_integer(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE jsonb_typeof(a)
+    WHEN 'number' THEN to_jsonb(trunc(a::numeric))
+    WHEN 'boolean' THEN to_jsonb(CASE WHEN a = 'true'::jsonb THEN 1 ELSE 0 END)
+    WHEN 'string' THEN CASE WHEN (a #>> '{}') ~ '^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$'
+                            THEN to_jsonb(trunc((a #>> '{}')::numeric)) END
+   END $$;
+
+CREATE FUNCTION hg_to_float(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE jsonb_typeof(a)
+    WHEN 'number' THEN to_jsonb(a::float8)
+    WHEN 'string' THEN CASE WHEN (a #>> '{}') ~ '^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$'
+                            THEN to_jsonb((a #>> '{}')::float8) END
+   END $$;
+
+CREATE FUNCTION hg_to_boolean(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE jsonb_typeof(a)
+    WHEN 'boolean' THEN a
+    WHEN 'string' THEN CASE lower(btrim(a #>> '{}')) WHEN 'true' THEN 'true'::jsonb WHEN 'false' THEN 'false'::jsonb END
+    WHEN 'number' THEN to_jsonb(a::numeric <> 0)
+   END $$;
+
+CREATE FUNCTION hg_to_string(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(a) IN ('string', 'number', 'boolean') THEN to_jsonb(hg_str(a)) END $$;
+"""
+
+FUNCTION_NAMES = (
+    "hg_path_nodes(bigint[])", "hg_path_edges(bigint[])", "hg_cmp(jsonb, jsonb)", "hg_bool(jsonb)",
+    "hg_add(jsonb, jsonb)", "hg_arith(text, jsonb, jsonb)", "hg_neg(jsonb)",
+    "hg_string_op(text, jsonb, jsonb)", "hg_in(jsonb, jsonb)", "hg_size(jsonb)", "hg_index(jsonb, jsonb)",
+    "hg_slice(jsonb, jsonb, jsonb)", "hg_to_integer(jsonb)", "hg_to_float(jsonb)", "hg_to_boolean(jsonb)",
+    "hg_to_string(jsonb)", "hg_is_int(jsonb)", "hg_str(jsonb)",
+)
+
+
+def upgrade() -> None:
+    op.execute(FUNCTIONS)
+    op.execute(
+        "CREATE INDEX node_objectid_trgm_idx ON node USING gin ((properties->>'objectid') gin_trgm_ops)"
+    )
+
+
+def downgrade() -> None:
+    op.execute("DROP INDEX node_objectid_trgm_idx")
+    for name in FUNCTION_NAMES:
+        op.execute(f"DROP FUNCTION {name}")
