@@ -1,0 +1,1 @@
+"""Saved Cypher queries: keeping them, sharing them with users or everyone, importing and exporting them."""

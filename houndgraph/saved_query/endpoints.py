@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from fastapi import Request, Response
+from pydantic import SerializeAsAny
+
+from houndgraph.auth.dependencies import CurrentAuth
+from houndgraph.deps import SessionDep
+from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
+from houndgraph.kit.responses import JSONResponse
+from houndgraph.saved_query import service, sharing
+from houndgraph.saved_query.schemas import (
+    PermissionRequest,
+    PermissionView,
+    QueryPermissionsView,
+    SavedQueryRequest,
+    SavedQueryView,
+    ScopedSavedQueryView,
+    UnshareRequest,
+)
+from houndgraph.saved_query.transfer import export_filename
+
+EXPORT_ZIP_NAME = "exported_queries.zip"
+
+
+def _attachment(filename: str) -> str:
+    """Content-Disposition with an ASCII fallback and the exact UTF-8 name (RFC 6266)."""
+    fallback = filename.encode("ascii", "replace").decode().replace("?", "_")
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename)}"
+
+
+async def list_saved_queries(request: Request, auth: CurrentAuth,
+                             session: SessionDep) -> PageEnvelope[list[SerializeAsAny[SavedQueryView]]]:
+    listing = await service.list_queries(session, auth, request.query_params.multi_items())
+    data: list[SavedQueryView] = [
+        SavedQueryView.of(row) if scope is None else ScopedSavedQueryView.scoped(row, scope)
+        for row, scope in listing.items
+    ]
+    return PageEnvelope(count=listing.count, skip=listing.page.skip, limit=listing.page.limit, data=data)
+
+
+async def create_saved_query(body: SavedQueryRequest, auth: CurrentAuth,
+                             session: SessionDep) -> DataEnvelope[SavedQueryView]:
+    return DataEnvelope(data=SavedQueryView.of(await service.create(session, auth, body)))
+
+
+async def get_saved_query(saved_query_id: str, auth: CurrentAuth,
+                          session: SessionDep) -> DataEnvelope[SavedQueryView]:
+    row = await service.get_visible(session, auth, service.parse_id(saved_query_id))
+    return DataEnvelope(data=SavedQueryView.of(row))
+
+
+async def update_saved_query(saved_query_id: str, body: SavedQueryRequest, auth: CurrentAuth,
+                             session: SessionDep) -> DataEnvelope[SavedQueryView]:
+    row = await service.update(session, auth, service.parse_id(saved_query_id), body)
+    return DataEnvelope(data=SavedQueryView.of(row))
+
+
+async def delete_saved_query(saved_query_id: str, auth: CurrentAuth, session: SessionDep) -> Response:
+    await service.delete(session, auth, service.parse_id(saved_query_id))
+    return Response(status_code=204)
+
+
+async def get_permissions(saved_query_id: str, auth: CurrentAuth,
+                          session: SessionDep) -> DataEnvelope[QueryPermissionsView]:
+    result = await sharing.get_permissions(session, auth, service.parse_id(saved_query_id))
+    return DataEnvelope(data=QueryPermissionsView(query_id=result.query_id, public=result.public,
+                                                  shared_to_user_ids=result.shared_to_user_ids))
+
+
+async def share_saved_query(saved_query_id: str, body: PermissionRequest, auth: CurrentAuth,
+                            session: SessionDep) -> Response:
+    rows = await sharing.share(session, auth, service.parse_id(saved_query_id), body)
+    if rows is None:
+        return Response(status_code=204)
+    payload = DataEnvelope(data=[PermissionView.of(row) for row in rows]).model_dump(mode="json")
+    return JSONResponse(payload, status_code=201)
+
+
+async def unshare_saved_query(saved_query_id: str, body: UnshareRequest, auth: CurrentAuth,
+                              session: SessionDep) -> Response:
+    await sharing.unshare(session, auth, service.parse_id(saved_query_id), body)
+    return Response(status_code=204)
+
+
+async def import_saved_queries(request: Request, auth: CurrentAuth, session: SessionDep) -> Response:
+    count = await service.import_queries(session, auth, request.headers.get("content-type"), await request.body())
+    return JSONResponse({"data": f"imported {count} queries"}, status_code=201)
+
+
+async def export_saved_queries(request: Request, auth: CurrentAuth, session: SessionDep) -> Response:
+    content = await service.export_zip(session, auth, request.query_params.get("scope"))
+    return Response(content, media_type="application/zip",
+                    headers={"Content-Disposition": _attachment(EXPORT_ZIP_NAME)})
+
+
+async def export_saved_query(saved_query_id: str, auth: CurrentAuth, session: SessionDep) -> Response:
+    row = await service.get_visible(session, auth, service.parse_id(saved_query_id))
+    return Response(service.transferable(row).to_json(), media_type="application/json",
+                    headers={"Content-Disposition": _attachment(export_filename(row.name))})

@@ -1,0 +1,130 @@
+"""SQL of saved queries and of their sharing rows."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, delete, exists, func, or_, select, true
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.models import SavedQuery, SavedQueryPermission, User
+
+Condition = ColumnElement[bool] | None
+
+
+def _shared_to(user_id: uuid.UUID) -> ColumnElement[bool]:
+    return exists().where(SavedQueryPermission.query_id == SavedQuery.id,
+                          SavedQueryPermission.shared_to_user_id == user_id)
+
+
+def _public() -> ColumnElement[bool]:
+    return exists().where(SavedQueryPermission.query_id == SavedQuery.id, SavedQueryPermission.public)
+
+
+async def get(session: AsyncSession, query_id: int) -> SavedQuery | None:
+    return await session.get(SavedQuery, query_id)
+
+
+async def add(session: AsyncSession, rows: Sequence[SavedQuery]) -> None:
+    """Insert; a name the user already has raises IntegrityError on `uq_saved_queries_user_id`."""
+    session.add_all(rows)
+    await session.flush()
+    for row in rows:
+        await session.refresh(row)
+
+
+async def save(session: AsyncSession, row: SavedQuery) -> None:
+    await session.flush()
+    await session.refresh(row)
+
+
+async def delete_query(session: AsyncSession, query_id: int) -> None:
+    await session.execute(delete(SavedQuery).where(SavedQuery.id == query_id))
+
+
+async def list_owned(session: AsyncSession, user_id: uuid.UUID, condition: Condition, order: list[Any],
+                     skip: int = 0, limit: int | None = None) -> tuple[list[SavedQuery], int]:
+    where = and_(SavedQuery.user_id == user_id, condition if condition is not None else true())
+    count = await session.scalar(select(func.count()).select_from(SavedQuery).where(where)) or 0
+    statement = select(SavedQuery).where(where).order_by(*order, SavedQuery.id).offset(skip)
+    if limit is not None:
+        statement = statement.limit(limit)
+    return list(await session.scalars(statement)), count
+
+
+async def list_shared_to(session: AsyncSession, user_id: uuid.UUID, condition: Condition,
+                         order: list[Any]) -> list[SavedQuery]:
+    where = and_(_shared_to(user_id), SavedQuery.user_id != user_id, condition if condition is not None else true())
+    return list(await session.scalars(select(SavedQuery).where(where).order_by(*order, SavedQuery.id)))
+
+
+async def list_public(session: AsyncSession, condition: Condition, order: list[Any]) -> list[SavedQuery]:
+    where = and_(_public(), condition if condition is not None else true())
+    return list(await session.scalars(select(SavedQuery).where(where).order_by(*order, SavedQuery.id)))
+
+
+async def list_visible(session: AsyncSession, user_id: uuid.UUID) -> list[SavedQuery]:
+    """Owned, shared to the user, or public: each query once."""
+    where = or_(SavedQuery.user_id == user_id, _shared_to(user_id), _public())
+    return list(await session.scalars(select(SavedQuery).where(where).order_by(SavedQuery.id)))
+
+
+async def is_public(session: AsyncSession, query_id: int) -> bool:
+    return bool(await session.scalar(select(exists().where(SavedQueryPermission.query_id == query_id,
+                                                           SavedQueryPermission.public))))
+
+
+async def is_shared_to(session: AsyncSession, query_id: int, user_id: uuid.UUID) -> bool:
+    return bool(await session.scalar(select(exists().where(SavedQueryPermission.query_id == query_id,
+                                                           SavedQueryPermission.shared_to_user_id == user_id))))
+
+
+async def permissions_of(session: AsyncSession, query_id: int) -> list[SavedQueryPermission]:
+    return list(await session.scalars(select(SavedQueryPermission).where(SavedQueryPermission.query_id == query_id)
+                                      .order_by(SavedQueryPermission.id)))
+
+
+async def make_public(session: AsyncSession, query_id: int) -> SavedQueryPermission:
+    """Public replaces every user share: the query is visible to all anyway."""
+    await delete_permissions(session, query_id)
+    row = SavedQueryPermission(query_id=query_id, public=True, shared_to_user_id=None)
+    session.add(row)
+    await session.flush()
+    await session.refresh(row)
+    return row
+
+
+async def share_to_users(session: AsyncSession, query_id: int,
+                         user_ids: Iterable[uuid.UUID]) -> list[SavedQueryPermission]:
+    """Add shares; sharing again to a user who has it already is not an error. Returns the rows of `user_ids`."""
+    ids = list(dict.fromkeys(user_ids))
+    await session.execute(
+        insert(SavedQueryPermission)
+        .values([{"query_id": query_id, "shared_to_user_id": user_id, "public": False} for user_id in ids])
+        .on_conflict_do_nothing(index_elements=["query_id", "shared_to_user_id"])
+    )
+    return list(await session.scalars(
+        select(SavedQueryPermission)
+        .where(SavedQueryPermission.query_id == query_id, SavedQueryPermission.shared_to_user_id.in_(ids))
+        .order_by(SavedQueryPermission.id)
+        .execution_options(populate_existing=True)
+    ))
+
+
+async def delete_permissions(session: AsyncSession, query_id: int,
+                             user_ids: Sequence[uuid.UUID] | None = None) -> None:
+    """Remove the shares to `user_ids`, or every row of the query (shares and the public flag) when None."""
+    statement = delete(SavedQueryPermission).where(SavedQueryPermission.query_id == query_id)
+    if user_ids is not None:
+        statement = statement.where(SavedQueryPermission.shared_to_user_id.in_(list(user_ids)))
+    await session.execute(statement)
+
+
+async def existing_user_ids(session: AsyncSession, user_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
+    ids = list(set(user_ids))
+    if not ids:
+        return set()
+    return set(await session.scalars(select(User.id).where(User.id.in_(ids))))

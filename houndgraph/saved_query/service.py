@@ -1,0 +1,238 @@
+"""Saved queries: who may see, change and delete them (reference/behaviour.md §15), listing with scopes,
+import and export. Sharing itself is in `sharing.py`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import String, cast, literal_column
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.auth.context import AuthContext
+from houndgraph.errors import ID_MALFORMED, BadRequest, Conflict, Forbidden, NotFound
+from houndgraph.kit.filters import (
+    ORDERED_PREDICATES,
+    STRING_PREDICATES,
+    FilterColumn,
+    as_datetime,
+    as_int,
+    parse_filters,
+    where,
+)
+from houndgraph.kit.pagination import Page, parse_page
+from houndgraph.kit.sorting import order_by, parse_sort
+from houndgraph.models import SavedQuery
+from houndgraph.saved_query import repository
+from houndgraph.saved_query.schemas import SavedQueryRequest
+from houndgraph.saved_query.transfer import (
+    EMPTY_FIELDS,
+    JSON_TYPES,
+    ZIP_TYPES,
+    TransferableQuery,
+    media_type,
+    parse_query_file,
+    parse_query_zip,
+    write_zip,
+)
+
+QUERY_DOES_NOT_EXIST = "query does not exist"
+DUPLICATE_NAME = "duplicate name for saved query: please choose a different name"
+CANNOT_DELETE = "User does not have permission to delete this query"
+INVALID_SCOPE = "invalid scope param"
+DEFAULT_LIMIT = 10_000
+MAX_INT64 = 2**63 - 1
+
+SCOPE_OWNED, SCOPE_SHARED, SCOPE_PUBLIC, SCOPE_ALL = "owned", "shared", "public", "all"
+LIST_PARAMETERS = frozenset({"sort_by", "skip", "limit", "scope"})
+SORT_COLUMNS: dict[str, Any] = {
+    "id": SavedQuery.id, "user_id": SavedQuery.user_id, "name": SavedQuery.name, "query": SavedQuery.query,
+    "description": SavedQuery.description, "created_at": SavedQuery.created_at,
+    "updated_at": SavedQuery.updated_at,
+    # Rows are deleted, never soft-deleted: deleted_at is null everywhere and sorting on it keeps the order.
+    "deleted_at": literal_column("NULL"),
+}
+FILTER_COLUMNS: dict[str, Any] = {**SORT_COLUMNS, "user_id": cast(SavedQuery.user_id, String)}
+FILTERS = {
+    "id": FilterColumn(ORDERED_PREDICATES, as_int),
+    "user_id": FilterColumn(STRING_PREDICATES, str.lower),
+    "name": FilterColumn(STRING_PREDICATES),
+    "query": FilterColumn(STRING_PREDICATES),
+    "description": FilterColumn(STRING_PREDICATES),
+    "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
+    "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
+}
+
+
+def parse_id(raw: str) -> int:
+    """Path ids: a non-integer is 400 `id is malformed`, as in the reference."""
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest(ID_MALFORMED) from None
+    if not 0 <= value <= MAX_INT64:
+        raise BadRequest(ID_MALFORMED)
+    return value
+
+
+def is_duplicate_name(error: IntegrityError) -> bool:
+    diag = getattr(error.orig, "diag", None)
+    return getattr(diag, "constraint_name", None) == "uq_saved_queries_user_id"
+
+
+async def _insert(session: AsyncSession, rows: list[SavedQuery]) -> None:
+    try:
+        await repository.add(session, rows)
+    except IntegrityError as error:
+        if is_duplicate_name(error):
+            raise Conflict(DUPLICATE_NAME) from None
+        raise
+
+
+def check_cypher(query: str) -> None:
+    """The query's text is stored as given (see README: saved queries and the Cypher validator)."""
+
+
+async def create(session: AsyncSession, auth: AuthContext, body: SavedQueryRequest) -> SavedQuery:
+    if not body.name or not body.query:
+        raise BadRequest(EMPTY_FIELDS)
+    check_cypher(body.query)
+    row = SavedQuery(user_id=auth.user_id, name=body.name, query=body.query, description=body.description)
+    await _insert(session, [row])
+    return row
+
+
+async def _existing(session: AsyncSession, query_id: int) -> SavedQuery:
+    row = await repository.get(session, query_id)
+    if row is None:
+        raise NotFound(QUERY_DOES_NOT_EXIST)
+    return row
+
+
+async def can_read(session: AsyncSession, auth: AuthContext, row: SavedQuery) -> bool:
+    """Owned, shared to the caller, or public. Being an administrator does not widen reading."""
+    return (row.user_id == auth.user_id or await repository.is_shared_to(session, row.id, auth.user_id)
+            or await repository.is_public(session, row.id))
+
+
+async def get_visible(session: AsyncSession, auth: AuthContext, query_id: int) -> SavedQuery:
+    row = await _existing(session, query_id)
+    if not await can_read(session, auth, row):
+        raise NotFound(QUERY_DOES_NOT_EXIST)
+    return row
+
+
+async def update(session: AsyncSession, auth: AuthContext, query_id: int, body: SavedQueryRequest) -> SavedQuery:
+    """The owner may change a query; an administrator may change a public one. Others are told it does not
+    exist, so that private queries stay invisible."""
+    row = await _existing(session, query_id)
+    if row.user_id != auth.user_id and not (auth.is_administrator and await repository.is_public(session, row.id)):
+        raise NotFound(QUERY_DOES_NOT_EXIST)
+    if body.query:
+        check_cypher(body.query)
+        row.query = body.query
+    if body.name:
+        row.name = body.name
+    if body.description:
+        row.description = body.description
+    try:
+        await repository.save(session, row)
+    except IntegrityError as error:
+        if is_duplicate_name(error):
+            raise Conflict(DUPLICATE_NAME) from None
+        raise
+    return row
+
+
+async def delete(session: AsyncSession, auth: AuthContext, query_id: int) -> None:
+    row = await _existing(session, query_id)
+    if row.user_id != auth.user_id and not (auth.is_administrator and await repository.is_public(session, row.id)):
+        raise Forbidden(CANNOT_DELETE)
+    await repository.delete_query(session, query_id)
+
+
+@dataclass(frozen=True, slots=True)
+class QueryListing:
+    items: list[tuple[SavedQuery, str | None]]
+    count: int
+    page: Page
+
+
+def parse_scopes(raw: str) -> list[str]:
+    """`owned,shared,public` in any case and order; `all` stands for the three. Labels stay as given."""
+    scopes: list[str] = []
+    for part in raw.split(","):
+        label = part.strip()
+        match label.lower():
+            case "owned" | "shared" | "public":
+                scopes.append(label)
+            case "all":
+                scopes.extend([SCOPE_OWNED, SCOPE_SHARED, SCOPE_PUBLIC])
+            case _:
+                raise BadRequest(INVALID_SCOPE)
+    return scopes
+
+
+async def list_queries(session: AsyncSession, auth: AuthContext, params: list[tuple[str, str]]) -> QueryListing:
+    """Without `scope`, the caller's own queries, paged in SQL. With it, the parts of each scope one after
+    the other (a query may appear once per scope, tagged with it), filtered and sorted alike, then paged."""
+    values = dict(params)
+    keys = parse_sort([value for name, value in params if name == "sort_by"], SORT_COLUMNS)
+    condition = where(parse_filters(params, FILTERS, ignore=LIST_PARAMETERS), FILTER_COLUMNS)
+    order = order_by(keys, SORT_COLUMNS)
+    page = parse_page(values.get("skip"), values.get("limit"), default_limit=DEFAULT_LIMIT)
+    if "scope" not in values:
+        rows, count = await repository.list_owned(session, auth.user_id, condition, order, page.skip, page.limit)
+        return QueryListing([(row, None) for row in rows], count, page)
+    items: list[tuple[SavedQuery, str | None]] = []
+    for scope in parse_scopes(values["scope"]):
+        match scope.lower():
+            case "owned":
+                rows, _ = await repository.list_owned(session, auth.user_id, condition, order)
+            case "shared":
+                rows = await repository.list_shared_to(session, auth.user_id, condition, order)
+            case _:
+                rows = await repository.list_public(session, condition, order)
+        items.extend((row, scope) for row in rows)
+    return QueryListing(items[page.skip:page.skip + page.limit], len(items), page)
+
+
+async def import_queries(session: AsyncSession, auth: AuthContext, content_type: str | None, body: bytes) -> int:
+    """A JSON file or a zip of them, all or nothing: one bad file or taken name stores none."""
+    kind = media_type(content_type)
+    if kind in JSON_TYPES:
+        queries = [parse_query_file(body)]
+    elif kind in ZIP_TYPES:
+        queries = parse_query_zip(body)
+    else:
+        raise BadRequest(f"invalid content-type: [{content_type or ''}]; "
+                         "Content type must be application/json or application/zip")
+    for query in queries:
+        check_cypher(query.query)
+    rows = [SavedQuery(user_id=auth.user_id, name=q.name, query=q.query, description=q.description)
+            for q in queries]
+    if rows:
+        await _insert(session, rows)
+    return len(rows)
+
+
+def transferable(row: SavedQuery) -> TransferableQuery:
+    return TransferableQuery(row.name, row.query, row.description)
+
+
+async def export_zip(session: AsyncSession, auth: AuthContext, scope: str | None) -> bytes:
+    if not scope:
+        raise BadRequest("scope query parameter cannot be empty")
+    match scope.lower():
+        case "all":
+            rows = await repository.list_visible(session, auth.user_id)
+        case "public":
+            rows = await repository.list_public(session, None, [])
+        case "shared":
+            rows = await repository.list_shared_to(session, auth.user_id, None, [])
+        case "owned":
+            rows, _ = await repository.list_owned(session, auth.user_id, None, [])
+        case _:
+            raise BadRequest(f"{INVALID_SCOPE}: {scope}")
+    return write_zip(transferable(row) for row in rows)
