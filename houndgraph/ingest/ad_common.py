@@ -24,11 +24,17 @@ OWNER_RIGHTS_SID_SUFFIX = "S-1-3-4"
 
 NOT_ACL: dict[str, Any] = {IS_ACL: False}
 
-_KIND_BY_NAME: dict[str, str] = {kind.value.lower(): kind.value for kind in ADNode}
+# Exact spellings first (what SharpHound writes), lower-case as the fallback lookup.
+_KIND_BY_NAME: dict[str, str] = {kind.value: kind.value for kind in ADNode}
 # SharpHound names local principals without the AD prefix the graph kinds carry.
-_KIND_BY_NAME.update({"localgroup": ADNode.LocalGroup, "localuser": ADNode.LocalUser})
-_RIGHT_BY_NAME: dict[str, ADEdge] = {kind.value.lower(): kind for kind in AD_ACL_EDGES}
-_RIGHT_BY_NAME.update({"ownsraw": ADEdge.OwnsRaw, "writeownerraw": ADEdge.WriteOwnerRaw})
+_KIND_BY_NAME.update({"LocalGroup": ADNode.LocalGroup, "LocalUser": ADNode.LocalUser})
+_KIND_BY_NAME.update({name.lower(): kind for name, kind in list(_KIND_BY_NAME.items())})
+_RIGHT_BY_NAME: dict[str, ADEdge] = {kind.value: kind for kind in AD_ACL_EDGES}
+_RIGHT_BY_NAME.update({ADEdge.OwnsRaw.value: ADEdge.OwnsRaw, ADEdge.WriteOwnerRaw.value: ADEdge.WriteOwnerRaw})
+_RIGHT_BY_NAME.update({name.lower(): kind for name, kind in list(_RIGHT_BY_NAME.items())})
+# ACE field names as SharpHound spells them, and lower-cased for other writers.
+_ACE_FIELDS = ("PrincipalSID", "PrincipalType", "RightName", "IsInherited", "InheritanceHash")
+_ACE_FIELDS_LOWER = tuple(name.lower() for name in _ACE_FIELDS)
 _OWNS = frozenset({ADEdge.Owns, ADEdge.OwnsRaw})
 _WRITE_OWNER = frozenset({ADEdge.WriteOwner, ADEdge.WriteOwnerRaw})
 
@@ -50,7 +56,13 @@ def as_str(value: Any) -> str:
 
 def principal_kind(object_type: Any) -> str:
     """The graph kind for a SharpHound ObjectType; an unknown type (e.g. `Configuration`) is just Base."""
-    return _KIND_BY_NAME.get(as_str(object_type).lower(), ADNode.Base)
+    if not isinstance(object_type, str):
+        return ADNode.Base
+    return _KIND_BY_NAME.get(object_type) or _KIND_BY_NAME.get(object_type.lower(), ADNode.Base)
+
+
+def _right(name: str) -> ADEdge | None:
+    return _RIGHT_BY_NAME.get(name) or _RIGHT_BY_NAME.get(name.lower())
 
 
 def node_kinds(kind: str) -> tuple[str, ...]:
@@ -58,13 +70,8 @@ def node_kinds(kind: str) -> tuple[str, ...]:
 
 
 def base_properties(record: dict[str, Any]) -> dict[str, Any]:
-    """The node's property bag: SharpHound's `Properties`, plus the owner's SID taken from the ACEs."""
+    """The node's property bag: SharpHound's `Properties` (emit_aces adds the owner's SID to it)."""
     properties = lower_keys(record.get("properties"))
-    for ace in as_list(record.get("aces")):
-        ace = lower_keys(ace)
-        if _RIGHT_BY_NAME.get(as_str(ace.get("rightname")).lower()) in _OWNS:
-            properties[OWNER_SID] = ace.get("principalsid")
-            break
     hashes = record.get(INHERITANCE_HASHES)
     if isinstance(hashes, list) and hashes:
         properties[INHERITANCE_HASHES] = hashes
@@ -115,26 +122,37 @@ def emit_aces(out: Emitter, aces: Any, objectid: str, kind: str, properties: dic
     write_owners: list[dict[str, Any]] = []
     owner_rights: list[str] = []
     inherited_owner_rights: list[str] = []
+    target = objectid.upper()
     for raw in as_list(aces):
-        ace = lower_keys(raw)
-        principal = as_str(ace.get("principalsid"))
-        if not principal or principal.upper() == objectid.upper():
+        if not isinstance(raw, dict):
             continue
-        right_name = as_str(ace.get("rightname"))
-        right = _RIGHT_BY_NAME.get(right_name.lower())
+        sid_key, type_key, right_key, inherited_key, hash_key = (
+            _ACE_FIELDS
+            if _ACE_FIELDS[2] in raw
+            else _ACE_FIELDS_LOWER
+            if _ACE_FIELDS_LOWER[2] in raw
+            else _lower_fields(raw)
+        )
+        principal = as_str(raw.get(sid_key))
+        right_name = as_str(raw.get(right_key))
+        right = _right(right_name)
         if right is None:
             out.warnings.add(f"ACE right {right_name!r} is not a known edge kind: ACE skipped")
             continue
-        principal_type = principal_kind(ace.get("principaltype"))
-        inherited = ace.get("isinherited") is True
-        inheritance_hash = as_str(ace.get("inheritancehash"))
+        if right in _OWNS and OWNER_SID not in properties:
+            properties[OWNER_SID] = principal
+        if not principal or principal.upper() == target:
+            continue
+        principal_type = principal_kind(raw.get(type_key))
+        inherited = raw.get(inherited_key) is True
+        inheritance_hash = as_str(raw.get(hash_key))
         if right in _OWNS:
             owner = (principal, principal_type)
         elif right in _WRITE_OWNER:
             write_owners.append(
                 {"principal": principal, "kind": principal_type, "inherited": inherited, "hash": inheritance_hash}
             )
-        elif principal.upper().endswith(OWNER_RIGHTS_SID_SUFFIX):
+        elif principal.endswith(OWNER_RIGHTS_SID_SUFFIX):
             owner_rights.append(right)
             if inherited:
                 inherited_owner_rights.append(right)
@@ -142,6 +160,12 @@ def emit_aces(out: Emitter, aces: Any, objectid: str, kind: str, properties: dic
             acl = {IS_ACL: True, IS_INHERITED: inherited, INHERITANCE_HASH: inheritance_hash}
             out.edge(principal, principal_type, objectid, kind, right, acl)
     _emit_owner_edges(out, objectid, kind, properties, owner, write_owners, owner_rights, inherited_owner_rights)
+
+
+def _lower_fields(raw: dict[str, Any]) -> tuple[str, ...]:
+    """The ACE's own spelling of each field, for writers that use neither SharpHound's nor lower case."""
+    spelled = {key.lower(): key for key in raw}
+    return tuple(spelled.get(name, name) for name in _ACE_FIELDS_LOWER)
 
 
 def _emit_owner_edges(

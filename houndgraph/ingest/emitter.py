@@ -21,12 +21,9 @@ class Emitter:
         self.nodes: list[NodeRecord] = []
         self.edges: list[EdgeRecord] = []
         self.deletions: list[str] = []
-        self.node_count = 0
-        self.edge_count = 0
 
     def node(self, objectid: str, kinds: tuple[str, ...], properties: dict[str, Any] | None = None) -> None:
-        self.nodes.append(NodeRecord(objectid=objectid.upper(), kinds=kinds, properties=properties or {}))
-        self.node_count += 1
+        self.nodes.append(NodeRecord(objectid.upper(), kinds, properties if properties is not None else {}))
 
     def edge(
         self,
@@ -35,28 +32,20 @@ class Emitter:
         end: str,
         end_kind: str | None,
         kind: str,
-        properties: dict[str, Any] | None = None,
+        properties: dict[str, Any],
     ) -> None:
         """An edge between two object ids; an edge with an empty end is dropped, as the reference does."""
-        if not start or not end:
-            return
-        self.edges.append(
-            EdgeRecord(
-                start=EdgeEnd(value=start.upper(), kind=start_kind),
-                end=EdgeEnd(value=end.upper(), kind=end_kind),
-                kind=kind,
-                properties=properties if properties is not None else {},
+        if start and end:
+            # Positional construction: this runs once per edge, millions of times for a large domain.
+            self.edges.append(
+                EdgeRecord(EdgeEnd(start.upper(), start_kind), EdgeEnd(end.upper(), end_kind), kind, properties)
             )
-        )
-        self.edge_count += 1
 
     def record(self, record: NodeRecord | EdgeRecord) -> None:
         if isinstance(record, NodeRecord):
             self.nodes.append(record)
-            self.node_count += 1
         else:
             self.edges.append(record)
-            self.edge_count += 1
 
     def delete(self, objectid: str) -> None:
         self.deletions.append(objectid.upper())
@@ -67,8 +56,6 @@ class Emitter:
     def rollback(self, mark: tuple[int, int, int]) -> None:
         """Forget what was emitted since `mark` (records are only cut into batches between records)."""
         nodes, edges, deletions = mark
-        self.node_count -= len(self.nodes) - nodes
-        self.edge_count -= len(self.edges) - edges
         del self.nodes[nodes:], self.edges[edges:], self.deletions[deletions:]
 
     def pending(self) -> int:
