@@ -58,7 +58,7 @@ $$ SELECT CASE WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' TH
     WHEN '/' THEN CASE WHEN b::numeric = 0 THEN NULL
                        WHEN hg_is_int(a) AND hg_is_int(b) THEN to_jsonb(trunc(a::numeric / b::numeric))
                        ELSE to_jsonb((a::numeric / b::numeric)::float8) END
-    WHEN '%' THEN CASE WHEN b::numeric = 0 THEN NULL ELSE to_jsonb(mod(a::numeric, b::numeric)) END
+    WHEN 'mod' THEN CASE WHEN b::numeric = 0 THEN NULL ELSE to_jsonb(mod(a::numeric, b::numeric)) END
     WHEN '^' THEN to_jsonb(power(a::float8, b::float8))
    END END $$;
 

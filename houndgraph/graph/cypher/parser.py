@@ -344,7 +344,14 @@ class _Builder(PatternBuilder):
 
     def subquery(self, kind: str, ctx: Any) -> a.Subquery:
         if ctx.oC_RegularQuery() is not None:
-            return a.Subquery(kind, self.query(ctx.oC_RegularQuery()), (), None)
+            query = self.query(ctx.oC_RegularQuery())
+            # EXISTS { MATCH ... } needs no RETURN: each row of the reading clauses counts.
+            parts = tuple(
+                part if part.clauses and isinstance(part.clauses[-1], a.Return)
+                else a.SingleQuery((*part.clauses, a.Return(a.Projection((a.ProjectionItem(a.Literal(1), "1"),)))))
+                for part in query.parts
+            )
+            return a.Subquery(kind, a.Query(parts, query.union_all), (), None)
         return a.Subquery(kind, None, self.patterns(ctx.oC_Pattern()), self.where(ctx.oC_Where()))
 
     def map_projection(self, ctx: P.OC_MapProjectionContext) -> a.MapProjection:

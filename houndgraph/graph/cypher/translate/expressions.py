@@ -199,7 +199,9 @@ class ExpressionCompiler:
             return self.temporal_arithmetic(op, left, right)
         if op == "+":
             return Typed(f"hg_add({as_json(left).sql}, {as_json(right).sql})", T.JSON)
-        return Typed(f"hg_arith('{op}', {as_json(left).sql}, {as_json(right).sql})", T.JSON)
+        # '%' would read as a placeholder to the driver: the helper names it `mod`.
+        name = "mod" if op == "%" else op
+        return Typed(f"hg_arith('{name}', {as_json(left).sql}, {as_json(right).sql})", T.JSON)
 
     def comparison(self: Translator, e: a.Binary, scope: Scope) -> Typed:
         op = COMPARISONS[e.op]

@@ -217,9 +217,9 @@ class PatternCompiler:
                     "AND start_id <> end_id) AS e ON TRUE")
             next_node = "e.nxt"
         if anchor_right:
-            grow_edges, grow_segment = "e.id || w.edges", f"{next_node} || e.id || w.segment"
+            grow_edges, grow_segment = "e.id || w.edges", f"ARRAY[{next_node}, e.id] || w.segment"
         else:
-            grow_edges, grow_segment = "w.edges || e.id", f"w.segment || e.id || {next_node}"
+            grow_edges, grow_segment = "w.edges || e.id", f"w.segment || ARRAY[e.id, {next_node}]"
         alias = self.aliases.new("v")
         frm.join(
             f"CROSS JOIN LATERAL (WITH RECURSIVE w(node, edges, segment, depth) AS ("

@@ -61,7 +61,8 @@ class ShortestPathCompiler:
                 kind_ids = tuple(sorted({self.kinds[t] for t in rel.types if t in self.kinds}))
             raise NeedShortestPaths(ShortestRequest(
                 key, self.endpoint_query(part.nodes[0], clause, scope),
-                self.endpoint_query(part.nodes[1], clause, scope), kind_ids, rel.direction, low, high, part.shortest is a.Shortest.ALL))
+                self.endpoint_query(part.nodes[1], clause, scope), kind_ids, rel.direction, low, high,
+                part.shortest is a.Shortest.ALL))
         left = self.node(frm, scope, part.nodes[0])
         right = self.node(frm, scope, part.nodes[1])
         found = self.shortest[key]
