@@ -45,25 +45,54 @@ def testlab() -> Result:
 
 def test_adcs_lab_node_counts_per_kind(adcs: Result) -> None:
     assert adcs.node_kinds() == {
-        ADNode.User: 14, ADNode.Group: 86, ADNode.Computer: 2, ADNode.Domain: 2, ADNode.OU: 1, ADNode.GPO: 2,
-        ADNode.Container: 207, ADNode.CertTemplate: 34, ADNode.EnterpriseCA: 1, ADNode.RootCA: 1,
-        ADNode.AIACA: 1, ADNode.NTAuthStore: 1, ADNode.IssuancePolicy: 3,
-    }  # fmt: skip
+        ADNode.User: 14,
+        ADNode.Group: 86,
+        ADNode.Computer: 2,
+        ADNode.Domain: 2,
+        ADNode.OU: 1,
+        ADNode.GPO: 2,
+        ADNode.Container: 207,
+        ADNode.CertTemplate: 34,
+        ADNode.EnterpriseCA: 1,
+        ADNode.RootCA: 1,
+        ADNode.AIACA: 1,
+        ADNode.NTAuthStore: 1,
+        ADNode.IssuancePolicy: 3,
+    }
     assert all(node.kinds[1] == ADNode.Base for node in adcs.nodes)
     assert adcs.warnings == []
 
 
 def test_adcs_lab_edge_counts_per_kind(adcs: Result) -> None:
     assert adcs.edge_kinds() == {
-        ADEdge.MemberOf: 48, ADEdge.Contains: 316, ADEdge.OwnsRaw: 315, ADEdge.WriteOwnerRaw: 583,
-        ADEdge.WriteDacl: 583, ADEdge.GenericAll: 405, ADEdge.GenericWrite: 103, ADEdge.Enroll: 100,
-        ADEdge.AddKeyCredentialLink: 26, ADEdge.AllExtendedRights: 19, ADEdge.GetChanges: 3,
-        ADEdge.GetChangesAll: 2, ADEdge.GetChangesInFilteredSet: 2, ADEdge.ManageCA: 4,
-        ADEdge.ManageCertificates: 4, ADEdge.DelegatedEnrollmentAgent: 25, ADEdge.PublishedTo: 12,
-        ADEdge.HostsCAService: 1, ADEdge.RootCAFor: 1, ADEdge.NTAuthStoreFor: 1, ADEdge.OIDGroupLink: 1,
-        ADEdge.GPLink: 2, ADEdge.HasSession: 2, ADEdge.LocalToComputer: 7, ADEdge.MemberOfLocalGroup: 12,
-        ADEdge.RemoteInteractiveLogonRight: 1, ADEdge.CoerceToTGT: 1,
-    }  # fmt: skip
+        ADEdge.MemberOf: 48,
+        ADEdge.Contains: 316,
+        ADEdge.OwnsRaw: 315,
+        ADEdge.WriteOwnerRaw: 583,
+        ADEdge.WriteDacl: 583,
+        ADEdge.GenericAll: 405,
+        ADEdge.GenericWrite: 103,
+        ADEdge.Enroll: 100,
+        ADEdge.AddKeyCredentialLink: 26,
+        ADEdge.AllExtendedRights: 19,
+        ADEdge.GetChanges: 3,
+        ADEdge.GetChangesAll: 2,
+        ADEdge.GetChangesInFilteredSet: 2,
+        ADEdge.ManageCA: 4,
+        ADEdge.ManageCertificates: 4,
+        ADEdge.DelegatedEnrollmentAgent: 25,
+        ADEdge.PublishedTo: 12,
+        ADEdge.HostsCAService: 1,
+        ADEdge.RootCAFor: 1,
+        ADEdge.NTAuthStoreFor: 1,
+        ADEdge.OIDGroupLink: 1,
+        ADEdge.GPLink: 2,
+        ADEdge.HasSession: 2,
+        ADEdge.LocalToComputer: 7,
+        ADEdge.MemberOfLocalGroup: 12,
+        ADEdge.RemoteInteractiveLogonRight: 1,
+        ADEdge.CoerceToTGT: 1,
+    }
     # No post-processed kind comes out of a collector file.
     assert not {ADEdge.Owns, ADEdge.WriteOwner, ADEdge.AdminTo, ADEdge.DCSync} & set(adcs.edge_kinds())
 
@@ -71,8 +100,14 @@ def test_adcs_lab_edge_counts_per_kind(adcs: Result) -> None:
 def test_administrator_memberships_include_the_primary_group(adcs: Result) -> None:
     admin = f"{ESC1}-500"
     groups = {edge.end.value: edge.properties for edge in adcs.edges_of(ADEdge.MemberOf, start=admin)}
-    assert set(groups) == {f"{ESC1}-512", f"{ESC1}-518", f"{ESC1}-519", f"{ESC1}-520", "ESC1.LOCAL-S-1-5-32-544",
-                           f"{ESC1}-513"}  # fmt: skip
+    assert set(groups) == {
+        f"{ESC1}-512",
+        f"{ESC1}-518",
+        f"{ESC1}-519",
+        f"{ESC1}-520",
+        "ESC1.LOCAL-S-1-5-32-544",
+        f"{ESC1}-513",
+    }
     assert groups[f"{ESC1}-513"] == {"isacl": False, "isprimarygroup": True}
     assert groups[f"{ESC1}-512"]["isprimarygroup"] is False
     member_of = adcs.edge(ADEdge.MemberOf, admin, f"{ESC1}-512")
@@ -169,9 +204,15 @@ def test_zip_holds_the_same_thirteen_files(adcs: Result) -> None:
 
 def test_testlab_counts(testlab: Result) -> None:
     assert testlab.node_kinds() == {
-        ADNode.User: 17, ADNode.Group: 30, ADNode.Computer: 4, ADNode.Domain: 3, ADNode.OU: 2, ADNode.GPO: 7,
-        ADNode.Container: 23, ADNode.LocalGroup: 4,
-    }  # fmt: skip
+        ADNode.User: 17,
+        ADNode.Group: 30,
+        ADNode.Computer: 4,
+        ADNode.Domain: 3,
+        ADNode.OU: 2,
+        ADNode.GPO: 7,
+        ADNode.Container: 23,
+        ADNode.LocalGroup: 4,
+    }
     assert testlab.edge_kinds()[ADEdge.HasSession] == 6
     assert testlab.edge_kinds()[ADEdge.CrossForestTrust] == 3
     assert testlab.edge_kinds()[ADEdge.MemberOfLocalGroup] == 5
@@ -191,9 +232,11 @@ def test_testlab_sessions_from_computer_and_sessions_file(testlab: Result) -> No
 
 def test_testlab_trusts_follow_direction(testlab: Result) -> None:
     external, test = "S-1-5-21-3084884204-958224920-2707782874", "S-1-5-21-3084884204-958224920-2707782873"
-    assert testlab.triples(ADEdge.CrossForestTrust) == {(external, ADEdge.CrossForestTrust, TL),
-                                                        (TL, ADEdge.CrossForestTrust, external),
-                                                        (TL, ADEdge.CrossForestTrust, test)}  # fmt: skip
+    assert testlab.triples(ADEdge.CrossForestTrust) == {
+        (external, ADEdge.CrossForestTrust, TL),
+        (TL, ADEdge.CrossForestTrust, external),
+        (TL, ADEdge.CrossForestTrust, test),
+    }
     outbound = testlab.edge(ADEdge.CrossForestTrust, TL, test)
     assert outbound.properties["spoofsidhistoryblocked"] is True
     assert outbound.properties["transitive"] is True

@@ -21,8 +21,11 @@ def user(objectid: str, aces: list[dict[str, Any]] | None = None, **fields: Any)
 
 
 def test_owner_and_write_owner_arrive_raw(tmp_path: Path) -> None:
-    aces = [ace(f"{D}-512", "Owns"), ace(f"{D}-519", "WriteOwner", inherited=True, InheritanceHash="abc"),
-            ace(f"{D}-1000", "GenericAll")]  # fmt: skip
+    aces = [
+        ace(f"{D}-512", "Owns"),
+        ace(f"{D}-519", "WriteOwner", inherited=True, InheritanceHash="abc"),
+        ace(f"{D}-1000", "GenericAll"),
+    ]
     result = read_records(tmp_path, "users", [user(f"{D}-1100", aces)])
     assert result.edge(ADEdge.OwnsRaw, f"{D}-512", f"{D}-1100").properties == {"isacl": True, "isinherited": False}
     write_owner = result.edge(ADEdge.WriteOwnerRaw, f"{D}-519", f"{D}-1100")
@@ -33,8 +36,11 @@ def test_owner_and_write_owner_arrive_raw(tmp_path: Path) -> None:
 
 
 def test_inherited_owner_rights_limit_owner_and_write_owner(tmp_path: Path) -> None:
-    aces = [ace(f"{D}-512", "Owns"), ace(f"{D}-519", "WriteOwner"),
-            ace(f"LAB-{OWNER_RIGHTS}", "GenericWrite", inherited=True)]  # fmt: skip
+    aces = [
+        ace(f"{D}-512", "Owns"),
+        ace(f"{D}-519", "WriteOwner"),
+        ace(f"LAB-{OWNER_RIGHTS}", "GenericWrite", inherited=True),
+    ]
     result = read_records(tmp_path, "users", [user(f"{D}-1100", aces)])
     owns = result.edge(ADEdge.OwnsLimitedRights, f"{D}-512", f"{D}-1100")
     assert owns.properties == {"isacl": True, "isinherited": False, "privileges": ["GenericWrite"]}
@@ -72,9 +78,12 @@ def test_unknown_rights_and_self_aces_are_skipped(tmp_path: Path) -> None:
 
 
 def test_field_names_match_case_insensitively(tmp_path: Path) -> None:
-    record = {"objectidentifier": f"{D}-1100".lower(), "properties": {"Name": "X@LAB"},
-              "spntargets": [{"computersid": f"{D}-1104", "port": 1433, "service": "SQLAdmin"}],
-              "ACES": [{"principalsid": f"{D}-512", "principaltype": "group", "rightname": "genericall"}]}  # fmt: skip
+    record = {
+        "objectidentifier": f"{D}-1100".lower(),
+        "properties": {"Name": "X@LAB"},
+        "spntargets": [{"computersid": f"{D}-1104", "port": 1433, "service": "SQLAdmin"}],
+        "ACES": [{"principalsid": f"{D}-512", "principaltype": "group", "rightname": "genericall"}],
+    }
     result = read_records(tmp_path, "users", [record])
     node = result.node(f"{D}-1100")
     assert node.properties == {"name": "X@LAB"}
@@ -85,26 +94,41 @@ def test_field_names_match_case_insensitively(tmp_path: Path) -> None:
 
 def new_layout_computer(sid: str) -> dict[str, Any]:
     def group(rid: str, name: str, members: list[dict[str, str]]) -> dict[str, Any]:
-        return {"ObjectIdentifier": f"{sid}-{rid}", "Name": f"{name}@PC.LAB", "Results": members,
-                "LocalNames": [], "Collected": True, "FailureReason": None}  # fmt: skip
+        return {
+            "ObjectIdentifier": f"{sid}-{rid}",
+            "Name": f"{name}@PC.LAB",
+            "Results": members,
+            "LocalNames": [],
+            "Collected": True,
+            "FailureReason": None,
+        }
 
-    return {"ObjectIdentifier": sid, "Properties": {"name": "PC.LAB"}, "LocalGroups": [
-        group("544", "ADMINISTRATORS", [{"ObjectIdentifier": f"{D}-512", "ObjectType": "Group"}]),
-        group("555", "REMOTE DESKTOP USERS", [{"ObjectIdentifier": f"{D}-513", "ObjectType": "Group"}]),
-        group("562", "DISTRIBUTED COM USERS", [{"ObjectIdentifier": f"{D}-1105", "ObjectType": "User"}]),
-        group("580", "REMOTE MANAGEMENT USERS", [{"ObjectIdentifier": f"{D}-1106", "ObjectType": "User"}]),
-        group("545", "USERS", []),  # empty groups are dropped
-    ]}  # fmt: skip
+    return {
+        "ObjectIdentifier": sid,
+        "Properties": {"name": "PC.LAB"},
+        "LocalGroups": [
+            group("544", "ADMINISTRATORS", [{"ObjectIdentifier": f"{D}-512", "ObjectType": "Group"}]),
+            group("555", "REMOTE DESKTOP USERS", [{"ObjectIdentifier": f"{D}-513", "ObjectType": "Group"}]),
+            group("562", "DISTRIBUTED COM USERS", [{"ObjectIdentifier": f"{D}-1105", "ObjectType": "User"}]),
+            group("580", "REMOTE MANAGEMENT USERS", [{"ObjectIdentifier": f"{D}-1106", "ObjectType": "User"}]),
+            group("545", "USERS", []),  # empty groups are dropped
+        ],
+    }
 
 
 def old_layout_computer(sid: str) -> dict[str, Any]:
     def members(*principals: tuple[str, str]) -> dict[str, Any]:
         return {"Results": [{"ObjectIdentifier": p, "ObjectType": t} for p, t in principals], "Collected": True}
 
-    return {"ObjectIdentifier": sid, "Properties": {"name": "PC.LAB"},
-            "LocalAdmins": members((f"{D}-512", "Group")), "RemoteDesktopUsers": members((f"{D}-513", "Group")),
-            "DcomUsers": members((f"{D}-1105", "User")), "PSRemoteUsers": members((f"{D}-1106", "User")),
-            "Sessions": {"Results": [], "Collected": False}}  # fmt: skip
+    return {
+        "ObjectIdentifier": sid,
+        "Properties": {"name": "PC.LAB"},
+        "LocalAdmins": members((f"{D}-512", "Group")),
+        "RemoteDesktopUsers": members((f"{D}-513", "Group")),
+        "DcomUsers": members((f"{D}-1105", "User")),
+        "PSRemoteUsers": members((f"{D}-1106", "User")),
+        "Sessions": {"Results": [], "Collected": False},
+    }
 
 
 def test_both_computer_layouts_give_the_same_local_group_shape(tmp_path: Path) -> None:
@@ -123,18 +147,29 @@ def test_both_computer_layouts_give_the_same_local_group_shape(tmp_path: Path) -
     assert len(old.edges) == 8
     old_groups = {n.objectid: n.properties["name"] for n in old.nodes if n.kinds[0] == ADNode.LocalGroup}
     new_groups = {n.objectid: n.properties["name"] for n in new.nodes if n.kinds[0] == ADNode.LocalGroup}
-    assert old_groups == new_groups == {f"{D}-2000-544": "ADMINISTRATORS@PC.LAB",
-                                        f"{D}-2000-555": "REMOTE DESKTOP USERS@PC.LAB",
-                                        f"{D}-2000-562": "DISTRIBUTED COM USERS@PC.LAB",
-                                        f"{D}-2000-580": "REMOTE MANAGEMENT USERS@PC.LAB"}  # fmt: skip
+    assert (
+        old_groups
+        == new_groups
+        == {
+            f"{D}-2000-544": "ADMINISTRATORS@PC.LAB",
+            f"{D}-2000-555": "REMOTE DESKTOP USERS@PC.LAB",
+            f"{D}-2000-562": "DISTRIBUTED COM USERS@PC.LAB",
+            f"{D}-2000-580": "REMOTE MANAGEMENT USERS@PC.LAB",
+        }
+    )
 
 
 def test_uncollected_local_groups_and_user_rights_give_nothing(tmp_path: Path) -> None:
     computer = new_layout_computer(f"{D}-2000")
     for group in computer["LocalGroups"]:
         group["Collected"] = False
-    computer["UserRights"] = [{"Privilege": "SeRemoteInteractiveLogonRight", "Collected": False,
-                               "Results": [{"ObjectIdentifier": f"{D}-513", "ObjectType": "Group"}]}]  # fmt: skip
+    computer["UserRights"] = [
+        {
+            "Privilege": "SeRemoteInteractiveLogonRight",
+            "Collected": False,
+            "Results": [{"ObjectIdentifier": f"{D}-513", "ObjectType": "Group"}],
+        }
+    ]
     result = read_records(tmp_path, "computers", [computer])
     assert result.edges == []
     assert "hasura" not in result.node(f"{D}-2000").properties
@@ -142,16 +177,28 @@ def test_uncollected_local_groups_and_user_rights_give_nothing(tmp_path: Path) -
 
 def test_user_rights_local_names_and_computer_checks(tmp_path: Path) -> None:
     computer = {
-        "ObjectIdentifier": f"{D}-2000", "Properties": {"name": "PC.LAB", "ldapsenabled": True},
-        "UserRights": [{"Privilege": "SeBackupPrivilege", "Collected": True,
-                        "Results": [{"ObjectIdentifier": f"{D}-551", "ObjectType": "Group"}]}],
-        "LocalGroups": [{"ObjectIdentifier": f"{D}-2000-544", "Name": "ADMINISTRATORS@PC.LAB", "Collected": True,
-                         "Results": [{"ObjectIdentifier": f"{D}-2000-500", "ObjectType": "LocalUser"}],
-                         "LocalNames": [{"ObjectIdentifier": f"{D}-2000-500", "PrincipalName": "ADMINISTRATOR@PC"}]}],
+        "ObjectIdentifier": f"{D}-2000",
+        "Properties": {"name": "PC.LAB", "ldapsenabled": True},
+        "UserRights": [
+            {
+                "Privilege": "SeBackupPrivilege",
+                "Collected": True,
+                "Results": [{"ObjectIdentifier": f"{D}-551", "ObjectType": "Group"}],
+            }
+        ],
+        "LocalGroups": [
+            {
+                "ObjectIdentifier": f"{D}-2000-544",
+                "Name": "ADMINISTRATORS@PC.LAB",
+                "Collected": True,
+                "Results": [{"ObjectIdentifier": f"{D}-2000-500", "ObjectType": "LocalUser"}],
+                "LocalNames": [{"ObjectIdentifier": f"{D}-2000-500", "PrincipalName": "ADMINISTRATOR@PC"}],
+            }
+        ],
         "SmbInfo": {"Collected": True, "Result": {"SigningEnabled": False}},
         "IsWebClientRunning": {"Collected": True, "Result": True},
         "NTLMRegistryData": {"Collected": True, "Result": {"RestrictSendingNtlmTraffic": 2, "UseMachineId": 0}},
-    }  # fmt: skip
+    }
     result = read_records(tmp_path, "computers", [computer])
     assert result.edge(ADEdge.BackupPrivilege, f"{D}-551", f"{D}-2000")
     member = result.edge(ADEdge.MemberOfLocalGroup, f"{D}-2000-500", f"{D}-2000-544")
@@ -165,11 +212,16 @@ def test_user_rights_local_names_and_computer_checks(tmp_path: Path) -> None:
 
 
 def test_gpo_links_enforced_and_gpo_changes(tmp_path: Path) -> None:
-    ou = {"ObjectIdentifier": "OU-1", "Properties": {"name": "SERVERS@LAB", "blocksinheritance": True},
-          "Links": [{"IsEnforced": True, "GUID": "gpo-a"}, {"IsEnforced": False, "Guid": "GPO-B"}],
-          "ChildObjects": [{"ObjectIdentifier": f"{D}-2000", "ObjectType": "Computer"}],
-          "GPOChanges": {"LocalAdmins": [{"ObjectIdentifier": f"{D}-1105", "ObjectType": "User"}],
-                         "AffectedComputers": [{"ObjectIdentifier": f"{D}-2000", "ObjectType": "Computer"}]}}  # fmt: skip
+    ou = {
+        "ObjectIdentifier": "OU-1",
+        "Properties": {"name": "SERVERS@LAB", "blocksinheritance": True},
+        "Links": [{"IsEnforced": True, "GUID": "gpo-a"}, {"IsEnforced": False, "Guid": "GPO-B"}],
+        "ChildObjects": [{"ObjectIdentifier": f"{D}-2000", "ObjectType": "Computer"}],
+        "GPOChanges": {
+            "LocalAdmins": [{"ObjectIdentifier": f"{D}-1105", "ObjectType": "User"}],
+            "AffectedComputers": [{"ObjectIdentifier": f"{D}-2000", "ObjectType": "Computer"}],
+        },
+    }
     result = read_records(tmp_path, "ous", [ou])
     assert result.edge(ADEdge.GPLink, "GPO-A", "OU-1").properties == {"isacl": False, "enforced": True}
     assert result.edge(ADEdge.GPLink, "GPO-B", "OU-1").properties["enforced"] is False
@@ -181,21 +233,46 @@ def test_gpo_links_enforced_and_gpo_changes(tmp_path: Path) -> None:
 
 def test_trust_kinds_directions_and_attributes(tmp_path: Path) -> None:
     child, forest, other = "S-1-5-21-9-9-1", "S-1-5-21-9-9-2", "S-1-5-21-9-9-3"
-    domain = {"ObjectIdentifier": D, "Properties": {"name": "LAB", "machineaccountquota": "10",
-                                                   "minpwdlength": "seven"},
-              "Trusts": [
-                  {"TargetDomainSid": child, "TargetDomainName": "CHILD.LAB", "TrustDirection": "Inbound",
-                   "TrustType": "ParentChild", "IsTransitive": True, "TrustAttributes": "32",
-                   "TGTDelegationEnabled": False},
-                  {"TargetDomainSid": forest, "TargetDomainName": "OTHER", "TrustDirection": "Outbound",
-                   "TrustType": "Forest", "SidFilteringEnabled": False, "TrustAttributes": 8},
-                  {"TargetDomainSid": other, "TargetDomainName": "THIRD", "TrustDirection": "Inbound",
-                   "TrustType": "External", "TGTDelegationEnabled": True, "TrustAttributes": 4},
-              ]}  # fmt: skip
+    domain = {
+        "ObjectIdentifier": D,
+        "Properties": {"name": "LAB", "machineaccountquota": "10", "minpwdlength": "seven"},
+        "Trusts": [
+            {
+                "TargetDomainSid": child,
+                "TargetDomainName": "CHILD.LAB",
+                "TrustDirection": "Inbound",
+                "TrustType": "ParentChild",
+                "IsTransitive": True,
+                "TrustAttributes": "32",
+                "TGTDelegationEnabled": False,
+            },
+            {
+                "TargetDomainSid": forest,
+                "TargetDomainName": "OTHER",
+                "TrustDirection": "Outbound",
+                "TrustType": "Forest",
+                "SidFilteringEnabled": False,
+                "TrustAttributes": 8,
+            },
+            {
+                "TargetDomainSid": other,
+                "TargetDomainName": "THIRD",
+                "TrustDirection": "Inbound",
+                "TrustType": "External",
+                "TGTDelegationEnabled": True,
+                "TrustAttributes": 4,
+            },
+        ],
+    }
     result = read_records(tmp_path, "domains", [domain])
     inbound = result.edge(ADEdge.SameForestTrust, child, D)
-    assert inbound.properties == {"isacl": False, "trusttype": "ParentChild", "transitive": True,
-                                  "trustattributesinbound": 32, "tgtdelegation": False}  # fmt: skip
+    assert inbound.properties == {
+        "isacl": False,
+        "trusttype": "ParentChild",
+        "transitive": True,
+        "trustattributesinbound": 32,
+        "tgtdelegation": False,
+    }
     outbound = result.edge(ADEdge.CrossForestTrust, D, forest)
     assert outbound.properties["trustattributesoutbound"] == 8
     assert outbound.properties["spoofsidhistoryblocked"] is False
@@ -207,14 +284,21 @@ def test_trust_kinds_directions_and_attributes(tmp_path: Path) -> None:
 
 
 def test_group_members_sid_history_and_dn_members(tmp_path: Path) -> None:
-    group = {"ObjectIdentifier": f"{D}-512", "Properties": {"name": "DOMAIN ADMINS@LAB"},
-             "Members": [{"ObjectIdentifier": f"{D}-500", "ObjectType": "User"},
-                         {"ObjectIdentifier": f"{D}-1200", "ObjectType": "Group"},
-                         {"ObjectIdentifier": "DN=CN=GHOST,DC=LAB", "ObjectType": "Base"}],
-             "HasSIDHistory": [{"ObjectIdentifier": "S-1-5-21-7-7-7-512", "ObjectType": "Group"}]}  # fmt: skip
+    group = {
+        "ObjectIdentifier": f"{D}-512",
+        "Properties": {"name": "DOMAIN ADMINS@LAB"},
+        "Members": [
+            {"ObjectIdentifier": f"{D}-500", "ObjectType": "User"},
+            {"ObjectIdentifier": f"{D}-1200", "ObjectType": "Group"},
+            {"ObjectIdentifier": "DN=CN=GHOST,DC=LAB", "ObjectType": "Base"},
+        ],
+        "HasSIDHistory": [{"ObjectIdentifier": "S-1-5-21-7-7-7-512", "ObjectType": "Group"}],
+    }
     result = read_records(tmp_path, "groups", [group])
-    assert result.triples(ADEdge.MemberOf) == {(f"{D}-500", ADEdge.MemberOf, f"{D}-512"),
-                                               (f"{D}-1200", ADEdge.MemberOf, f"{D}-512")}  # fmt: skip
+    assert result.triples(ADEdge.MemberOf) == {
+        (f"{D}-500", ADEdge.MemberOf, f"{D}-512"),
+        (f"{D}-1200", ADEdge.MemberOf, f"{D}-512"),
+    }
     assert result.edge(ADEdge.MemberOf, f"{D}-1200", f"{D}-512").start.kind == ADNode.Group
     assert result.edge(ADEdge.HasSIDHistory, f"{D}-512", "S-1-5-21-7-7-7-512")
     assert result.warnings == [
@@ -223,15 +307,25 @@ def test_group_members_sid_history_and_dn_members(tmp_path: Path) -> None:
 
 
 def test_enterprise_ca_without_registry_security_uses_directory_aces(tmp_path: Path) -> None:
-    ca = {"ObjectIdentifier": "CA-1", "Properties": {"name": "CA@LAB"}, "HostingComputer": f"{D}-1000",
-          "Aces": [ace(f"{D}-513", "Enroll"), ace(f"{D}-512", "ManageCA")],
-          "CARegistryData": {"CASecurity": {"Collected": False}, "RoleSeparationEnabled": {"Collected": True,
-                                                                                       "Value": True}},
-          "HttpEnrollmentEndpoints": [{"Collected": True, "Result": {"Url": "http://ca/certsrv",
-                                                                      "ADCSWebEnrollmentHTTP": True}}]}  # fmt: skip
+    ca = {
+        "ObjectIdentifier": "CA-1",
+        "Properties": {"name": "CA@LAB"},
+        "HostingComputer": f"{D}-1000",
+        "Aces": [ace(f"{D}-513", "Enroll"), ace(f"{D}-512", "ManageCA")],
+        "CARegistryData": {
+            "CASecurity": {"Collected": False},
+            "RoleSeparationEnabled": {"Collected": True, "Value": True},
+        },
+        "HttpEnrollmentEndpoints": [
+            {"Collected": True, "Result": {"Url": "http://ca/certsrv", "ADCSWebEnrollmentHTTP": True}}
+        ],
+    }
     result = read_records(tmp_path, "enterprisecas", [ca])
-    assert result.triples() == {(f"{D}-513", ADEdge.Enroll, "CA-1"), (f"{D}-512", ADEdge.ManageCA, "CA-1"),
-                                (f"{D}-1000", ADEdge.HostsCAService, "CA-1")}  # fmt: skip
+    assert result.triples() == {
+        (f"{D}-513", ADEdge.Enroll, "CA-1"),
+        (f"{D}-512", ADEdge.ManageCA, "CA-1"),
+        (f"{D}-1000", ADEdge.HostsCAService, "CA-1"),
+    }
     properties = result.node("CA-1").properties
     assert properties["roleseparationenabled"] is True
     assert properties["httpenrollmentendpoints"] == ["http://ca/certsrv"]
@@ -241,21 +335,32 @@ def test_enterprise_ca_without_registry_security_uses_directory_aces(tmp_path: P
 def test_gpo_status_issuance_policy_and_pki_stores(tmp_path: Path) -> None:
     gpos = read_records(tmp_path, "gpos", [{"ObjectIdentifier": "GPO-1", "Properties": {"gpostatus": "3 "}}])
     assert gpos.node("GPO-1").properties == {"gpostatus": "Disabled", "gpostatusraw": "3"}
-    policy = {"ObjectIdentifier": "POL-1", "Properties": {"certtemplateoid": "1.2.3"},
-              "GroupLink": {"ObjectIdentifier": f"{D}-1300", "ObjectType": "Group"}}  # fmt: skip
-    policies = read_path(write_json(tmp_path, {"meta": {"type": "issuancepolicies", "version": 6},
-                                               "data": [policy]}, "p.json"))  # fmt: skip
+    policy = {
+        "ObjectIdentifier": "POL-1",
+        "Properties": {"certtemplateoid": "1.2.3"},
+        "GroupLink": {"ObjectIdentifier": f"{D}-1300", "ObjectType": "Group"},
+    }
+    policies = read_path(
+        write_json(tmp_path, {"meta": {"type": "issuancepolicies", "version": 6}, "data": [policy]}, "p.json")
+    )
     assert policies.edge(ADEdge.OIDGroupLink, "POL-1", f"{D}-1300").end.kind == ADNode.Group
     assert policies.node("POL-1").properties["grouplinkid"] == f"{D}-1300"
 
 
 def test_sessions_deleted_and_malformed_rows_warn(tmp_path: Path) -> None:
-    sessions = read_records(tmp_path, "sessions", [{"ComputerSID": f"{D}-2000", "UserSID": f"{D}-1105",
-                                                    "LogonType": 10}, {"ComputerSID": f"{D}-2000"}, "junk"])  # fmt: skip
+    sessions = read_records(
+        tmp_path,
+        "sessions",
+        [{"ComputerSID": f"{D}-2000", "UserSID": f"{D}-1105", "LogonType": 10}, {"ComputerSID": f"{D}-2000"}, "junk"],
+    )
     assert sessions.triples() == {(f"{D}-2000", ADEdge.HasSession, f"{D}-1105")}
-    assert sessions.warnings == ["a session row lacks ComputerSID or UserSID: skipped", "data[2] is not an object: skipped"]
-    deleted = read_path(write_json(tmp_path, {"meta": {"type": "deleted", "version": 6},
-                                              "data": ["abc-def", 7]}, "d.json"))  # fmt: skip
+    assert sessions.warnings == [
+        "a session row lacks ComputerSID or UserSID: skipped",
+        "data[2] is not an object: skipped",
+    ]
+    deleted = read_path(
+        write_json(tmp_path, {"meta": {"type": "deleted", "version": 6}, "data": ["abc-def", 7]}, "d.json")
+    )
     assert deleted.deletions == ["ABC-DEF"]
     assert deleted.warnings == ["data[1] of a deleted file is not an object id: skipped"]
 
@@ -275,8 +380,6 @@ def test_old_data_versions_read_with_a_warning(tmp_path: Path) -> None:
     document = {"meta": {"type": "users", "version": 4, "count": 1}, "data": [user(f"{D}-1100")]}
     result = read_path(write_json(tmp_path, document))
     assert [node.objectid for node in result.nodes] == [f"{D}-1100"]
-    assert result.warnings == [
-        "meta.version 4 predates SharpHound CE (version 5): some relationships may be missing"
-    ]
+    assert result.warnings == ["meta.version 4 predates SharpHound CE (version 5): some relationships may be missing"]
     v5 = read_path(write_json(tmp_path, {**document, "meta": {"type": "users", "version": 5}}, "v5.json"))
     assert v5.warnings == []
