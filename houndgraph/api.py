@@ -18,6 +18,7 @@ from houndgraph.auth.dependencies import permission_guard
 from houndgraph.auth.permissions import P
 from houndgraph.config import endpoints as config_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
+from houndgraph.graph_query import endpoints as graph_query_endpoints
 from houndgraph.saved_query import endpoints as saved_query_endpoints
 from houndgraph.token import endpoints as token_endpoints
 from houndgraph.user import endpoints as user_endpoints
@@ -82,6 +83,9 @@ ROUTES: list[Route] = [
     Route("PUT", "/api/v2/features/{feature_id}/toggle", feature_flag_endpoints.toggle_flag, P.APP_WRITE_CONFIG),
     # --- file upload, datapipe, analysis requests, clearing the database ----------------------
     # --- graph queries ------------------------------------------------------------------------
+    # A query with an updating clause also needs GraphDBMutate (checked in the service).
+    Route("POST", "/api/v2/graphs/cypher", graph_query_endpoints.run_cypher_query, P.GRAPH_DB_READ,
+          malformed_json_message="JSON malformed."),
     # --- graph views: path finding, entity info, search ---------------------------------------
     # --- analysis results: data quality, completeness -----------------------------------------
     # --- saved queries, SSO providers, asset group tags ---------------------------------------

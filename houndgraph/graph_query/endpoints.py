@@ -1,0 +1,18 @@
+"""POST /api/v2/graphs/cypher."""
+
+from __future__ import annotations
+
+from fastapi import Response
+
+from houndgraph.auth.dependencies import CurrentAuth
+from houndgraph.deps import SessionDep, SettingsDep
+from houndgraph.graph_query import service
+from houndgraph.graph_query.schemas import CypherQueryRequest
+from houndgraph.kit.responses import JSONResponse
+
+
+async def run_cypher_query(body: CypherQueryRequest, auth: CurrentAuth, session: SessionDep,
+                           settings: SettingsDep) -> Response:
+    graph = await service.run_cypher(session, auth, body, mutations_enabled=settings.enable_cypher_mutations)
+    # Optional keys are left out rather than sent as null, as the reference does.
+    return JSONResponse({"data": graph.model_dump(mode="json", by_alias=True, exclude_none=True)})

@@ -1,0 +1,98 @@
+"""POST /api/v2/graphs/cypher through the real app: shapes, status codes and messages of
+reference/behaviour.md §1."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+URL = "/api/v2/graphs/cypher"
+
+
+def post(client: httpx.Client, query: str, **extra: Any) -> httpx.Response:
+    return client.post(URL, json={"query": query, **extra})
+
+
+def message(response: httpx.Response) -> str:
+    return response.json()["errors"][0]["message"]
+
+
+def test_nodes_are_keyed_by_graph_id_with_the_reference_fields(admin: httpx.Client, graph: dict[str, int]) -> None:
+    response = post(admin, "MATCH (g:Group {name: 'DOMAIN ADMINS@LAB.LOCAL'}) RETURN g")
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    node = data["nodes"][str(graph["da"])]
+    assert node["label"] == "DOMAIN ADMINS@LAB.LOCAL"
+    assert node["kind"] == "Group"
+    assert node["kinds"] == ["Base", "Group"]
+    assert node["objectId"] == "S-1-5-21-1-512"
+    assert node["isTierZero"] is True and node["isOwnedObject"] is False
+    assert node["lastSeen"]
+    assert "properties" not in node
+    assert data["edges"] == [] and data["literals"] == []
+    assert "node_keys" not in data and "edge_keys" not in data
+
+
+def test_paths_give_edges_and_include_properties_gives_keys(admin: httpx.Client, graph: dict[str, int]) -> None:
+    response = post(admin, "MATCH p = shortestPath((u:User {name: 'ALICE@LAB.LOCAL'})-[*1..]->"
+                           "(c:Computer {name: 'DC01.LAB.LOCAL'})) RETURN p", include_properties=True)
+    assert response.status_code == 200, response.text
+    data = response.json()["data"]
+    assert set(data["nodes"]) == {str(graph[n]) for n in ("alice", "it", "da", "dc01")}
+    edges = {(e["source"], e["kind"], e["target"]) for e in data["edges"]}
+    assert edges == {(str(graph["alice"]), "MemberOf", str(graph["it"])),
+                     (str(graph["it"]), "MemberOf", str(graph["da"])),
+                     (str(graph["da"]), "AdminTo", str(graph["dc01"]))}
+    assert all(e["label"] == e["kind"] for e in data["edges"])
+    assert "objectid" in data["node_keys"] and "name" in data["node_keys"]
+    assert data["nodes"][str(graph["alice"])]["properties"]["hasspn"] is True
+
+
+def test_scalars_are_literals(admin: httpx.Client, graph: dict[str, int]) -> None:
+    response = post(admin, "MATCH (u:User) RETURN count(u) AS users")
+    assert response.status_code == 200, response.text
+    assert response.json()["data"]["literals"] == [{"key": "users", "value": 3}]
+
+
+def test_empty_result_is_not_found(admin: httpx.Client, graph: dict[str, int]) -> None:
+    response = post(admin, "MATCH (u:User {name: 'NOBODY'}) RETURN u")
+    assert response.status_code == 404
+    assert message(response) == "resource not found"
+
+
+def test_refusals_are_bad_requests_naming_the_reason(admin: httpx.Client, graph: dict[str, int]) -> None:
+    cases = {
+        "CALL db.labels()": "procedure invocation is not supported",
+        "MATCH (n) WHERE n.name = $name RETURN n": "user-specified parameters are not supported",
+        "CREATE (n:User {name: 'x'}) RETURN n": "updating clauses are not supported",
+        "MATCH (n)-[*]-(m)-[*]-(o) RETURN n": "cypher query is too complex and is likely to result in poor or "
+                                              "unstable database performance",
+        "MATCH (n) RETURN reduce(s = 0, x IN [1] | s + x)": "reduce() is not supported",
+    }
+    for query, expected in cases.items():
+        response = post(admin, query)
+        assert response.status_code == 400, query
+        assert message(response) == expected, query
+    response = post(admin, "MATCH (n RETURN n")
+    assert response.status_code == 400
+    assert message(response).startswith("line 1:")
+
+
+def test_malformed_body(admin: httpx.Client) -> None:
+    response = admin.post(URL, content=b"{not json", headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert message(response) == "JSON malformed."
+
+
+def test_needs_authentication(client: httpx.Client) -> None:
+    assert post(client, "MATCH (n) RETURN n").status_code == 401
+
+
+def test_timeout_answers_the_reference_message(admin: httpx.Client, graph: dict[str, int]) -> None:
+    response = admin.post(URL, json={"query": "UNWIND range(1, 100000000) AS x RETURN count(x)"},
+                          headers={"Prefer": "wait=1"})
+    assert response.status_code == 500
+    assert message(response) == "transaction timed out, reduce query complexity or try again later"
+    # The connection went back to the pool idle: the next query works.
+    assert post(admin, "MATCH (u:User) RETURN count(u) AS users").status_code == 200
