@@ -17,7 +17,9 @@ from houndgraph.auth import endpoints as auth_endpoints
 from houndgraph.auth.dependencies import permission_guard
 from houndgraph.auth.permissions import P
 from houndgraph.config import endpoints as config_endpoints
+from houndgraph.datapipe import endpoints as datapipe_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
+from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.graph_query import endpoints as graph_query_endpoints
 from houndgraph.saved_query import endpoints as saved_query_endpoints
 from houndgraph.token import endpoints as token_endpoints
@@ -82,6 +84,21 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/features", feature_flag_endpoints.list_flags, P.APP_READ_CONFIG),
     Route("PUT", "/api/v2/features/{feature_id}/toggle", feature_flag_endpoints.toggle_flag, P.APP_WRITE_CONFIG),
     # --- file upload, datapipe, analysis requests, clearing the database ----------------------
+    Route("GET", "/api/v2/file-upload", file_upload_endpoints.list_upload_jobs, AUTHENTICATED),
+    Route("GET", "/api/v2/file-upload/accepted-types", file_upload_endpoints.list_accepted_types, AUTHENTICATED),
+    # Before "/{file_upload_job_id}", which would otherwise take "start" for a (malformed) id.
+    Route("POST", "/api/v2/file-upload/start", file_upload_endpoints.start_upload_job, P.GRAPH_DB_INGEST,
+          status_code=201),
+    Route("POST", "/api/v2/file-upload/{file_upload_job_id}", file_upload_endpoints.upload_file,
+          P.GRAPH_DB_INGEST, status_code=202, streams_body=True),
+    Route("POST", "/api/v2/file-upload/{file_upload_job_id}/end", file_upload_endpoints.end_upload_job,
+          P.GRAPH_DB_INGEST),
+    Route("GET", "/api/v2/file-upload/{file_upload_job_id}/completed-tasks",
+          file_upload_endpoints.list_completed_tasks, AUTHENTICATED),
+    Route("GET", "/api/v2/datapipe/status", datapipe_endpoints.get_datapipe_status, AUTHENTICATED),
+    Route("PUT", "/api/v2/analysis", datapipe_endpoints.request_analysis, P.GRAPH_DB_WRITE, status_code=202),
+    Route("POST", "/api/v2/clear-database", datapipe_endpoints.clear_database, P.GRAPH_DB_WRITE,
+          status_code=204, malformed_json_message="JSON malformed."),
     # --- graph queries ------------------------------------------------------------------------
     # A query with an updating clause also needs GraphDBMutate (checked in the service).
     Route("POST", "/api/v2/graphs/cypher", graph_query_endpoints.run_cypher_query, P.GRAPH_DB_READ,

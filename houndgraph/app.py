@@ -13,10 +13,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
+from houndgraph.datapipe.pipeline import Datapipe
 from houndgraph.db import Database, is_query_canceled
 from houndgraph.errors import (
     JSON_UNMARSHAL,
@@ -130,9 +132,11 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         db = database or Database.open(settings)
         prepare_database(settings, db)
         app.state.database = db
+        datapipe = Datapipe(settings, db).start()
         try:
             yield
         finally:
+            await run_in_threadpool(datapipe.stop)
             await db.dispose()
             if own_database:
                 db.close()

@@ -35,6 +35,8 @@ class Settings(BaseSettings):
     enable_cypher_mutations: bool = False
     # Seconds between datapipe ticks; tests shorten it.
     datapipe_interval: float = 2.0
+    # Seconds a running upload job may go without a file before the datapipe times it out.
+    upload_idle_timeout: float = 3600.0
     # Login throttle: this many failures for one username within the window answer 429.
     login_max_failures: int = 5
     login_failure_window_seconds: int = 300

@@ -5,12 +5,16 @@ from houndgraph.models.auth_token import AuthToken
 from houndgraph.models.base import Base
 from houndgraph.models.datapipe_status import DatapipeStatus
 from houndgraph.models.feature_flag import FeatureFlag
+from houndgraph.models.ingest_job import IngestJob as IngestJob
+from houndgraph.models.ingest_task import IngestTask as IngestTask
 from houndgraph.models.login_attempt import LoginFailure
 from houndgraph.models.parameter import Parameter
+from houndgraph.models.purge_request import PurgeRequest as PurgeRequest
 from houndgraph.models.role import Permission, Role, roles_permissions
 from houndgraph.models.saml_provider import SAMLProvider
 from houndgraph.models.saved_query import SavedQuery
 from houndgraph.models.saved_query_permission import SavedQueryPermission
+from houndgraph.models.source_kind import SourceKind as SourceKind
 from houndgraph.models.sso_provider import SSOProvider
 from houndgraph.models.user import User, users_roles
 from houndgraph.models.user_session import UserSession

@@ -1,0 +1,82 @@
+"""One ingest task: its document read by the collector readers and written by the graph store.
+
+Runs inside the caller's transaction; the caller commits the graph writes together with the task's
+new state, so a crash never leaves half a file in the graph under a task that claims to be done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
+
+from houndgraph.datapipe.pipeline_repository import TaskRow
+from houndgraph.graph.store import GraphStore, WriteStats
+from houndgraph.ingest.errors import IngestError
+from houndgraph.ingest.files import IngestFile, expand_upload
+from houndgraph.ingest.reader import read_file
+from houndgraph.settings import Settings
+
+BATCH_SIZE = 5000
+
+
+class Stopped(Exception):
+    """The datapipe is shutting down; the task is put back, unread."""
+
+
+@dataclass(slots=True)
+class TaskProgress:
+    """What has been written of one task so far (not yet committed)."""
+
+    task: TaskRow
+    stats: WriteStats = field(default_factory=WriteStats)
+    batches: int = 0
+
+
+ProgressCallback = Callable[[TaskProgress], None]
+
+
+def open_document(task: TaskRow, settings: Settings) -> IngestFile:
+    """The task's JSON document: the stored file itself, or its member of a stored archive."""
+    path = Path(task.stored_path)
+    if not path.exists():
+        raise IngestError(f"{task.file_name}: the stored file {path} is missing")
+    if task.member_name is None:
+        return IngestFile(name=task.file_name, parent_name=None, open=lambda: path.open("rb"))
+    members = expand_upload(path, max_unzipped_bytes=settings.max_unzipped_bytes,
+                            max_ratio=settings.max_zip_ratio, expect_zip=True)
+    for member in members:
+        if member.name == task.member_name:
+            return member
+    raise IngestError(f"{task.member_name}: no longer in the archive {path.name}")
+
+
+def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warnings: list[str], *,
+               batch_size: int = BATCH_SIZE, on_progress: ProgressCallback | None = None,
+               should_stop: Callable[[], bool] = lambda: False) -> WriteStats:
+    """Read and write the whole document in the open transaction; raises IngestError for a bad file."""
+    document = open_document(task, settings)
+    store = GraphStore(conn)
+    seen_at = datetime.now(UTC)
+    progress = TaskProgress(task)
+    for batch in read_file(document, batch_size=batch_size, warnings=warnings):
+        if should_stop():
+            raise Stopped()
+        progress.stats += store.write(batch, seen_at=seen_at)
+        progress.batches += 1
+        if on_progress is not None:
+            on_progress(progress)
+    warnings.extend(_store_warnings(progress.stats))
+    return progress.stats
+
+
+def _store_warnings(stats: WriteStats) -> list[str]:
+    out = []
+    if stats.unresolved:
+        out.append(f"{stats.unresolved} edges skipped: an end given by name matched no node")
+    if stats.ambiguous:
+        out.append(f"{stats.ambiguous} edges skipped: an end given by name matched several nodes")
+    return out

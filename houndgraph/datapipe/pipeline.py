@@ -1,0 +1,256 @@
+"""The datapipe: one sequential loop that turns queued work into graph changes.
+
+Each tick, in order: time out idle upload jobs → purge (clear-database requests) → ingest tasks →
+analysis (when requested, or owed to jobs that finished ingesting) → job completion. A tick runs under
+a PostgreSQL advisory lock, so with several API processes (or `houndgraph ingest` beside a service)
+exactly one of them works at a time; the others skip the tick. The lock is a session lock on the
+datapipe's own connection, so a process that dies releases it with its connection.
+
+The same `Datapipe.tick` serves the background thread of the service and the CLI.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+import psycopg
+
+from houndgraph.datapipe import files
+from houndgraph.datapipe import pipeline_repository as repo
+from houndgraph.datapipe import purge_repository as purge_repo
+from houndgraph.datapipe.ingest import BATCH_SIZE, Stopped, TaskProgress, write_task
+from houndgraph.datapipe.pipeline_repository import PipeStatus, TaskRow
+from houndgraph.db import Database
+from houndgraph.graph.store import WriteStats
+from houndgraph.ingest.errors import IngestError
+from houndgraph.models.ingest_job import JobStatus
+from houndgraph.models.ingest_task import TaskState
+from houndgraph.settings import Settings
+
+log = logging.getLogger(__name__)
+
+AnalysisHook = Callable[[psycopg.Connection], None]
+# A file whose reading was cut short this many times (the process died each time) is given up on.
+MAX_ATTEMPTS = 3
+GAVE_UP = "ingest of this file was interrupted {attempts} times (the service stopped while reading it): given up"
+
+
+def no_analysis(conn: psycopg.Connection) -> None:
+    """The analysis hook until post-processing exists (issue #6): the status moves, nothing is derived."""
+    del conn
+
+
+class Observer:
+    """Progress hooks, called on the datapipe's thread; the service uses these silent defaults."""
+
+    def batch_written(self, progress: TaskProgress) -> None:
+        """A batch of a task was written (not yet committed)."""
+
+    def task_finished(self, task: TaskRow, state: TaskState, stats: WriteStats, errors: list[str]) -> None:
+        """A task's outcome was committed."""
+
+
+class Datapipe:
+    def __init__(self, settings: Settings, database: Database, *, analysis: AnalysisHook = no_analysis,
+                 batch_size: int = BATCH_SIZE) -> None:
+        self._settings = settings
+        self._database = database
+        self._analysis = analysis
+        self._batch_size = batch_size
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._conn: psycopg.Connection | None = None
+        self._started = False
+
+    # --- the service's background thread -----------------------------------------------------
+
+    def start(self) -> Datapipe:
+        self._thread = threading.Thread(target=self._run, name="houndgraph-datapipe", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 60.0) -> None:
+        """Ask the loop to stop (a task being read is put back, unread) and wait for it."""
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._thread = None
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self.tick()
+            except Exception:
+                log.exception("datapipe tick failed; retrying at the next tick")
+                self._drop_connection()
+            self._stopping.wait(self._settings.datapipe_interval)
+        self._drop_connection()
+
+    # --- one tick ------------------------------------------------------------------------------
+
+    def tick(self, observer: Observer | None = None) -> bool:
+        """Run every step that has work. False when another process holds the datapipe lock."""
+        observer = observer or Observer()
+        conn = self._connection()
+        if not repo.try_lock(conn):
+            return False
+        try:
+            if not self._started:
+                self._start_step(conn)
+                self._started = True
+            repo.time_out_idle_jobs(conn, self._settings.upload_idle_timeout)
+            self._purge_step(conn)
+            self._ingest_step(conn, observer)
+            self._analysis_step(conn)
+        except Stopped:
+            log.info("datapipe stopped during ingest; the file will be read again at the next start")
+        finally:
+            with suppress(psycopg.Error):
+                repo.unlock(conn)
+        return True
+
+    def _connection(self) -> psycopg.Connection:
+        if self._conn is None or self._conn.closed:
+            # Autocommit: the steps open their own transactions; the session lock outlives them.
+            self._conn = self._database.connect_raw(autocommit=True)
+        return self._conn
+
+    def _drop_connection(self) -> None:
+        if self._conn is not None:
+            with suppress(psycopg.Error):
+                self._conn.close()
+        self._conn = None
+
+    @contextmanager
+    def _status(self, conn: psycopg.Connection, status: PipeStatus) -> Iterator[None]:
+        repo.set_status(conn, status)
+        try:
+            yield
+        finally:
+            with suppress(psycopg.Error):
+                repo.set_status(conn, PipeStatus.IDLE)
+
+    # --- steps ---------------------------------------------------------------------------------
+
+    def _start_step(self, conn: psycopg.Connection) -> None:
+        """Once per process: uploads left behind by a crash (files never committed as tasks, or whose
+        tasks are finished) are removed. Interrupted tasks need nothing: they are read again."""
+        with self._status(conn, PipeStatus.STARTING):
+            files.sweep_uploads(self._settings.uploads_dir, repo.unfinished_stored_paths(conn))
+
+    def _purge_step(self, conn: psycopg.Connection) -> None:
+        request = purge_repo.next_request(conn)
+        if request is None:
+            return
+        with self._status(conn, PipeStatus.PURGING):
+            while request is not None:
+                discard: list[str] = []
+                with conn.transaction():
+                    if request.deletes_nodes:
+                        discard += purge_repo.cancel_active_jobs(conn)
+                    if request.delete_all_graph:
+                        purge_repo.delete_all_graph(conn)
+                    if request.delete_source_kinds:
+                        purge_repo.delete_nodes_of_source_kinds(conn, request.delete_source_kinds)
+                    if request.delete_sourceless_graph:
+                        purge_repo.delete_sourceless_nodes(conn)
+                    if request.delete_relationships:
+                        purge_repo.delete_relationships(conn, request.delete_relationships)
+                    if request.delete_file_ingest_history:
+                        discard += purge_repo.delete_finished_jobs(conn)
+                    # Data-quality history arrives with issue #6 and asset group selectors with privilege
+                    # zones: until then there is nothing of theirs to delete. What remains of the graph
+                    # is analysed again, as the reference does after a partial deletion.
+                    partial = request.delete_source_kinds or request.delete_sourceless_graph or \
+                        request.delete_relationships or request.delete_asset_group_selectors
+                    if partial and not request.delete_all_graph:
+                        repo.request_analysis(conn)
+                    purge_repo.delete_request(conn, request.id)
+                files.discard_all(discard)
+                request = purge_repo.next_request(conn)
+
+    def _ingest_step(self, conn: psycopg.Connection, observer: Observer) -> None:
+        task = repo.next_task(conn, 0)
+        if task is not None:
+            with self._status(conn, PipeStatus.INGESTING):
+                while task is not None:
+                    self._run_task(conn, task, observer)
+                    task = repo.next_task(conn, task.id)
+        self._advance_ingested_jobs(conn)
+
+    def _run_task(self, conn: psycopg.Connection, task: TaskRow, observer: Observer) -> None:
+        attempts = repo.begin_attempt(conn, task.id)
+        warnings = list(task.warnings)
+        stats = WriteStats()
+        errors: list[str] = []
+        if attempts > MAX_ATTEMPTS:
+            errors = [GAVE_UP.format(attempts=attempts - 1)]
+        else:
+            try:
+                with conn.transaction():
+                    stats = write_task(conn, task, self._settings, warnings, batch_size=self._batch_size,
+                                       on_progress=observer.batch_written, should_stop=self._stopping.is_set)
+                    repo.complete_task(conn, task, warnings, stats.nodes, stats.edges)
+            except Stopped:
+                repo.release_task(conn, task.id)
+                raise
+            except IngestError as exc:
+                errors = [str(exc)]
+            except psycopg.OperationalError:
+                # The database went away: not the file's fault; the task is read again next tick.
+                raise
+            except Exception as exc:
+                # A reader or store bug fails this file, never the loop or the other files.
+                log.exception("ingest of task %s (%s) failed", task.id, task.file_name)
+                errors = [f"internal error while reading this file: {type(exc).__name__}: {exc}"]
+        if errors:
+            stats = WriteStats()
+            with conn.transaction():
+                repo.fail_task(conn, task, errors, warnings)
+        if task.owns_file and not repo.path_still_needed(conn, task.stored_path):
+            files.discard(Path(task.stored_path))
+        observer.task_finished(task, TaskState.FAILED if errors else TaskState.COMPLETE, stats, errors)
+
+    def _advance_ingested_jobs(self, conn: psycopg.Connection) -> None:
+        """Ended jobs whose files are all read: on to analysis, or finished if nothing was ingested."""
+        for job in repo.drained_ingesting_jobs(conn):
+            with conn.transaction():
+                if job.completed_files + job.failed_files == 0:
+                    repo.set_job_status(conn, job.id, JobStatus.COMPLETE, "no files were uploaded", ended=True)
+                elif job.completed_files == 0:
+                    repo.set_job_status(conn, job.id, JobStatus.FAILED,
+                                        f"all {job.failed_files} files failed to ingest", ended=True)
+                else:
+                    repo.set_job_status(conn, job.id, JobStatus.ANALYZING, ended=False)
+                    repo.request_analysis(conn)
+
+    def _analysis_step(self, conn: psycopg.Connection) -> None:
+        if not repo.analysis_wanted(conn):
+            return
+        with self._status(conn, PipeStatus.ANALYZING):
+            repo.start_analysis(conn)
+            failure = ""
+            try:
+                with conn.transaction():
+                    self._analysis(conn)
+            except psycopg.OperationalError:
+                raise
+            except Exception as exc:
+                log.exception("analysis failed")
+                failure = f"analysis failed: {type(exc).__name__}: {exc}"
+            with conn.transaction():
+                if not failure:
+                    repo.record_complete_analysis(conn)
+                for job in repo.analyzing_jobs(conn):
+                    if failure:
+                        repo.set_job_status(conn, job.id, JobStatus.FAILED, failure, ended=True)
+                    elif job.failed_files:
+                        repo.set_job_status(conn, job.id, JobStatus.PARTIALLY_COMPLETE,
+                                            f"{job.failed_files} of {job.total_files} files failed to ingest",
+                                            ended=True)
+                    else:
+                        repo.set_job_status(conn, job.id, JobStatus.COMPLETE, ended=True)

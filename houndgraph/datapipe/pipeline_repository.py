@@ -1,0 +1,230 @@
+"""The datapipe's SQL, over a psycopg connection it owns: the status row, ingest tasks and jobs.
+
+Callers decide the transactions (an ingest task's graph writes and its status change commit together);
+functions here never commit. The graph deletions of clear-database are in `purge_repository`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from houndgraph.models.ingest_job import JobStatus
+from houndgraph.models.ingest_task import TaskState
+
+# pg_try_advisory_lock key of the datapipe: one process in a cluster runs a tick at a time ("hgpipe").
+DATAPIPE_LOCK_ID = 0x6867706970650000
+
+
+class PipeStatus(StrEnum):
+    """reference/behaviour.md §10."""
+
+    IDLE = "idle"
+    INGESTING = "ingesting"
+    ANALYZING = "analyzing"
+    PURGING = "purging"
+    PRUNING = "pruning"
+    STARTING = "starting"
+
+
+@dataclass(frozen=True, slots=True)
+class TaskRow:
+    id: int
+    job_id: int
+    file_name: str
+    stored_path: str
+    member_name: str | None
+    owns_file: bool
+    attempts: int
+    warnings: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class JobCounts:
+    id: int
+    total_files: int
+    completed_files: int
+    failed_files: int
+
+
+# --- the lock and the status row ---------------------------------------------------------------
+
+
+def try_lock(conn: psycopg.Connection) -> bool:
+    row = conn.execute("SELECT pg_try_advisory_lock(%s)", (DATAPIPE_LOCK_ID,)).fetchone()
+    return bool(row and row[0])
+
+
+def unlock(conn: psycopg.Connection) -> None:
+    conn.execute("SELECT pg_advisory_unlock(%s)", (DATAPIPE_LOCK_ID,))
+
+
+def set_status(conn: psycopg.Connection, status: PipeStatus) -> None:
+    conn.execute("UPDATE datapipe_status SET status = %s, updated_at = now() WHERE id = 1", (str(status),))
+
+
+def request_analysis(conn: psycopg.Connection) -> None:
+    conn.execute("UPDATE datapipe_status SET analysis_requested = true WHERE id = 1")
+
+
+def analysis_wanted(conn: psycopg.Connection) -> bool:
+    """Requested, or owed to jobs left in `analyzing` (a crash during analysis clears the request
+    but not the jobs' state, so the run is not lost)."""
+    row = conn.execute(
+        "SELECT analysis_requested OR EXISTS (SELECT 1 FROM ingest_jobs WHERE status = %s) "
+        "FROM datapipe_status WHERE id = 1",
+        (JobStatus.ANALYZING,),
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def start_analysis(conn: psycopg.Connection) -> None:
+    # The request is taken now: one made while analysis runs sets it again and earns another run.
+    conn.execute(
+        "UPDATE datapipe_status SET status = %s, updated_at = now(), last_analysis_run_at = now(), "
+        "analysis_requested = false WHERE id = 1",
+        (str(PipeStatus.ANALYZING),),
+    )
+
+
+def record_complete_analysis(conn: psycopg.Connection) -> None:
+    conn.execute("UPDATE datapipe_status SET last_complete_analysis_at = now() WHERE id = 1")
+
+
+# --- jobs --------------------------------------------------------------------------------------
+
+
+def time_out_idle_jobs(conn: psycopg.Connection, idle_seconds: float) -> int:
+    """Running jobs with no upload for `idle_seconds` are timed out; files they did send are still
+    ingested, and analysed."""
+    rows = conn.execute(
+        "UPDATE ingest_jobs SET status = %(timed_out)s, end_time = now(), updated_at = now(), "
+        "status_message = %(message)s "
+        "WHERE status = %(running)s AND last_ingest < now() - make_interval(secs => %(idle)s) "
+        "RETURNING total_files",
+        {"timed_out": JobStatus.TIMED_OUT, "running": JobStatus.RUNNING, "idle": idle_seconds,
+         "message": f"no file was uploaded for {idle_seconds:g} seconds: the job timed out"},
+    ).fetchall()
+    if any(total for (total,) in rows):
+        request_analysis(conn)
+    return len(rows)
+
+
+def drained_ingesting_jobs(conn: psycopg.Connection) -> list[JobCounts]:
+    """Ended jobs whose every file has been read (or has failed)."""
+    rows = conn.execute(
+        "SELECT id, total_files, completed_files, failed_files FROM ingest_jobs AS job "
+        "WHERE status = %s AND NOT EXISTS (SELECT 1 FROM ingest_tasks AS task "
+        "WHERE task.job_id = job.id AND task.state = ANY(%s)) ORDER BY id",
+        (JobStatus.INGESTING, [str(TaskState.PENDING), str(TaskState.RUNNING)]),
+    ).fetchall()
+    return [JobCounts(*row) for row in rows]
+
+
+def set_job_status(conn: psycopg.Connection, job_id: int, status: JobStatus, message: str = "",
+                   *, ended: bool) -> None:
+    conn.execute(
+        "UPDATE ingest_jobs SET status = %s, status_message = %s, updated_at = now(), "
+        "end_time = CASE WHEN %s THEN now() ELSE end_time END WHERE id = %s",
+        (status, message, ended, job_id),
+    )
+
+
+def analyzing_jobs(conn: psycopg.Connection) -> list[JobCounts]:
+    rows = conn.execute(
+        "SELECT id, total_files, completed_files, failed_files FROM ingest_jobs WHERE status = %s ORDER BY id",
+        (JobStatus.ANALYZING,),
+    ).fetchall()
+    return [JobCounts(*row) for row in rows]
+
+
+def job_status(conn: psycopg.Connection, job_id: int) -> int | None:
+    row = conn.execute("SELECT status FROM ingest_jobs WHERE id = %s", (job_id,)).fetchone()
+    return row[0] if row else None
+
+
+# --- tasks -------------------------------------------------------------------------------------
+
+_TASK_COLUMNS = "task.id, task.job_id, task.file_name, task.stored_path, task.member_name, task.owns_file, " \
+                "task.attempts, task.warnings"
+
+
+def next_task(conn: psycopg.Connection, after_id: int) -> TaskRow | None:
+    """The next task to read, in upload order. A task still `running` was interrupted by a crash:
+    the datapipe runs one tick at a time cluster-wide, so no one else is reading it."""
+    row = conn.execute(
+        f"SELECT {_TASK_COLUMNS} FROM ingest_tasks AS task JOIN ingest_jobs AS job ON job.id = task.job_id "
+        "WHERE task.state = ANY(%s) AND job.status <> %s AND task.id > %s ORDER BY task.id LIMIT 1",
+        ([str(TaskState.PENDING), str(TaskState.RUNNING)], JobStatus.CANCELED, after_id),
+    ).fetchone()
+    return TaskRow(*row) if row else None
+
+
+def begin_attempt(conn: psycopg.Connection, task_id: int) -> int:
+    row = conn.execute(
+        "UPDATE ingest_tasks SET state = %s, attempts = attempts + 1, updated_at = now() WHERE id = %s "
+        "RETURNING attempts",
+        (str(TaskState.RUNNING), task_id),
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def release_task(conn: psycopg.Connection, task_id: int) -> None:
+    """A clean shutdown interrupted the task: it is not the file's fault, so the attempt is not counted."""
+    conn.execute(
+        "UPDATE ingest_tasks SET state = %s, attempts = greatest(attempts - 1, 0), updated_at = now() WHERE id = %s",
+        (str(TaskState.PENDING), task_id),
+    )
+
+
+def complete_task(conn: psycopg.Connection, task: TaskRow, warnings: list[str], nodes: int, edges: int) -> None:
+    conn.execute(
+        "UPDATE ingest_tasks SET state = %s, warnings = %s, errors = '[]'::jsonb, nodes_written = %s, "
+        "edges_written = %s, updated_at = now() WHERE id = %s",
+        (str(TaskState.COMPLETE), Jsonb(warnings), nodes, edges, task.id),
+    )
+    # Last statement of the task's transaction: the job row stays locked for the commit only.
+    conn.execute(
+        "UPDATE ingest_jobs SET completed_files = completed_files + 1, nodes_written = nodes_written + %s, "
+        "edges_written = edges_written + %s, updated_at = now() WHERE id = %s",
+        (nodes, edges, task.job_id),
+    )
+
+
+def fail_task(conn: psycopg.Connection, task: TaskRow, errors: list[str], warnings: list[str]) -> None:
+    conn.execute(
+        "UPDATE ingest_tasks SET state = %s, errors = %s, warnings = %s, nodes_written = 0, edges_written = 0, "
+        "updated_at = now() WHERE id = %s",
+        (str(TaskState.FAILED), Jsonb(errors), Jsonb(warnings), task.id),
+    )
+    conn.execute(
+        "UPDATE ingest_jobs SET failed_files = failed_files + 1, updated_at = now() WHERE id = %s", (task.job_id,)
+    )
+
+
+def path_still_needed(conn: psycopg.Connection, stored_path: str) -> bool:
+    """Members of one archive share its file: it is deleted after the last of them."""
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM ingest_tasks WHERE stored_path = %s AND state = ANY(%s))",
+        (stored_path, [str(TaskState.PENDING), str(TaskState.RUNNING)]),
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def unfinished_stored_paths(conn: psycopg.Connection) -> set[str]:
+    rows = conn.execute(
+        "SELECT DISTINCT stored_path FROM ingest_tasks WHERE state = ANY(%s)",
+        ([str(TaskState.PENDING), str(TaskState.RUNNING)],),
+    ).fetchall()
+    return {row[0] for row in rows}
+
+
+def now(conn: psycopg.Connection) -> datetime:
+    row = conn.execute("SELECT now()").fetchone()
+    assert row is not None
+    return row[0]

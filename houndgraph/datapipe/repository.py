@@ -1,0 +1,35 @@
+"""SQL of the datapipe in the request path: its status row, analysis requests, queued purges."""
+
+from __future__ import annotations
+
+from sqlalchemy import column, select, table, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.models import DatapipeStatus, PurgeRequest, SourceKind
+
+# The graph's kind catalogue (a graph table, created by migration 0002 without an ORM model).
+_KIND = table("kind", column("name"))
+
+
+async def status(session: AsyncSession) -> DatapipeStatus | None:
+    return await session.scalar(select(DatapipeStatus).where(DatapipeStatus.id == 1))
+
+
+async def request_analysis(session: AsyncSession) -> None:
+    await session.execute(update(DatapipeStatus).where(DatapipeStatus.id == 1).values(analysis_requested=True))
+
+
+async def source_kind_names(session: AsyncSession, ids: list[int]) -> dict[int, str]:
+    rows = await session.execute(select(SourceKind.id, SourceKind.name).where(SourceKind.id.in_(ids)))
+    return {row.id: row.name for row in rows}
+
+
+async def known_kind_names(session: AsyncSession, names: list[str]) -> set[str]:
+    """Those of `names` in the graph's kind catalogue (kinds the graph has held)."""
+    rows = await session.scalars(select(_KIND.c.name).where(_KIND.c.name.in_(names)))
+    return set(rows)
+
+
+async def add_purge_request(session: AsyncSession, request: PurgeRequest) -> None:
+    session.add(request)
+    await session.flush()

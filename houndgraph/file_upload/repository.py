@@ -1,0 +1,89 @@
+"""SQL of upload jobs and their tasks in the request path (the datapipe has its own, over psycopg)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import DateTime, cast, func, null, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.kit.filters import Filter, where
+from houndgraph.kit.pagination import Page
+from houndgraph.kit.sorting import SortKey, order_by
+from houndgraph.models import IngestJob, IngestTask, User
+from houndgraph.models.ingest_task import FINISHED_TASK_STATES
+
+_JOB_COLUMNS: dict[str, Any] = {
+    "id": IngestJob.id,
+    "user_id": IngestJob.user_id,
+    "user_email_address": IngestJob.user_email_address,
+    "status": IngestJob.status,
+    "status_message": IngestJob.status_message,
+    "start_time": IngestJob.start_time,
+    "end_time": IngestJob.end_time,
+    "last_ingest": IngestJob.last_ingest,
+    "total_files": IngestJob.total_files,
+    "failed_files": IngestJob.failed_files,
+    "created_at": IngestJob.created_at,
+    "updated_at": IngestJob.updated_at,
+    # Jobs are deleted for good (clear-database), never soft-deleted: the column is always null.
+    "deleted_at": cast(null(), DateTime(timezone=True)),
+}
+
+
+async def user_email(session: AsyncSession, user_id: uuid.UUID) -> str | None:
+    return await session.scalar(select(User.email_address).where(User.id == user_id))
+
+
+async def add_job(session: AsyncSession, job: IngestJob) -> IngestJob:
+    session.add(job)
+    await session.flush()
+    await session.refresh(job)
+    return job
+
+
+async def job_by_id(session: AsyncSession, job_id: int, *, for_update: bool = False) -> IngestJob | None:
+    statement = select(IngestJob).where(IngestJob.id == job_id)
+    if for_update:
+        # Attaching a file and ending the job must not interleave: both lock the job row.
+        statement = statement.with_for_update()
+    return await session.scalar(statement)
+
+
+async def add_tasks(session: AsyncSession, job: IngestJob, tasks: Sequence[IngestTask], now: datetime) -> None:
+    session.add_all(tasks)
+    await session.execute(
+        update(IngestJob).where(IngestJob.id == job.id)
+        .values(total_files=IngestJob.total_files + len(tasks), last_ingest=now, updated_at=now)
+    )
+    await session.flush()
+
+
+async def set_status(session: AsyncSession, job_id: int, status: int, now: datetime) -> None:
+    await session.execute(update(IngestJob).where(IngestJob.id == job_id).values(status=status, updated_at=now))
+
+
+async def list_jobs(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey],
+                    page: Page) -> tuple[list[IngestJob], int]:
+    condition = where(filters, _JOB_COLUMNS)
+    counted = select(func.count()).select_from(IngestJob)
+    listed = select(IngestJob)
+    if condition is not None:
+        counted, listed = counted.where(condition), listed.where(condition)
+    count = await session.scalar(counted) or 0
+    rows = await session.scalars(
+        listed.order_by(*order_by(sort, _JOB_COLUMNS), IngestJob.id).offset(page.skip).limit(page.limit)
+    )
+    return list(rows), count
+
+
+async def finished_tasks(session: AsyncSession, job_id: int) -> list[IngestTask]:
+    rows = await session.scalars(
+        select(IngestTask)
+        .where(IngestTask.job_id == job_id, IngestTask.state.in_([str(s) for s in FINISHED_TASK_STATES]))
+        .order_by(IngestTask.id)
+    )
+    return list(rows)

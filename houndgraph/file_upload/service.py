@@ -1,0 +1,131 @@
+"""Upload jobs: start, attach files, end, list. Files are stored before the request's transaction
+commits; the datapipe ingests them. Nothing here commits: the request boundary does."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.concurrency import run_in_threadpool
+
+from houndgraph.auth.context import AuthContext
+from houndgraph.errors import BadRequest, NotFound
+from houndgraph.file_upload import repository, storage
+from houndgraph.file_upload.schemas import JSON_TYPE, ZIP_TYPES
+from houndgraph.ingest.errors import IngestError
+from houndgraph.ingest.files import EMPTY_ZIP_MAGIC, ZIP_MAGIC, expand_upload
+from houndgraph.ingest.scan import validate_upload
+from houndgraph.kit.filters import Filter
+from houndgraph.kit.pagination import Page
+from houndgraph.kit.sorting import SortKey
+from houndgraph.models import IngestJob, IngestTask
+from houndgraph.models.base import utcnow
+from houndgraph.models.ingest_job import JobStatus
+from houndgraph.models.ingest_task import TaskState
+from houndgraph.settings import Settings
+
+CONTENT_TYPE_REFUSED = "Content type must be application/json or application/zip"
+NOT_RUNNING_TO_ATTACH = "job must be in running status to attach files"
+NOT_RUNNING_TO_END = "job must be in running status to end"
+ZIP_SENT_AS_JSON = "the body is a zip archive, not JSON: send it with Content-Type application/zip"
+EMPTY_ARCHIVE = "the zip archive holds no .json file"
+# A display name is shown back to users, never used as a path; keep it to a sane length.
+MAX_DISPLAY_NAME = 255
+
+
+def is_zip_upload(content_type: str | None) -> bool:
+    """True for the zip content types, False for JSON; any other (or none) is refused."""
+    media_type = (content_type or "").split(";", 1)[0].strip().lower()
+    if media_type == JSON_TYPE:
+        return False
+    if media_type in ZIP_TYPES:
+        return True
+    raise BadRequest(CONTENT_TYPE_REFUSED)
+
+
+async def start_job(session: AsyncSession, auth: AuthContext) -> IngestJob:
+    now = utcnow()
+    email = await repository.user_email(session, auth.user_id)
+    job = IngestJob(
+        user_id=auth.user_id, user_email_address=email, status=JobStatus.RUNNING, status_message="",
+        start_time=now, last_ingest=now, total_files=0, completed_files=0, failed_files=0, nodes_written=0,
+        edges_written=0,
+    )
+    return await repository.add_job(session, job)
+
+
+async def _running_job(session: AsyncSession, job_id: int, refusal: str, *, for_update: bool = False) -> IngestJob:
+    job = await repository.job_by_id(session, job_id, for_update=for_update)
+    if job is None:
+        raise NotFound()
+    if job.status != JobStatus.RUNNING:
+        raise BadRequest(refusal)
+    return job
+
+
+async def attach_file(session: AsyncSession, settings: Settings, job_id: int, *, is_zip: bool,
+                      display_name: str | None, body: AsyncIterator[bytes]) -> list[IngestTask]:
+    """Store one uploaded file (fsynced) and queue a task per JSON document in it."""
+    await _running_job(session, job_id, NOT_RUNNING_TO_ATTACH)
+    directory = storage.job_directory(settings.uploads_dir, job_id)
+    stored = await storage.store_body(body, directory, ".zip" if is_zip else ".json")
+    try:
+        name = (display_name or "").strip()[:MAX_DISPLAY_NAME] or stored.path.name
+        tasks = await run_in_threadpool(_plan_tasks, settings, job_id, stored.path, is_zip, name)
+        # Checked again under the row lock: the job may have been ended or timed out meanwhile.
+        job = await _running_job(session, job_id, NOT_RUNNING_TO_ATTACH, for_update=True)
+        await repository.add_tasks(session, job, tasks, utcnow())
+    except BaseException:
+        storage.discard(stored.path)
+        raise
+    return tasks
+
+
+def _plan_tasks(settings: Settings, job_id: int, path: Path, is_zip: bool, name: str) -> list[IngestTask]:
+    """The tasks of a stored upload, or BadRequest naming every reason the file is refused."""
+    errors = validate_upload(path)
+    if errors:
+        raise BadRequest(messages=errors)
+    with path.open("rb") as handle:
+        starts_like_zip = handle.read(4) in (ZIP_MAGIC, EMPTY_ZIP_MAGIC)
+    if not is_zip:
+        if starts_like_zip:
+            raise BadRequest(ZIP_SENT_AS_JSON)
+        return [_task(job_id, name, None, path, None)]
+    skipped: list[str] = []
+    try:
+        members = list(expand_upload(path, max_unzipped_bytes=settings.max_unzipped_bytes,
+                                     max_ratio=settings.max_zip_ratio, expect_zip=True, warnings=skipped))
+    except IngestError as exc:
+        raise BadRequest(str(exc)) from exc
+    if not members:
+        raise BadRequest(EMPTY_ARCHIVE, messages=[EMPTY_ARCHIVE, *skipped])
+    tasks = [_task(job_id, member.name, name, path, member.name) for member in members]
+    # Warnings about the archive as a whole (skipped members) travel with its first document.
+    tasks[0].warnings = skipped
+    return tasks
+
+
+def _task(job_id: int, file_name: str, parent: str | None, path: Path, member: str | None) -> IngestTask:
+    return IngestTask(
+        job_id=job_id, file_name=file_name, parent_file_name=parent, stored_path=str(path), member_name=member,
+        owns_file=True, state=TaskState.PENDING, errors=[], warnings=[], attempts=0, nodes_written=0,
+        edges_written=0,
+    )
+
+
+async def end_job(session: AsyncSession, job_id: int) -> None:
+    await _running_job(session, job_id, NOT_RUNNING_TO_END, for_update=True)
+    await repository.set_status(session, job_id, JobStatus.INGESTING, utcnow())
+
+
+async def list_jobs(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey],
+                    page: Page) -> tuple[list[IngestJob], int]:
+    return await repository.list_jobs(session, filters, sort, page)
+
+
+async def completed_tasks(session: AsyncSession, job_id: int) -> list[IngestTask]:
+    if await repository.job_by_id(session, job_id) is None:
+        raise NotFound()
+    return await repository.finished_tasks(session, job_id)
