@@ -1,1 +1,29 @@
-"""Post-processing analysis over the graph: derived attack edges, zones, data quality."""
+"""Post-processing analysis over the graph: derived attack edges, Tier Zero tagging, data quality.
+
+The datapipe calls `run_analysis(conn)` after ingest (and when analysis is requested). Each rule lives
+in its own module; `pipeline` lists them in the order they run.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import psycopg
+
+from houndgraph.analysis.context import AnalysisOptions
+from houndgraph.analysis.pipeline import ALL_RULES, finish_run
+from houndgraph.analysis.rule import Rule
+from houndgraph.analysis.runner import AnalysisReport, Progress, RuleReport, run_rules
+
+
+def run_analysis(conn: psycopg.Connection, *, citrix_rdp_support: bool = False, progress: Progress | None = None,
+                 now: datetime | None = None) -> AnalysisReport:
+    """Recompute every derived edge, refresh Tier Zero tags, and record a data-quality snapshot.
+
+    `progress` is called with each step's name as it starts. The work is one transaction on `conn`.
+    """
+    return run_rules(conn, ALL_RULES, options=AnalysisOptions(citrix_rdp_support=citrix_rdp_support),
+                     progress=progress, now=now, finish=finish_run)
+
+
+__all__ = ["ALL_RULES", "AnalysisOptions", "AnalysisReport", "Rule", "RuleReport", "run_analysis", "run_rules"]

@@ -1,0 +1,141 @@
+"""What every rule reads: the connection, kind ids, node and edge lookups, the membership snapshot.
+
+Rules see graph ids (`node.id`) only; object ids matter to nobody here except where a rule matches on
+a SID suffix. All lookups are plain SQL on the caller's connection, inside the analysis transaction,
+so a rule sees the edges the rules before it wrote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+import psycopg
+
+from houndgraph.analysis.membership import Membership
+from houndgraph.graph.kinds import ADEdge, ADNode
+from houndgraph.graph.store import KindCatalogue, rfc3339
+
+# Well-known SID suffixes the rules match on (the reference's `wellknown` package).
+EVERYONE_SUFFIX = "S-1-1-0"
+AUTHENTICATED_USERS_SUFFIX = "S-1-5-11"
+DOMAIN_ADMINS_SUFFIX = "-512"
+ENTERPRISE_ADMINS_SUFFIX = "-519"
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisOptions:
+    citrix_rdp_support: bool = False
+
+
+@dataclass
+class Context:
+    conn: psycopg.Connection
+    now: datetime
+    options: AnalysisOptions = field(default_factory=AnalysisOptions)
+
+    @cached_property
+    def catalogue(self) -> KindCatalogue:
+        return KindCatalogue(self.conn)
+
+    @property
+    def lastseen(self) -> str:
+        return rfc3339(self.now)
+
+    def kind_id(self, name: str) -> int | None:
+        """The id of a kind that exists; None when no node or edge has ever used it (nothing to find)."""
+        row = self.conn.execute("SELECT id FROM kind WHERE name = %s", (name,)).fetchone()
+        return row[0] if row else None
+
+    def kind_ids(self, names: Iterable[str]) -> list[int]:
+        names = list(names)
+        rows = self.conn.execute("SELECT id FROM kind WHERE name = ANY(%s)", (names,)).fetchall()
+        return [row[0] for row in rows]
+
+    # --- nodes ------------------------------------------------------------------------------------
+
+    def nodes(self, kind: str, where: str = "TRUE", params: dict[str, Any] | None = None,
+              columns: Sequence[str] = ()) -> list[tuple[Any, ...]]:
+        """Rows `(id, properties->>c1, ...)` of nodes of `kind` matching a SQL condition on `n`."""
+        kind_id = self.kind_id(kind)
+        if kind_id is None:
+            return []
+        selected = "".join(f", n.properties -> %(c{i})s" for i in range(len(columns)))
+        query = f"SELECT n.id{selected} FROM node n WHERE n.kind_ids @> ARRAY[%(kind)s]::smallint[] AND ({where})"
+        arguments: dict[str, Any] = {"kind": kind_id, **(params or {})}
+        arguments.update({f"c{i}": column for i, column in enumerate(columns)})
+        return self.conn.execute(query, arguments).fetchall()  # type: ignore[arg-type]
+
+    def node_ids(self, kind: str, where: str = "TRUE", params: dict[str, Any] | None = None) -> list[int]:
+        return [row[0] for row in self.nodes(kind, where, params)]
+
+    def has_kind(self, ids: Iterable[int], kind: str) -> set[int]:
+        """The subset of `ids` whose node carries `kind`."""
+        kind_id = self.kind_id(kind)
+        ids = list(ids)
+        if kind_id is None or not ids:
+            return set()
+        rows = self.conn.execute(
+            "SELECT id FROM node WHERE id = ANY(%s) AND kind_ids @> ARRAY[%s]::smallint[]", (ids, kind_id)
+        ).fetchall()
+        return {row[0] for row in rows}
+
+    def properties(self, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+        ids = list(ids)
+        if not ids:
+            return {}
+        rows = self.conn.execute("SELECT id, properties FROM node WHERE id = ANY(%s)", (ids,)).fetchall()
+        return dict(rows)
+
+    # --- edges ------------------------------------------------------------------------------------
+
+    def edges(self, *kinds: str) -> list[tuple[int, int]]:
+        """All `(start, end)` pairs of edges of the given kinds."""
+        ids = self.kind_ids(kinds)
+        if not ids:
+            return []
+        rows = self.conn.execute("SELECT start_id, end_id FROM edge WHERE kind_id = ANY(%s)", (ids,))
+        return rows.fetchall()
+
+    def sources(self, end_ids: Iterable[int], *kinds: str) -> dict[int, set[int]]:
+        """For each end node, the start nodes of its inbound edges of the given kinds."""
+        ids = self.kind_ids(kinds)
+        end_ids = list(end_ids)
+        found: dict[int, set[int]] = {end: set() for end in end_ids}
+        if not ids or not end_ids:
+            return found
+        rows = self.conn.execute(
+            "SELECT end_id, start_id FROM edge WHERE end_id = ANY(%s) AND kind_id = ANY(%s)", (end_ids, ids)
+        )
+        for end, start in rows:
+            found[end].add(start)
+        return found
+
+    # --- shared snapshots -------------------------------------------------------------------------
+
+    @cached_property
+    def membership(self) -> Membership:
+        """Group membership (MemberOf and MemberOfLocalGroup), loaded once per run: no rule writes it."""
+        pairs = self.edges(ADEdge.MemberOf, ADEdge.MemberOfLocalGroup)
+        return Membership(pairs, excluded=self.shortcut_groups)
+
+    @cached_property
+    def shortcut_groups(self) -> set[int]:
+        """Everyone and Authenticated Users: every principal is in them, so expansion stops there."""
+        rows = self.nodes(
+            ADNode.Group, "n.properties->>'objectid' LIKE %(everyone)s OR n.properties->>'objectid' LIKE %(auth)s",
+            {"everyone": f"%-{EVERYONE_SUFFIX}", "auth": f"%-{AUTHENTICATED_USERS_SUFFIX}"},
+        )
+        return {row[0] for row in rows}
+
+    @cached_property
+    def collected_domains(self) -> list[tuple[int, str]]:
+        """`(id, domain SID)` of the domains a collector actually enumerated (`collected: true`)."""
+        rows = self.nodes(
+            ADNode.Domain, "n.properties->'collected' = 'true'::jsonb",
+            columns=("domainsid", "objectid"),
+        )
+        return [(row[0], str(row[1] or row[2])) for row in rows if (row[1] or row[2])]

@@ -1,0 +1,43 @@
+"""The order rules run in, and what closes a run.
+
+AD first (as the reference): well-known nodes, then the rules reading only collected edges, then
+Owns (before ADCS here: ESC4 and ESC9 count template owners, which the reference misses because it
+derives Owns after ADCS), the PKI plumbing and the ESC rules reading it, and NTLM reading AdminTo and
+enrollment. Azure follows. Tier Zero tagging and the data-quality snapshot close the run.
+"""
+
+from __future__ import annotations
+
+from houndgraph.analysis import (
+    backup,
+    dcsync,
+    laps,
+    local_groups,
+    owns,
+    protect_admin_groups,
+    trust_keys,
+    wellknown,
+)
+from houndgraph.analysis.context import Context
+from houndgraph.analysis.rule import Rule
+from houndgraph.analysis.runner import AnalysisReport
+
+AD_RULES: tuple[Rule, ...] = (
+    wellknown.RULE,
+    dcsync.RULE,
+    protect_admin_groups.RULE,
+    laps.RULE,
+    trust_keys.RULE,
+    local_groups.ADMIN_RULE,
+    local_groups.RDP_RULE,
+    backup.RULE,
+    owns.RULE,
+)
+
+AZURE_RULES: tuple[Rule, ...] = ()
+
+ALL_RULES: tuple[Rule, ...] = AD_RULES + AZURE_RULES
+
+
+def finish_run(ctx: Context, report: AnalysisReport) -> None:
+    """Tier Zero tags and the data-quality snapshot, after every rule."""

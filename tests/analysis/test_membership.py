@@ -1,0 +1,53 @@
+"""The cross product of rights through group membership, on membership graphs given as edge lists."""
+
+from __future__ import annotations
+
+from houndgraph.analysis.membership import Membership
+
+# member -> group
+NESTED = [(1, 10), (2, 10), (3, 11), (11, 10), (4, 12)]
+
+
+def test_members_are_transitive_and_exclude_the_group() -> None:
+    membership = Membership(NESTED)
+    assert membership.members(10) == {1, 2, 3, 11}
+    assert membership.members(11) == {3}
+    assert membership.members(1) == set()
+    assert membership.members(99) == set()
+
+
+def test_a_membership_cycle_makes_each_group_its_own_member() -> None:
+    membership = Membership([(10, 11), (11, 10), (1, 10)])
+    assert membership.members(10) == {10, 11, 1}
+    assert membership.members_outside_cycle(10) == {1}
+
+
+def test_cross_product_keeps_first_degree_holders_of_both() -> None:
+    membership = Membership(NESTED)
+    # 1 holds both directly; 10 holds the first right, 11 (inside 10) the second.
+    assert membership.cross_product({1, 10}, {1, 11}) == {1, 11}
+
+
+def test_cross_product_stops_at_the_outermost_qualifying_group() -> None:
+    # The dcsync harness: GetChanges {User1, Group1, Group3}, GetChangesAll {User1, Group2};
+    # User2 in Group1 and Group2, User3 in Group2, Group3 in Group2, User4 in Group3.
+    user1, user2, user3, user4, group1, group2, group3 = 1, 2, 3, 4, 11, 12, 13
+    membership = Membership([(user2, group1), (user2, group2), (user3, group2), (group3, group2), (user4, group3)])
+    assert membership.cross_product({user1, group1, group3}, {user1, group2}) == {user1, user2, group3}
+
+
+def test_a_set_granted_to_everyone_is_no_requirement() -> None:
+    authenticated_users = 50
+    # Domain Users (20) is in Authenticated Users, which is in group 30; group 40 only holds Domain Users.
+    membership = Membership([(1, 20), (20, authenticated_users), (authenticated_users, 30), (20, 40), (2, 31)],
+                            excluded={authenticated_users})
+    assert membership.cross_product({31}, {authenticated_users}) == {31}
+    assert membership.cross_product({31}, {30}) == {31}  # 30 contains Authenticated Users, hence everybody
+    assert membership.cross_product({authenticated_users}, {30}) == {authenticated_users, 30}
+    assert membership.cross_product({31}, {40}) == set()  # Domain Users is not everybody: 2 is not in it
+
+
+def test_no_common_holder_gives_nothing() -> None:
+    membership = Membership(NESTED)
+    assert membership.cross_product({12}, {11}) == set()
+    assert membership.cross_product({12}, set()) == set()
