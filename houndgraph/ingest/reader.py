@@ -19,7 +19,16 @@ from houndgraph.ingest.ad_common import lower_keys
 from houndgraph.ingest.emitter import Emitter
 from houndgraph.ingest.errors import IngestError, Warnings
 from houndgraph.ingest.files import IngestFile, open_json
-from houndgraph.ingest.scan import PARSE_BUFFER, DataType, FileFormat, Meta, Summary, ijson_backend, scan_file
+from houndgraph.ingest.scan import (
+    PARSE_BUFFER,
+    DataType,
+    FileFormat,
+    Meta,
+    Summary,
+    ijson_backend,
+    not_json_message,
+    scan_file,
+)
 
 DEFAULT_BATCH_SIZE = 5000
 # SharpHound CE writes version 5 and later; older files lack fields the readers rely on.
@@ -92,7 +101,7 @@ def _items(file: IngestFile, prefix: str) -> Iterator[Any]:
         with open_json(file) as stream:
             yield from ijson_backend.items(stream, prefix, use_float=True, buf_size=PARSE_BUFFER)
     except ijson.JSONError as exc:
-        raise IngestError(f"not JSON: {exc} (the file changed or is corrupt)") from exc
+        raise IngestError(f"{not_json_message(exc, empty=False)} (the file changed after it was checked)") from exc
     except OSError as exc:
         raise IngestError(f"{file.name}: cannot be read ({exc})") from exc
 

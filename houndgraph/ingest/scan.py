@@ -110,7 +110,7 @@ def scan_file(file: IngestFile) -> Summary:
             for value in ijson_backend.items(stream, "meta", buf_size=PARSE_BUFFER):
                 scanner.take_meta(value)
     except ijson.JSONError as exc:
-        return Summary(errors=[_not_json(exc, empty=False)])
+        return Summary(errors=[not_json_message(exc, empty=False)])
     except UnicodeDecodeError as exc:
         return Summary(errors=[f"not JSON: the file is not UTF-8 text ({exc.reason})"])
     return scanner.summary()
@@ -163,18 +163,23 @@ def _walk(scanner: _Scanner, stream: BinaryIO, *, stop_at_data: bool) -> Summary
                 scanner.stopped_at_data = True
                 return None
     except ijson.IncompleteJSONError as exc:
-        return Summary(errors=[_not_json(exc, empty=scanner.events == 0)])
+        return Summary(errors=[not_json_message(exc, empty=scanner.events == 0)])
     except ijson.JSONError as exc:
-        return Summary(errors=[_not_json(exc, empty=False)])
+        return Summary(errors=[not_json_message(exc, empty=False)])
     except UnicodeDecodeError as exc:
         return Summary(errors=[f"not JSON: the file is not UTF-8 text ({exc.reason})"])
     return None
 
 
-def _not_json(exc: Exception, *, empty: bool) -> str:
-    if empty:
-        return "not JSON: the file is empty"
-    return f"not JSON: {str(exc).strip() or type(exc).__name__} (the file is malformed or truncated)"
+def not_json_message(exc: Exception, *, empty: bool) -> str:
+    detail = exc.args[0] if exc.args else ""
+    if isinstance(detail, bytes):
+        detail = detail.decode("utf-8", "replace")
+    lines = str(detail).strip().splitlines()
+    first = lines[0].strip() if lines else type(exc).__name__
+    if "premature EOF" in first:
+        return "not JSON: the file is empty" if empty else "not JSON: the document ends too early (truncated file)"
+    return f"not JSON: {first}"
 
 
 class _Scanner:
