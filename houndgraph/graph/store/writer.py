@@ -46,12 +46,16 @@ def rfc3339(moment: datetime) -> str:
 def _json(properties: dict) -> str:
     if not properties:
         return _EMPTY_JSON
-    data = orjson.dumps(properties).decode()
+    try:
+        data = orjson.dumps(properties).decode()
+    except TypeError:
+        # Keys that are str subclasses (a StrEnum property name) need the slower option.
+        data = orjson.dumps(properties, option=orjson.OPT_NON_STR_KEYS).decode()
     # PostgreSQL's jsonb refuses the NUL character; collectors occasionally copy one from a directory
     # attribute, and one such value must not fail the whole file. The check is a cheap substring test;
     # it can also hit a literal backslash-u0000 text, which the cleaning then leaves as it is.
     if "\\u0000" in data:
-        data = orjson.dumps(_without_nul(properties)).decode()
+        data = orjson.dumps(_without_nul(properties), option=orjson.OPT_NON_STR_KEYS).decode()
     return data
 
 
@@ -113,27 +117,26 @@ class GraphStore:
             self._conn.execute(sql.STAGE_EDGE)
             self._staged = True
 
-    def _kind_ids_of(self, kinds: list[str], cache: dict[tuple[str, ...], list[int]]) -> list[int]:
-        key = tuple(kinds)
-        ids = cache.get(key)
-        if ids is None:
-            ids = cache[key] = self._catalogue.ids(key)
-        return ids
+    def _kind_id_lists(self, kind_lists: Iterable[list[str]]) -> dict[tuple[str, ...], list[int]]:
+        """Ids for every distinct kind list, looked up before a COPY starts (the connection is busy during
+        one). A batch has few distinct lists, so this is a handful of lookups per batch."""
+        distinct = {tuple(kinds) for kinds in kind_lists}
+        return {kinds: self._catalogue.ids(kinds) for kinds in distinct}
 
     def _write_nodes(self, prepared: PreparedNodes, lastseen: str, stats: WriteStats) -> None:
         conn = self._conn
         params = {"lastseen": lastseen}
-        cache: dict[tuple[str, ...], list[int]] = {}
         if prepared.records:
+            ids = self._kind_id_lists(merged.kinds for merged in prepared.records.values())
             self._stage_nodes(
-                (objectid, self._kind_ids_of(merged.kinds, cache), _json(merged.properties))
+                (objectid, ids[tuple(merged.kinds)], _json(merged.properties))
                 for objectid, merged in prepared.records.items()
             )
             conn.execute(sql.UPSERT_RECORDS, params)
         if prepared.kinded_ends:
+            ids = self._kind_id_lists(prepared.kinded_ends.values())
             self._stage_nodes(
-                (objectid, self._kind_ids_of(kinds, cache), _EMPTY_JSON)
-                for objectid, kinds in prepared.kinded_ends.items()
+                (objectid, ids[tuple(kinds)], _EMPTY_JSON) for objectid, kinds in prepared.kinded_ends.items()
             )
             row = conn.execute(sql.UPSERT_KINDED_ENDS, params).fetchone()
             stats.placeholders += row[0] if row else 0
@@ -172,18 +175,14 @@ class GraphStore:
         ambiguous: set[tuple[str, str | None]] = set()
         for name, kind in names:
             wanted = kind_ids.get(kind) if kind is not None else None
-            matches = [
-                objectid for found, objectid, ids in rows if found == name and (wanted is None or wanted in ids)
-            ]
+            matches = [objectid for found, objectid, ids in rows if found == name and (wanted is None or wanted in ids)]
             if len(matches) == 1:
                 resolved[(name, kind)] = matches[0]
             elif matches:
                 ambiguous.add((name, kind))
         return resolved, ambiguous
 
-    def _write_edges(
-        self, edges: list[EdgeRecord], prepared: PreparedNodes, lastseen: str, stats: WriteStats
-    ) -> None:
+    def _write_edges(self, edges: list[EdgeRecord], prepared: PreparedNodes, lastseen: str, stats: WriteStats) -> None:
         by_name: dict[tuple[str, str | None], str] = {}
         ambiguous: set[tuple[str, str | None]] = set()
         if prepared.names:
@@ -221,5 +220,5 @@ class GraphStore:
             copy.set_types(["text", "text", "int2", "text"])
             for (start, kind, end), properties in merged.items():
                 copy.write_row((start, end, kind_ids[kind], _json(properties)))
-        stamp = orjson.dumps({StoreProperty.LAST_SEEN: lastseen}).decode()
+        stamp = _json({StoreProperty.LAST_SEEN: lastseen})
         conn.execute(sql.UPSERT_EDGES, {"stamp": stamp})
