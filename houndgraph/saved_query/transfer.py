@@ -60,9 +60,10 @@ def parse_query_file(data: bytes, source: str = "") -> TransferableQuery:
 
 
 def _skipped(name: str) -> bool:
-    """Directories and the hidden files macOS adds to the zips it makes."""
+    """Directories and hidden files, such as those macOS adds to the zips it makes. Only the last part of the
+    name counts: `../x.json` is read like `x.json` (names are never used as paths)."""
     base = posixpath.basename(name.rstrip("/"))
-    return name.endswith("/") or "__MACOSX" in name or name.startswith(".") or base.startswith(".")
+    return name.endswith("/") or "__MACOSX" in name or base.startswith(".")
 
 
 def _read_capped(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
