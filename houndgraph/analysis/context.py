@@ -36,6 +36,8 @@ class Context:
     conn: psycopg.Connection
     now: datetime
     options: AnalysisOptions = field(default_factory=AnalysisOptions)
+    # Data several rules share within a run (e.g. the ADCS lookups), keyed by the module that owns it.
+    cache: dict[str, Any] = field(default_factory=dict)
 
     @cached_property
     def catalogue(self) -> KindCatalogue:

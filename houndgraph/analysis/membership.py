@@ -14,13 +14,16 @@ transitive members. The answer is the smallest set of principals that hold every
   that, the answer is the union of the first-degree holders; if all but one are, it is that one's
   first-degree holders.
 * Otherwise the first remaining set is the reference. Its first-degree holders that hold all the
-  other rights (directly or through membership) are in the answer. For the others, their transitive
-  members are candidates; a candidate holding all the rights is in the answer unless it is itself a
-  member (outside its own membership cycle) of a principal already in the answer or of another such
-  candidate: the edge then starts at the group, which is what an analyst wants to see (one edge from
-  "Group1", not one from each of its thousand members).
+  other rights (directly or through membership) are in the answer, and are not expanded. The other
+  first-degree holders are expanded: their transitive members holding all the rights are candidates,
+  and a candidate is in the answer unless it is a member (outside its own membership cycle) of
+  another candidate: the edge then starts at the group, which is what an analyst wants to see (one
+  edge from "Group1", not one from each of its thousand members). A member of a first-degree holder
+  that qualified directly can still get its own edge when it holds the reference right through another
+  group (the adcsesc1-1 harness: User1-1 enrolls on the template through Group1-1 and on the CA through
+  Group1-3, and gets an edge beside Group1-3's).
 
-The reference reaches the same answer on the documented harnesses; where its bitmap bookkeeping can
+The reference reaches the same answers on the documented harnesses; where its bitmap bookkeeping can
 re-add members of nested groups that both qualify, we keep only the outermost group.
 """
 
@@ -132,6 +135,6 @@ class Membership:
             candidates |= self.members(holder) & check
         candidates -= result
         covered: set[int] = set()
-        for principal in result | candidates:
+        for principal in candidates:
             covered |= self.members_outside_cycle(principal)
         return result | (candidates - covered)

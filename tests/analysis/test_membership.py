@@ -36,6 +36,15 @@ def test_cross_product_stops_at_the_outermost_qualifying_group() -> None:
     assert membership.cross_product({user1, group1, group3}, {user1, group2}) == {user1, user2, group3}
 
 
+def test_a_member_holding_the_reference_right_elsewhere_keeps_its_own_edge() -> None:
+    # The adcsesc1-1 harness: template enrollers {Group1-1, Group1-3}, CA enrollers {Group1-2, Group1-3};
+    # User1-1 in Group1-3 and Group1-1, User1-2 in Group1-3, User1-3 in Group1-2 and Group1-1,
+    # User1-4 in Group1-2, User1-5 in Group1-1.
+    u1, u2, u3, u4, u5, g1, g2, g3 = 1, 2, 3, 4, 5, 11, 12, 13
+    membership = Membership([(u1, g3), (u2, g3), (u4, g2), (u3, g2), (u1, g1), (u3, g1), (u5, g1)])
+    assert membership.cross_product({g1, g3}, {g2, g3}) == {g3, u3, u1}
+
+
 def test_a_set_granted_to_everyone_is_no_requirement() -> None:
     authenticated_users = 50
     # Domain Users (20) is in Authenticated Users, which is in group 30; group 40 only holds Domain Users.
