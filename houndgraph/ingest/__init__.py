@@ -5,7 +5,16 @@
         for batch in read_file(file, warnings=warnings):
             store.write(batch)
 
-A bad file raises IngestError (alone: the other members of an archive still read).
+A bad file raises IngestError before its first batch (alone: the other members of an archive still
+read). What the store should know about the records:
+
+- node kinds are (primary kind, Base) for AD and (primary kind, AZBase) for Azure; OpenGraph nodes
+  carry their own kinds plus the file's source_kind;
+- a property set to None in a SharpHound record is an explicit null from the collector (e.g. an NTLM
+  registry value that no longer exists) and should clear the stored value;
+- one object can arrive in several node records (a stub domain, then the full one): merge them;
+- the same edge can occur twice in one batch (SharpHound reports a session in two lists): dedupe
+  before an upsert, which cannot touch one row twice in a statement.
 """
 
 from houndgraph.ingest.errors import IngestError

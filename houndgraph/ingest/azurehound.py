@@ -100,4 +100,8 @@ def convert_record(out: Emitter, record: dict[str, Any]) -> None:
     if not isinstance(data, dict):
         out.warnings.add(f"an {kind} record has no data object: record skipped")
         return
+    first_new_node = len(out.nodes)
     converter(out, lower_keys(data))
+    # AzureHound leaves out fields it did not collect; a null would erase what another record stored.
+    for node in out.nodes[first_new_node:]:
+        node.properties = {key: value for key, value in node.properties.items() if value is not None}

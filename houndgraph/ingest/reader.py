@@ -20,6 +20,7 @@ from houndgraph.ingest.emitter import Emitter
 from houndgraph.ingest.errors import IngestError, Warnings
 from houndgraph.ingest.files import IngestFile, open_json
 from houndgraph.ingest.scan import (
+    NO_META,
     PARSE_BUFFER,
     DataType,
     FileFormat,
@@ -76,9 +77,10 @@ def read_file(
         out = Emitter(batch_size, log)
         if summary.format is FileFormat.GENERIC:
             yield from _read_generic(file, summary.source_kind, out)
-        else:
-            assert summary.meta is not None  # a classic summary without errors always has its meta
+        elif summary.meta is not None:
             yield from _read_classic(file, summary.meta, out)
+        else:  # unreachable: the scan reports a classic file without a meta tag as an error
+            raise IngestError(NO_META)
         yield from out.take_rest()
     finally:
         if warnings is not None:

@@ -129,6 +129,7 @@ def test_tenant_and_user_properties(azure: Result) -> None:
     alice = azure.node(USER.upper())
     assert alice.properties["name"] == "ALICE@CONTOSO.COM"
     assert alice.properties["onpremid"] == "S-1-5-21-1-2-3-1105" and alice.properties["onpremsyncenabled"] is True
+    assert "title" not in alice.properties  # not collected: left out rather than written as null
     assert azure.node("S-1-5-21-1-2-3-1105").properties == {}
     assert azure.edge(AZEdge.Contains, T, USER.upper()).start.kind == AZNode.Tenant
     assert azure.node(GROUP.upper()).properties["name"] == "ADMINS@CONTOSO"
