@@ -26,6 +26,7 @@ from houndgraph.graph.cypher.errors import (
 )
 from houndgraph.graph.cypher.grammar.CypherLexer import CypherLexer
 from houndgraph.graph.cypher.grammar.CypherParser import CypherParser as P
+from houndgraph.graph.cypher.parse_literals import LiteralBuilder
 from houndgraph.graph.cypher.parse_patterns import PatternBuilder
 
 MAX_QUERY_LENGTH = 100_000
@@ -60,7 +61,7 @@ def parse(text: str) -> a.Query:
     return _Builder(text).query(tree.oC_RegularQuery())
 
 
-class _Builder(PatternBuilder):
+class _Builder(PatternBuilder, LiteralBuilder):
     """Walks the parse tree; one method per grammar rule that carries meaning."""
 
     def __init__(self, text: str) -> None:
@@ -387,58 +388,3 @@ class _Builder(PatternBuilder):
         whens = tuple((self.expr(w.oC_Expression(0)), self.expr(w.oC_Expression(1)))
                       for w in ctx.oC_CaseAlternative())
         return a.Case(subject, whens, default)
-
-    def literal(self, ctx: P.OC_LiteralContext) -> a.Expr:
-        if (b := ctx.oC_BooleanLiteral()) is not None:
-            return a.Literal(b.TRUE() is not None)
-        if ctx.NULL() is not None:
-            return a.Literal(None)
-        if (n := ctx.oC_NumberLiteral()) is not None:
-            return a.Literal(self.number(n))
-        if (s := ctx.StringLiteral()) is not None:
-            return a.Literal(unescape_string(s.getText()))
-        if (lst := ctx.oC_ListLiteral()) is not None:
-            return a.ListLiteral(tuple(self.expr(e) for e in lst.oC_Expression()))
-        return self.map_literal(ctx.oC_MapLiteral())
-
-    def map_literal(self, ctx: P.OC_MapLiteralContext) -> a.MapLiteral:
-        keys = [self.schema_name(k.oC_SchemaName()) for k in ctx.oC_PropertyKeyName()]
-        values = [self.expr(e) for e in ctx.oC_Expression()]
-        return a.MapLiteral(tuple(zip(keys, values, strict=True)))
-
-    def number(self, ctx: P.OC_NumberLiteralContext) -> int | float:
-        text = ctx.getText().lower()
-        if ctx.oC_DoubleLiteral() is not None:
-            return float(text)
-        if text.startswith("0x"):
-            return int(text[2:], 16)
-        if text.startswith("0o"):
-            return int(text[2:], 8)
-        return int(text)
-
-
-_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-
-
-def unescape_string(token: str) -> str:
-    """A Cypher string literal's value. Unknown escapes keep their backslash, as regexes need them."""
-    body = token[1:-1]
-    out: list[str] = []
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            if nxt.lower() == "u" and i + 5 < len(body):
-                out.append(chr(int(body[i + 2: i + 6], 16)))
-                i += 6
-                continue
-            if nxt in _ESCAPES:
-                out.append(_ESCAPES[nxt])
-            else:
-                out.append("\\" + nxt)
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)

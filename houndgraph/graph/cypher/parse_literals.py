@@ -1,0 +1,71 @@
+"""The literal half of the parse-tree walk: numbers, strings, lists and maps."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from houndgraph.graph.cypher import ast as a
+from houndgraph.graph.cypher.grammar.CypherParser import CypherParser as P
+
+
+class LiteralBuilder:
+    """Mixin for the parse-tree walker; relies on its expression and name methods."""
+
+    if TYPE_CHECKING:  # provided by the parse-tree walker that mixes this in
+        def expr(self, ctx: Any) -> a.Expr: ...
+        def schema_name(self, ctx: Any) -> str: ...
+
+    def literal(self, ctx: P.OC_LiteralContext) -> a.Expr:
+        if (b := ctx.oC_BooleanLiteral()) is not None:
+            return a.Literal(b.TRUE() is not None)
+        if ctx.NULL() is not None:
+            return a.Literal(None)
+        if (n := ctx.oC_NumberLiteral()) is not None:
+            return a.Literal(self.number(n))
+        if (s := ctx.StringLiteral()) is not None:
+            return a.Literal(unescape_string(s.getText()))
+        if (lst := ctx.oC_ListLiteral()) is not None:
+            return a.ListLiteral(tuple(self.expr(e) for e in lst.oC_Expression()))
+        return self.map_literal(ctx.oC_MapLiteral())
+
+    def map_literal(self, ctx: P.OC_MapLiteralContext) -> a.MapLiteral:
+        keys = [self.schema_name(k.oC_SchemaName()) for k in ctx.oC_PropertyKeyName()]
+        values = [self.expr(e) for e in ctx.oC_Expression()]
+        return a.MapLiteral(tuple(zip(keys, values, strict=True)))
+
+    def number(self, ctx: P.OC_NumberLiteralContext) -> int | float:
+        text = ctx.getText().lower()
+        if ctx.oC_DoubleLiteral() is not None:
+            return float(text)
+        if text.startswith("0x"):
+            return int(text[2:], 16)
+        if text.startswith("0o"):
+            return int(text[2:], 8)
+        return int(text)
+
+
+_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def unescape_string(token: str) -> str:
+    """A Cypher string literal's value. Unknown escapes keep their backslash, as regexes need them."""
+    body = token[1:-1]
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            if nxt.lower() == "u" and i + 5 < len(body):
+                out.append(chr(int(body[i + 2: i + 6], 16)))
+                i += 6
+                continue
+            if nxt in _ESCAPES:
+                out.append(_ESCAPES[nxt])
+            else:
+                out.append("\\" + nxt)
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
