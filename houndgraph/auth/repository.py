@@ -5,8 +5,8 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import delete, func, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from houndgraph.models import AuthSecret, AuthToken, LoginFailure, User, UserSession
 
@@ -62,8 +62,12 @@ async def count_recent_failures(session: AsyncSession, username: str, since: dat
 
 
 async def record_failure(session: AsyncSession, username: str) -> None:
-    session.add(LoginFailure(username=username.lower()))
-    await session.flush()
+    """Written in a transaction of its own: the request's transaction is rolled back with the 401 that
+    follows a failed login, and the throttle would never see the failure."""
+    engine = session.bind
+    assert isinstance(engine, AsyncEngine), "request sessions are bound to the async engine"
+    async with engine.begin() as connection:
+        await connection.execute(insert(LoginFailure).values(username=username.lower()))
 
 
 async def clear_failures(session: AsyncSession, username: str) -> None:

@@ -1,0 +1,52 @@
+"""GET /api/v2/roles and GET /api/v2/permissions."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.openapi import assert_matches_spec
+from tests.user.helpers import ROLE_IDS, assert_error, user_with_role
+
+
+def test_roles_are_the_reference_five_with_their_permissions(admin: httpx.Client) -> None:
+    response = admin.get("/api/v2/roles")
+    assert response.status_code == 200
+    assert_matches_spec(response, "/api/v2/roles")
+    roles = {role["name"]: role for role in response.json()["data"]["roles"]}
+    assert {name: role["id"] for name, role in roles.items()} == ROLE_IDS
+
+    def granted(name: str) -> set[str]:
+        return {f"{p['authority']}.{p['name']}" for p in roles[name]["permissions"]}
+
+    assert granted("Upload-Only") == {"clients.Tasking", "graphdb.Ingest"}
+    assert "auth.ManageUsers" in granted("Administrator")
+    assert "auth.ManageUsers" not in granted("Power User")
+    assert {"auth.ReadUsers", "auth.CreateToken", "graphdb.Read"} <= granted("Read-Only")
+
+
+def test_roles_sort_and_filter(admin: httpx.Client) -> None:
+    names = [role["name"] for role in admin.get("/api/v2/roles", params={"sort_by": "-name"}).json()["data"]["roles"]]
+    assert names == sorted(ROLE_IDS, reverse=True)
+    filtered = admin.get("/api/v2/roles", params={"name": "~eq:user"}).json()["data"]["roles"]
+    assert {role["name"] for role in filtered} == {"Power User", "User"}
+    assert [r["id"] for r in admin.get("/api/v2/roles", params={"id": "gt:3"}).json()["data"]["roles"]] == [4, 5]
+    assert_error(admin.get("/api/v2/roles", params={"sort_by": "permissions"}), 400,
+                 "column format does not support sorting: permissions")
+
+
+def test_permissions_list(admin: httpx.Client) -> None:
+    response = admin.get("/api/v2/permissions", params={"authority": "eq:auth", "sort_by": "name"})
+    assert response.status_code == 200
+    assert_matches_spec(response, "/api/v2/permissions")
+    names = [p["name"] for p in response.json()["data"]["permissions"]]
+    assert names == sorted(names) and "ManageUsers" in names
+    assert_error(admin.get("/api/v2/permissions", params={"role": "eq:x"}), 400,
+                 "the specified column cannot be filtered: role")
+
+
+def test_roles_need_manage_self(admin: httpx.Client) -> None:
+    _, read_only = user_with_role(admin, "Read-Only")
+    assert admin.get("/api/v2/roles", headers=read_only).status_code == 200
+    _, upload_only = user_with_role(admin, "Upload-Only")
+    assert_error(admin.get("/api/v2/roles", headers=upload_only), 403, "not authorized")
+    assert_error(admin.get("/api/v2/permissions", headers=upload_only), 403, "not authorized")
