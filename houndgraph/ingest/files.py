@@ -123,7 +123,8 @@ def _member_opener(path: Path, info: zipfile.ZipInfo) -> Callable[[], BinaryIO]:
         except Exception:
             archive.close()
             raise
-        return _LimitedMember(archive, member, info.filename, info.file_size)
+        limited = _LimitedMember(archive, member, info.filename, info.file_size)
+        return io.BufferedReader(limited, buffer_size=1 << 16)  # type: ignore[return-value]
 
     return open_member
 
