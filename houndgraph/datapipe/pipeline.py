@@ -56,9 +56,10 @@ class Observer:
 
 class Datapipe:
     def __init__(self, settings: Settings, database: Database, *, analysis: AnalysisHook = no_analysis,
-                 batch_size: int = BATCH_SIZE) -> None:
+                 batch_size: int = BATCH_SIZE, connect: Callable[[], psycopg.Connection] | None = None) -> None:
         self._settings = settings
-        self._database = database
+        # Autocommit: the steps open their own transactions; the session lock outlives them.
+        self._connect = connect or (lambda: database.connect_raw(autocommit=True))
         self._analysis = analysis
         self._batch_size = batch_size
         self._stopping = threading.Event()
@@ -115,8 +116,7 @@ class Datapipe:
 
     def _connection(self) -> psycopg.Connection:
         if self._conn is None or self._conn.closed:
-            # Autocommit: the steps open their own transactions; the session lock outlives them.
-            self._conn = self._database.connect_raw(autocommit=True)
+            self._conn = self._connect()
         return self._conn
 
     def _drop_connection(self) -> None:

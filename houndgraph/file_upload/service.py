@@ -84,15 +84,16 @@ async def attach_file(session: AsyncSession, settings: Settings, job_id: int, *,
 
 def _plan_tasks(settings: Settings, job_id: int, path: Path, is_zip: bool, name: str) -> list[IngestTask]:
     """The tasks of a stored upload, or BadRequest naming every reason the file is refused."""
-    errors = validate_upload(path)
-    if errors:
-        raise BadRequest(messages=errors)
-    with path.open("rb") as handle:
-        starts_like_zip = handle.read(4) in (ZIP_MAGIC, EMPTY_ZIP_MAGIC)
     if not is_zip:
-        if starts_like_zip:
-            raise BadRequest(ZIP_SENT_AS_JSON)
+        with path.open("rb") as handle:
+            if handle.read(4) in (ZIP_MAGIC, EMPTY_ZIP_MAGIC):
+                raise BadRequest(ZIP_SENT_AS_JSON)
+        # The whole document is checked now, as the reference does, so a bad file is refused at once.
+        errors = validate_upload(path)
+        if errors:
+            raise BadRequest(messages=errors)
         return [_task(job_id, name, None, path, None)]
+    # An archive's header and limits are checked now; each member is checked when it is read.
     skipped: list[str] = []
     try:
         members = list(expand_upload(path, max_unzipped_bytes=settings.max_unzipped_bytes,

@@ -119,3 +119,13 @@ def stored_counts(conn: psycopg.Connection, by_kind: dict[str, set[str]]) -> Cou
 def graph_size(conn: psycopg.Connection) -> tuple[int, int]:
     row = conn.execute("SELECT (SELECT count(*) FROM node), (SELECT count(*) FROM edge)").fetchone()
     return row[0], row[1]
+
+
+def error_messages(response: httpx.Response, status: int) -> list[str]:
+    """The reference error body with `status` (uploads may carry several entries); its messages."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert list(body) == ["http_status", "timestamp", "request_id", "errors"]
+    assert body["http_status"] == status and body["request_id"] == response.headers["RequestID"]
+    assert body["errors"] and all(error["context"] == "" for error in body["errors"])
+    return [error["message"] for error in body["errors"]]
