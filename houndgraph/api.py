@@ -17,6 +17,7 @@ from houndgraph.auth import endpoints as auth_endpoints
 from houndgraph.auth.dependencies import permission_guard
 from houndgraph.auth.permissions import P
 from houndgraph.config import endpoints as config_endpoints
+from houndgraph.data_quality import endpoints as data_quality_endpoints
 from houndgraph.datapipe import endpoints as datapipe_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.file_upload import endpoints as file_upload_endpoints
@@ -105,6 +106,13 @@ ROUTES: list[Route] = [
           malformed_json_message="JSON malformed."),
     # --- graph views: path finding, entity info, search ---------------------------------------
     # --- analysis results: data quality, completeness -----------------------------------------
+    Route("GET", "/api/v2/platform/{platform_id}/data-quality-stats", data_quality_endpoints.list_platform_stats,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/ad-domains/{domain_id}/data-quality-stats", data_quality_endpoints.list_domain_stats,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/azure-tenants/{tenant_id}/data-quality-stats", data_quality_endpoints.list_tenant_stats,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/completeness", data_quality_endpoints.get_completeness, P.GRAPH_DB_READ),
     # --- saved queries, SSO providers, asset group tags ---------------------------------------
     # `export` and `import` before `{saved_query_id}`, which would otherwise take them as ids.
     Route("GET", "/api/v2/saved-queries/export", saved_query_endpoints.export_saved_queries, P.SAVED_QUERIES_READ),

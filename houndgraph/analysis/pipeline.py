@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from houndgraph.analysis import (
     backup,
+    data_quality,
     dcsync,
     esc1,
     esc3,
@@ -63,3 +64,4 @@ ALL_RULES: tuple[Rule, ...] = AD_RULES + AZURE_RULES
 
 def finish_run(ctx: Context, report: AnalysisReport) -> None:
     """Tier Zero tags and the data-quality snapshot, after every rule."""
+    report.data_quality_run_id = data_quality.record_snapshot(ctx)

@@ -1,0 +1,129 @@
+"""The data-quality snapshot written at the end of every analysis run (reference `SaveDataQuality`).
+
+AD: one row per Domain node (its `objectid` is the domain SID): the nodes of each AD kind whose
+`domainsid` is that SID; `relationships`, the edges starting at an AD node (Base kind) of the domain;
+`acls`, those of an ACL kind; `sessions`, HasSession edges starting at a Computer of the domain; and the
+two completeness fractions restricted to the domain. One aggregate row sums the counters over the
+domains, adds `domains`, and computes completeness over all domains. Azure: one row per AZTenant
+(`tenantid` match, no ACL / session / completeness figures) and an aggregate with `tenants`. Every row
+of a run shares one freshly generated `run_id` and the run's time; nothing is written for a platform
+without domains / tenants.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+
+from houndgraph.analysis.completeness import local_group_completeness, session_completeness
+from houndgraph.analysis.context import Context
+from houndgraph.graph.kinds import AD_ACL_EDGES, ADEdge, ADNode, AZNode
+
+AD_COUNTED_KINDS: dict[str, str] = {
+    "users": ADNode.User, "groups": ADNode.Group, "computers": ADNode.Computer, "ous": ADNode.OU,
+    "containers": ADNode.Container, "gpos": ADNode.GPO, "aiacas": ADNode.AIACA, "rootcas": ADNode.RootCA,
+    "enterprisecas": ADNode.EnterpriseCA, "ntauthstores": ADNode.NTAuthStore,
+    "certtemplates": ADNode.CertTemplate, "issuancepolicies": ADNode.IssuancePolicy,
+}
+AZURE_COUNTED_KINDS: dict[str, str] = {
+    "users": AZNode.User, "groups": AZNode.Group, "apps": AZNode.App, "service_principals": AZNode.ServicePrincipal,
+    "devices": AZNode.Device, "management_groups": AZNode.ManagementGroup, "subscriptions": AZNode.Subscription,
+    "resource_groups": AZNode.ResourceGroup, "vms": AZNode.VM, "key_vaults": AZNode.KeyVault,
+    "automation_accounts": AZNode.AutomationAccount, "container_registries": AZNode.ContainerRegistry,
+    "function_apps": AZNode.FunctionApp, "logic_apps": AZNode.LogicApp, "managed_clusters": AZNode.ManagedCluster,
+    "vm_scale_sets": AZNode.VMScaleSet, "web_apps": AZNode.WebApp,
+}
+
+_NODES_BY_OWNER = """
+SELECT n.properties->>%(owner)s, k.name, count(*)
+FROM node n JOIN kind k ON k.id = ANY(n.kind_ids)
+WHERE k.name = ANY(%(kinds)s) AND n.properties->>%(owner)s = ANY(%(owners)s)
+GROUP BY 1, 2
+"""
+_EDGES_BY_OWNER = """
+SELECT s.properties->>%(owner)s, count(*),
+       count(*) FILTER (WHERE e.kind_id IN (SELECT id FROM kind WHERE name = ANY(%(acls)s))),
+       count(*) FILTER (WHERE e.kind_id = (SELECT id FROM kind WHERE name = %(session)s)
+                          AND s.kind_ids @> ARRAY[(SELECT id FROM kind WHERE name = %(computer)s)]::smallint[])
+FROM edge e JOIN node s ON s.id = e.start_id
+WHERE s.kind_ids @> ARRAY[(SELECT id FROM kind WHERE name = %(base)s)]::smallint[]
+  AND s.properties->>%(owner)s = ANY(%(owners)s)
+GROUP BY 1
+"""
+
+
+def _owners(ctx: Context, kind: str, column: str) -> list[str]:
+    return sorted({str(row[1] or row[2]) for row in ctx.nodes(kind, columns=(column, "objectid")) if row[1] or row[2]})
+
+
+def _counts(ctx: Context, owner: str, owners: list[str], kinds: dict[str, str], base: str) -> dict[str, dict[str, int]]:
+    by_kind = {kind: column for column, kind in kinds.items()}
+    columns = [*kinds, "relationships", "acls", "sessions"]
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(columns, 0))
+    rows = ctx.conn.execute(_NODES_BY_OWNER, {"owner": owner, "kinds": list(by_kind), "owners": owners})
+    for sid, kind, count in rows:
+        counts[sid][by_kind[kind]] = count
+    edges = ctx.conn.execute(_EDGES_BY_OWNER, {
+        "owner": owner, "owners": owners, "acls": sorted(AD_ACL_EDGES), "session": ADEdge.HasSession,
+        "computer": ADNode.Computer, "base": base,
+    })
+    for sid, relationships, acls, sessions in edges:
+        counts[sid].update(relationships=relationships, acls=acls, sessions=sessions)
+    return {sid: counts[sid] for sid in owners}
+
+
+def record_snapshot(ctx: Context) -> str | None:
+    """Write the run's rows; returns the run id, or None when there was nothing to describe."""
+    run_id = str(uuid.uuid4())
+    wrote = _record_ad(ctx, run_id)
+    wrote = _record_azure(ctx, run_id) or wrote
+    return run_id if wrote else None
+
+
+def _insert(ctx: Context, table: str, values: dict[str, object]) -> None:
+    columns = list(values)
+    ctx.conn.execute(
+        f"INSERT INTO {table} ({', '.join(columns)}, created_at, updated_at) "
+        f"VALUES ({', '.join(f'%({c})s' for c in columns)}, %(now)s, %(now)s)",
+        {**values, "now": ctx.now},
+    )
+
+
+def _record_ad(ctx: Context, run_id: str) -> bool:
+    domains = _owners(ctx, ADNode.Domain, "domainsid")
+    if not domains:
+        return False
+    counts = _counts(ctx, "domainsid", domains, AD_COUNTED_KINDS, ADNode.Base)
+    columns = [*AD_COUNTED_KINDS, "acls", "sessions", "relationships"]
+    totals = dict.fromkeys(columns, 0)
+    for sid in domains:
+        row = {column: counts[sid][column] for column in columns}
+        for column in columns:
+            totals[column] += row[column]
+        _insert(ctx, "ad_data_quality_stats", {
+            "domain_sid": sid, **row, "run_id": run_id,
+            "session_completeness": session_completeness(ctx.conn, sid),
+            "local_group_completeness": local_group_completeness(ctx.conn, sid),
+        })
+    _insert(ctx, "ad_data_quality_aggregations", {
+        "domains": len(domains), **totals, "run_id": run_id,
+        "session_completeness": session_completeness(ctx.conn),
+        "local_group_completeness": local_group_completeness(ctx.conn),
+    })
+    return True
+
+
+def _record_azure(ctx: Context, run_id: str) -> bool:
+    tenants = _owners(ctx, AZNode.Tenant, "tenantid")
+    if not tenants:
+        return False
+    counts = _counts(ctx, "tenantid", tenants, AZURE_COUNTED_KINDS, AZNode.Base)
+    columns = [*AZURE_COUNTED_KINDS, "relationships"]
+    totals = dict.fromkeys(columns, 0)
+    for tenant in tenants:
+        row = {column: counts[tenant][column] for column in columns}
+        for column in columns:
+            totals[column] += row[column]
+        _insert(ctx, "azure_data_quality_stats", {"tenant_id": tenant, **row, "run_id": run_id})
+    _insert(ctx, "azure_data_quality_aggregations", {"tenants": len(tenants), **totals, "run_id": run_id})
+    return True
