@@ -23,6 +23,7 @@ from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.graph_query import endpoints as graph_query_endpoints
 from houndgraph.saved_query import endpoints as saved_query_endpoints
+from houndgraph.sso import endpoints as sso_endpoints
 from houndgraph.token import endpoints as token_endpoints
 from houndgraph.user import endpoints as user_endpoints
 from houndgraph.version import get_version
@@ -135,6 +136,18 @@ ROUTES: list[Route] = [
           P.SAVED_QUERIES_WRITE),
     Route("DELETE", "/api/v2/saved-queries/{saved_query_id}/permissions", saved_query_endpoints.unshare_saved_query,
           P.SAVED_QUERIES_WRITE),
+    # SAML provider forms stream in through a 10 MiB cap of their own (an oversized metadata file is a 400).
+    Route("POST", "/api/v2/sso-providers/saml", sso_endpoints.create_saml_provider, P.AUTH_MANAGE_PROVIDERS,
+          streams_body=True),
+    Route("POST", "/api/v2/saml/providers", sso_endpoints.create_saml_provider_deprecated, P.AUTH_MANAGE_PROVIDERS,
+          deprecated=True, streams_body=True),
+    Route("GET", "/api/v2/sso-providers", sso_endpoints.list_providers, AUTHENTICATED),
+    Route("GET", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.get_provider, AUTHENTICATED),
+    Route("PATCH", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.update_provider, P.AUTH_MANAGE_PROVIDERS,
+          streams_body=True),
+    Route("DELETE", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.delete_provider, P.AUTH_MANAGE_PROVIDERS),
+    # PUBLIC like the reference's SSO login flow: an identity provider fetches it without credentials.
+    Route("GET", "/api/v2/sso/{slug}/metadata", sso_endpoints.service_provider_metadata_xml, PUBLIC),
 ]
 
 

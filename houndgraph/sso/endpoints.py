@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from fastapi import Request, Response
+
+from houndgraph.auth.dependencies import CurrentAuth
+from houndgraph.deps import SessionDep
+from houndgraph.kit.envelopes import DataEnvelope
+from houndgraph.models import SSOProvider
+from houndgraph.sso import forms, service
+from houndgraph.sso.metadata import service_provider_metadata
+from houndgraph.sso.schemas import AuthProviderView, AutoProvisionConfig, DeletedProvider, SAMLProviderView
+
+SAML_METADATA_MEDIA_TYPE = "application/samlmetadata+xml"
+SUCCESSOR = "/api/v2/sso-providers/saml"
+
+
+def _base_url(request: Request) -> str:
+    """Scheme and host as the caller reached us (uvicorn applies X-Forwarded-* from trusted proxies)."""
+    return f"{request.url.scheme}://{request.url.netloc}"
+
+
+def _saml_view(request: Request, provider: SSOProvider) -> SAMLProviderView:
+    assert provider.saml_provider is not None
+    return SAMLProviderView.of(provider.saml_provider, service.service_provider_urls(_base_url(request), provider))
+
+
+def _provider_view(request: Request, provider: SSOProvider) -> AuthProviderView:
+    return AuthProviderView.of(provider, _saml_view(request, provider) if provider.saml_provider else None)
+
+
+async def create_saml_provider(request: Request, session: SessionDep) -> DataEnvelope[SAMLProviderView]:
+    form = await forms.read_form(request)
+    try:
+        name = forms.text(form, forms.FIELD_NAME, required=True)
+        metadata = await forms.metadata_file(form, required=True)
+        config = AutoProvisionConfig(enabled=forms.boolean(form, forms.FIELD_ENABLED, required=True),
+                                     default_role_id=forms.integer(form, forms.FIELD_DEFAULT_ROLE, required=True),
+                                     role_provision=forms.boolean(form, forms.FIELD_ROLE_PROVISION, required=True))
+    finally:
+        await form.close()
+    assert name is not None and metadata is not None
+    provider = await service.create_saml(session, name, metadata, config)
+    return DataEnvelope(data=_saml_view(request, provider))
+
+
+async def create_saml_provider_deprecated(request: Request, response: Response,
+                                          session: SessionDep) -> DataEnvelope[SAMLProviderView]:
+    """Seed operation 1: name and metadata only, no auto-provisioning."""
+    response.headers["Deprecation"] = "true"
+    response.headers["Link"] = f'<{SUCCESSOR}>; rel="successor-version"'
+    form = await forms.read_form(request)
+    try:
+        name = forms.text(form, forms.FIELD_NAME, required=True)
+        metadata = await forms.metadata_file(form, required=True)
+    finally:
+        await form.close()
+    assert name is not None and metadata is not None
+    provider = await service.create_saml(session, name, metadata, None)
+    return DataEnvelope(data=_saml_view(request, provider))
+
+
+async def list_providers(request: Request, session: SessionDep) -> DataEnvelope[list[AuthProviderView]]:
+    providers = await service.list_providers(session, request.query_params.multi_items())
+    return DataEnvelope(data=[_provider_view(request, provider) for provider in providers])
+
+
+async def get_provider(sso_provider_id: str, request: Request, session: SessionDep) -> DataEnvelope[AuthProviderView]:
+    provider = await service.get_provider(session, service.parse_id(sso_provider_id))
+    return DataEnvelope(data=_provider_view(request, provider))
+
+
+async def update_provider(sso_provider_id: str, request: Request,
+                          session: SessionDep) -> DataEnvelope[SAMLProviderView]:
+    provider_id = service.parse_id(sso_provider_id)
+    await service.saml_provider(session, provider_id)
+    form = await forms.read_form(request)
+    try:
+        changes = service.SAMLProviderChanges(
+            name=forms.text(form, forms.FIELD_NAME, required=False),
+            metadata_xml=await forms.metadata_file(form, required=False),
+            enabled=forms.boolean(form, forms.FIELD_ENABLED, required=False),
+            default_role_id=forms.integer(form, forms.FIELD_DEFAULT_ROLE, required=False),
+            role_provision=forms.boolean(form, forms.FIELD_ROLE_PROVISION, required=False),
+        )
+    finally:
+        await form.close()
+    provider = await service.update_saml(session, provider_id, changes)
+    return DataEnvelope(data=_saml_view(request, provider))
+
+
+async def delete_provider(sso_provider_id: str, auth: CurrentAuth,
+                          session: SessionDep) -> DataEnvelope[DeletedProvider]:
+    users = await service.delete(session, auth, service.parse_id(sso_provider_id))
+    return DataEnvelope(data=DeletedProvider.of(users))
+
+
+async def service_provider_metadata_xml(slug: str, request: Request, session: SessionDep) -> Response:
+    provider = await service.by_slug(session, slug)
+    urls = service.service_provider_urls(_base_url(request), provider)
+    return Response(service_provider_metadata(urls), media_type=SAML_METADATA_MEDIA_TYPE)

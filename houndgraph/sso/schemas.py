@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel
+
+from houndgraph.kit.nullable import NullInt32, NullTime
+from houndgraph.models import SAMLProvider, SSOProvider, User
+from houndgraph.sso.metadata import ServiceProviderURLs
+from houndgraph.user.schemas import UserView
+
+
+class SAMLProviderView(BaseModel):
+    """`model.saml-provider`: the `sp_*` URLs are computed from the request's scheme and host."""
+
+    id: int
+    name: str
+    display_name: str
+    idp_issuer_uri: str
+    idp_sso_uri: str
+    root_uri_version: int
+    principal_attribute_mappings: list[str]
+    sp_issuer_uri: str
+    sp_sso_uri: str
+    sp_metadata_uri: str
+    sp_acs_uri: str
+    sso_provider_id: NullInt32
+    created_at: datetime
+    updated_at: datetime
+    deleted_at: NullTime = NullTime()
+
+    @classmethod
+    def of(cls, saml: SAMLProvider, urls: ServiceProviderURLs) -> SAMLProviderView:
+        return cls(id=saml.id, name=saml.name, display_name=saml.display_name, idp_issuer_uri=saml.issuer_uri,
+                   idp_sso_uri=saml.single_sign_on_uri, root_uri_version=saml.root_uri_version,
+                   principal_attribute_mappings=list(saml.principal_attribute_mappings or []),
+                   sp_issuer_uri=urls.issuer, sp_sso_uri=urls.sso, sp_metadata_uri=urls.metadata,
+                   sp_acs_uri=urls.acs, sso_provider_id=NullInt32.of(saml.sso_provider_id),
+                   created_at=saml.created_at, updated_at=saml.updated_at)
+
+
+class AutoProvisionConfig(BaseModel):
+    enabled: bool = False
+    default_role_id: int = 0
+    role_provision: bool = False
+
+
+class ProviderConfig(BaseModel):
+    auto_provision: AutoProvisionConfig = AutoProvisionConfig()
+
+
+class AuthProviderView(BaseModel):
+    """`model.auth-provider`: one entry of `GET /api/v2/sso-providers`, whatever the protocol."""
+
+    id: int
+    name: str
+    type: str
+    slug: str
+    details: SAMLProviderView | None
+    config: ProviderConfig
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, provider: SSOProvider, details: SAMLProviderView | None) -> AuthProviderView:
+        return cls(id=provider.id, name=provider.name, type=provider.type, slug=provider.slug, details=details,
+                   config=ProviderConfig.model_validate(provider.config or {}), created_at=provider.created_at,
+                   updated_at=provider.updated_at)
+
+
+class DeletedProvider(BaseModel):
+    affected_users: list[UserView]
+
+    @classmethod
+    def of(cls, users: list[User]) -> DeletedProvider:
+        return cls(affected_users=[
+            UserView.of(user).model_copy(update={"sso_provider_id": NullInt32.of(user.sso_provider_id)})
+            for user in users
+        ])

@@ -1,0 +1,197 @@
+"""SSO providers (reference/behaviour.md §14): SAML providers made from an identity provider's metadata,
+their auto-provisioning settings, and the service-provider URLs derived from the caller's host."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.auth.context import AuthContext
+from houndgraph.errors import ID_MALFORMED, BadRequest, Conflict, NotFound
+from houndgraph.kit.filters import (
+    ORDERED_PREDICATES,
+    STRING_PREDICATES,
+    FilterColumn,
+    as_datetime,
+    as_int,
+    parse_filters,
+    where,
+)
+from houndgraph.kit.sorting import SortKey, order_by, parse_sort
+from houndgraph.models import SAMLProvider, SSOProvider, User
+from houndgraph.models.saml_provider import ROOT_URI_VERSION_CURRENT, ROOT_URI_VERSION_LEGACY
+from houndgraph.models.sso_provider import SSO_TYPE_SAML
+from houndgraph.sso import repository
+from houndgraph.sso.forms import FIELD_DEFAULT_ROLE
+from houndgraph.sso.metadata import ServiceProviderURLs, parse_identity_provider
+from houndgraph.sso.schemas import AutoProvisionConfig
+
+NAME_TAKEN = "sso provider name must be unique"
+INVALID_DEFAULT_ROLE = f'"{FIELD_DEFAULT_ROLE}" parameter is invalid'
+OWN_PROVIDER = "user may not delete their own SAML auth provider"
+INVALID_ACS = "metadata does not have a valid ACS location"
+UNIQUE_CONSTRAINTS = frozenset({"uq_sso_providers_name", "uq_sso_providers_slug", "uq_saml_providers_name"})
+ROOT_PATHS = {ROOT_URI_VERSION_LEGACY: "/api/v1/login/saml", ROOT_URI_VERSION_CURRENT: "/api/v2/sso"}
+# The name becomes a path segment of the login URLs (as its slug).
+_UNSAFE_NAME = re.compile(r"[/\\?#%\x00-\x1f\x7f]")
+
+SORT_COLUMNS: dict[str, Any] = {"id": SSOProvider.id, "name": SSOProvider.name, "slug": SSOProvider.slug,
+                                "type": SSOProvider.type, "created_at": SSOProvider.created_at,
+                                "updated_at": SSOProvider.updated_at}
+FILTERS = {
+    "id": FilterColumn(ORDERED_PREDICATES, as_int),
+    "name": FilterColumn(STRING_PREDICATES),
+    "slug": FilterColumn(STRING_PREDICATES),
+    "type": FilterColumn(STRING_PREDICATES),
+    "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
+    "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
+}
+
+
+def parse_id(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest(ID_MALFORMED) from None
+    if not 0 <= value < 2**31:
+        raise BadRequest(ID_MALFORMED)
+    return value
+
+
+def slug_for(name: str) -> str:
+    """The reference's slug: lower case, spaces as dashes."""
+    return name.lower().replace(" ", "-")
+
+
+def _check_name(name: str) -> None:
+    if not name.strip():
+        raise BadRequest('"name" parameter must not be empty')
+    if _UNSAFE_NAME.search(name):
+        raise BadRequest('"name" parameter may not contain "/", "\\", "?", "#", "%" or control characters')
+
+
+def service_provider_urls(base_url: str, provider: SSOProvider) -> ServiceProviderURLs:
+    """Our URLs for this provider, on the host the caller used. The reference builds them from the name; we
+    use the slug, which is what the login routes match, so the URLs resolve whatever the name's case."""
+    version = provider.saml_provider.root_uri_version if provider.saml_provider else ROOT_URI_VERSION_CURRENT
+    root = f"{base_url.rstrip('/')}{ROOT_PATHS[version]}/{quote(provider.slug, safe='')}"
+    acs = f"{root}/acs" if version == ROOT_URI_VERSION_LEGACY else f"{root}/callback"
+    return ServiceProviderURLs(issuer=root, sso=f"{root}/login", metadata=f"{root}/metadata", acs=acs)
+
+
+async def _check_role(session: AsyncSession, role_id: int) -> None:
+    if not await repository.role_exists(session, role_id):
+        raise BadRequest(INVALID_DEFAULT_ROLE)
+
+
+async def _store(session: AsyncSession, provider: SSOProvider, *, new: bool) -> SSOProvider:
+    try:
+        return await (repository.add(session, provider) if new else repository.save(session, provider))
+    except IntegrityError as error:
+        constraint = getattr(getattr(error.orig, "diag", None), "constraint_name", None)
+        if constraint in UNIQUE_CONSTRAINTS:
+            raise Conflict(NAME_TAKEN) from None
+        raise
+
+
+async def create_saml(session: AsyncSession, name: str, metadata_xml: bytes,
+                      config: AutoProvisionConfig | None) -> SSOProvider:
+    """`config` None is the deprecated route's provider: no auto-provisioning."""
+    _check_name(name)
+    if config is not None:
+        await _check_role(session, config.default_role_id)
+    metadata = parse_identity_provider(metadata_xml)
+    provider = SSOProvider(
+        name=name, slug=slug_for(name), type=SSO_TYPE_SAML,
+        config={"auto_provision": (config or AutoProvisionConfig()).model_dump()},
+        saml_provider=SAMLProvider(name=name, display_name=name, issuer_uri=metadata.entity_id,
+                                   single_sign_on_uri=metadata.sso_post_url, metadata_xml=metadata_xml,
+                                   root_uri_version=ROOT_URI_VERSION_CURRENT),
+    )
+    return await _store(session, provider, new=True)
+
+
+@dataclass(frozen=True, slots=True)
+class SAMLProviderChanges:
+    """A PATCH: None leaves the field as it is."""
+
+    name: str | None = None
+    metadata_xml: bytes | None = None
+    enabled: bool | None = None
+    default_role_id: int | None = None
+    role_provision: bool | None = None
+
+
+async def saml_provider(session: AsyncSession, provider_id: int) -> SSOProvider:
+    provider = await repository.by_id(session, provider_id)
+    if provider is None or provider.type != SSO_TYPE_SAML or provider.saml_provider is None:
+        raise NotFound()
+    return provider
+
+
+async def update_saml(session: AsyncSession, provider_id: int, changes: SAMLProviderChanges) -> SSOProvider:
+    provider = await saml_provider(session, provider_id)
+    saml = provider.saml_provider
+    assert saml is not None
+    if changes.name is not None:
+        _check_name(changes.name)
+        provider.name, provider.slug = changes.name, slug_for(changes.name)
+        saml.name = saml.display_name = changes.name
+    if changes.metadata_xml is not None:
+        metadata = parse_identity_provider(changes.metadata_xml)
+        saml.metadata_xml, saml.issuer_uri, saml.single_sign_on_uri = (
+            changes.metadata_xml, metadata.entity_id, metadata.sso_post_url)
+        if metadata.acs_post_url is not None and ROOT_PATHS[saml.root_uri_version] not in metadata.acs_post_url:
+            # The IdP was configured with our other URL layout: follow it, or refuse an ACS that is neither.
+            versions = [v for v, path in ROOT_PATHS.items() if path in metadata.acs_post_url]
+            if not versions:
+                raise BadRequest(INVALID_ACS)
+            saml.root_uri_version = versions[0]
+    config = AutoProvisionConfig.model_validate((provider.config or {}).get("auto_provision", {}))
+    if changes.default_role_id is not None:
+        await _check_role(session, changes.default_role_id)
+        config.default_role_id = changes.default_role_id
+    if changes.enabled is not None:
+        config.enabled = changes.enabled
+    if changes.role_provision is not None:
+        config.role_provision = changes.role_provision
+    # A new dict, so that the JSONB column is seen as changed.
+    provider.config = {**(provider.config or {}), "auto_provision": config.model_dump()}
+    return await _store(session, provider, new=False)
+
+
+async def list_providers(session: AsyncSession, params: list[tuple[str, str]]) -> list[SSOProvider]:
+    keys = parse_sort([value for name, value in params if name == "sort_by"], SORT_COLUMNS,
+                      default=[SortKey("created_at")])
+    condition = where(parse_filters(params, FILTERS, ignore=frozenset({"sort_by"})), SORT_COLUMNS)
+    return await repository.list_all(session, condition, order_by(keys, SORT_COLUMNS))
+
+
+async def get_provider(session: AsyncSession, provider_id: int) -> SSOProvider:
+    provider = await repository.by_id(session, provider_id)
+    if provider is None:
+        raise NotFound()
+    return provider
+
+
+async def by_slug(session: AsyncSession, slug: str) -> SSOProvider:
+    provider = await repository.by_slug(session, slug)
+    if provider is None or provider.saml_provider is None:
+        raise NotFound()
+    return provider
+
+
+async def delete(session: AsyncSession, auth: AuthContext, provider_id: int) -> list[User]:
+    """Returns the users who logged in with it (as they were): they keep their accounts, unlinked."""
+    provider = await get_provider(session, provider_id)
+    caller = await repository.user_by_id(session, auth.user_id)
+    if caller is not None and caller.sso_provider_id == provider.id:
+        raise Conflict(OWN_PROVIDER)
+    users = await repository.users_of(session, provider.id)
+    await repository.delete_provider(session, provider, [user.id for user in users])
+    return users
