@@ -58,6 +58,16 @@ class Graph:
         ).fetchall()
         return {(start, end) for start, end in rows}
 
+    def derived_ids(self, kind: str) -> set[tuple[str, str]]:
+        """Like `derived`, by object id (for nodes sharing a name, e.g. a CA and its root certificate)."""
+        rows = self.conn.execute(
+            """SELECT s.properties->>'objectid', t.properties->>'objectid' FROM edge e
+               JOIN kind k ON k.id = e.kind_id JOIN node s ON s.id = e.start_id JOIN node t ON t.id = e.end_id
+               WHERE k.name = %s""",
+            (kind,),
+        ).fetchall()
+        return {(start, end) for start, end in rows}
+
     def edge_properties(self, start: str, kind: str, end: str) -> dict[str, Any]:
         row = self.conn.execute(
             """SELECT e.properties FROM edge e JOIN kind k ON k.id = e.kind_id
