@@ -22,6 +22,7 @@ from houndgraph.analysis import (
     goldencert,
     laps,
     local_groups,
+    ntlm,
     owns,
     pki,
     protect_admin_groups,
@@ -55,6 +56,7 @@ AD_RULES: tuple[Rule, ...] = (
     esc10.RULE_10A,
     esc10.RULE_10B,
     esc13.RULE,
+    ntlm.RULE,
 )
 
 AZURE_RULES: tuple[Rule, ...] = ()

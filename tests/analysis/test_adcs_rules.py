@@ -2,32 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from houndgraph.analysis import esc3, esc4, esc9, esc10, esc13, goldencert, pki
 from houndgraph.analysis.pki import EKU_CERT_REQUEST_AGENT
 from houndgraph.graph.kinds import ADEdge, ADNode
+from tests.analysis.adcs_fixtures import pki_graph, template
 from tests.analysis.graphs import DOMAIN_SID, Graph
-
-VALID = {"requiresmanagerapproval": False, "authenticationenabled": True, "schemaversion": 1,
-         "authorizedsignatures": 0, "enrolleesuppliessubject": False}
-
-
-def pki_graph(graph: Graph, *, host_enabled: bool = True, ntauth: bool = True) -> None:
-    """Domain D, root CA, NTAuth store and one Enterprise CA 'CA' chained by certificates."""
-    graph.domain("D")
-    graph.node("Root", ADNode.RootCA, certthumbprint="AA", certchain=["AA"], domainsid=DOMAIN_SID)
-    graph.node("Store", ADNode.NTAuthStore, certthumbprints=["BB"] if ntauth else [], domainsid=DOMAIN_SID)
-    graph.node("CA", ADNode.EnterpriseCA, certthumbprint="BB", certchain=["BB", "AA"], domainsid=DOMAIN_SID)
-    graph.node("Host", ADNode.Computer, enabled=host_enabled)
-    graph.edge("Root", ADEdge.RootCAFor, "D")
-    graph.edge("Store", ADEdge.NTAuthStoreFor, "D")
-    graph.edge("Host", ADEdge.HostsCAService, "CA")
-
-
-def template(graph: Graph, name: str, **properties: Any) -> None:
-    graph.node(name, ADNode.CertTemplate, **{**VALID, **properties})
-    graph.edge(name, ADEdge.PublishedTo, "CA")
 
 
 def test_pki_links_from_thumbprints_and_chains(graph: Graph) -> None:
