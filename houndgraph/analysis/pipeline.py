@@ -20,6 +20,7 @@ from houndgraph.analysis import (
     esc10,
     esc13,
     goldencert,
+    gpo,
     laps,
     local_groups,
     ntlm,
@@ -57,6 +58,7 @@ AD_RULES: tuple[Rule, ...] = (
     esc10.RULE_10B,
     esc13.RULE,
     ntlm.RULE,
+    gpo.RULE,
 )
 
 AZURE_RULES: tuple[Rule, ...] = ()

@@ -10,7 +10,7 @@ The older pictures need a few mechanical repairs, each applied only where the pi
 * no `kind` properties: the kind is read from the caption ("Group1" is a Group, "DC" a Computer,
   "Authenticated Users" a Group, "AppAdminRole" an AZRole, ...), see `_KIND_BY_CAPTION`;
 * typos and old names: relationship `PublisedTo` / `HostCAService` / an empty type between a domain
-  or OU and what it holds (Contains); property `RequireManagerApproval`, `SchannelSchannel...`;
+  or OU and what it holds (Contains); property `RequireManagerApproval`, `SchannelSchannel...`, `blocksInheritence`;
 * the reference now requires an Enterprise CA to be hosted by an enabled Computer before any ESC or
   GoldenCert edge; pictures drawn before that rule get an enabled hosting Computer named
   "<CA> host" for each CA without one, and their CA-hosting Computers get `enabled: true`;
@@ -47,6 +47,7 @@ _EDGE_TYPOS = {"PublisedTo": ADEdge.PublishedTo, "HostCAService": ADEdge.HostsCA
 _PROPERTY_NAMES = {
     "requiremanagerapproval": "requiresmanagerapproval",
     "schannelschannelauthenticationenabled": "schannelauthenticationenabled",
+    "blocksinheritence": "blocksinheritance",
 }
 _ROLE_TEMPLATES = {"AppAdminRole": APPLICATION_ADMINISTRATOR, "CloudAppAdminRole": CLOUD_APPLICATION_ADMINISTRATOR}
 

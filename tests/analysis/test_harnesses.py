@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from houndgraph.analysis import Rule, dcsync, esc1, esc6, esc9, goldencert
+from houndgraph.analysis import Rule, dcsync, esc1, esc6, esc9, goldencert, gpo
 from houndgraph.graph.kinds import ADEdge
 from tests.analysis.graphs import Graph
 from tests.analysis.harness import load
@@ -41,3 +41,15 @@ def test_esc6a_eca_harness_derives_exactly_one_edge(graph: Graph) -> None:
     assert harness.expected == set()
     graph.run(esc6.RULE_6A)
     assert graph.derived(ADEdge.ADCSESC6a) == {("Group0", "Domain0")}
+
+
+def test_gpo_enforcement_harness(graph: Graph) -> None:
+    # The picture draws no expected edge; what it shows is GPO A linked enforced and GPO B linked
+    # unenforced to the domain, OU A and OU D blocking inheritance. Enforced links pass blocks, the
+    # others do not: A reaches every user, B only User B (under OU B, which does not block).
+    harness = load(graph, "gpoenforcementharness.json", {ADEdge.GPOAppliesTo})
+    assert harness.expected == set()
+    graph.run(gpo.RULE)
+    assert graph.derived(ADEdge.GPOAppliesTo) == {
+        ("GPO A", "User A"), ("GPO A", "User B"), ("GPO A", "User C"), ("GPO A", "User D"), ("GPO B", "User B")}
+    assert graph.derived(ADEdge.CanApplyGPO) == set()
