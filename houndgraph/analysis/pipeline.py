@@ -9,6 +9,9 @@ enrollment. Azure follows. Tier Zero tagging and the data-quality snapshot close
 from __future__ import annotations
 
 from houndgraph.analysis import (
+    azure_app_roles,
+    azure_approvers,
+    azure_roles,
     backup,
     data_quality,
     dcsync,
@@ -21,6 +24,7 @@ from houndgraph.analysis import (
     esc13,
     goldencert,
     gpo,
+    hybrid,
     laps,
     local_groups,
     ntlm,
@@ -61,7 +65,12 @@ AD_RULES: tuple[Rule, ...] = (
     gpo.RULE,
 )
 
-AZURE_RULES: tuple[Rule, ...] = ()
+AZURE_RULES: tuple[Rule, ...] = (
+    azure_roles.RULE,
+    azure_app_roles.RULE,
+    hybrid.RULE,
+    azure_approvers.RULE,
+)
 
 ALL_RULES: tuple[Rule, ...] = AD_RULES + AZURE_RULES
 
