@@ -79,7 +79,13 @@ class Datapipe:
         self._stopping.set()
         if self._thread is not None:
             self._thread.join(timeout)
+            if self._thread.is_alive():
+                log.warning("the datapipe did not stop within %s seconds", timeout)
         self._thread = None
+
+    def close(self) -> None:
+        """Release the connection of a datapipe driven by `tick` calls (the CLI); the thread closes its own."""
+        self._drop_connection()
 
     def _run(self) -> None:
         while not self._stopping.is_set():

@@ -7,7 +7,6 @@ functions here never commit. The graph deletions of clear-database are in `purge
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from enum import StrEnum
 
 import psycopg
@@ -142,9 +141,73 @@ def analyzing_jobs(conn: psycopg.Connection) -> list[JobCounts]:
     return [JobCounts(*row) for row in rows]
 
 
-def job_status(conn: psycopg.Connection, job_id: int) -> int | None:
-    row = conn.execute("SELECT status FROM ingest_jobs WHERE id = %s", (job_id,)).fetchone()
-    return row[0] if row else None
+@dataclass(frozen=True, slots=True)
+class JobProgress:
+    status: int
+    status_message: str
+    total_files: int
+    completed_files: int
+    failed_files: int
+    nodes_written: int
+    edges_written: int
+
+
+def job_progress(conn: psycopg.Connection, job_id: int) -> JobProgress | None:
+    row = conn.execute(
+        "SELECT status, status_message, total_files, completed_files, failed_files, nodes_written, edges_written "
+        "FROM ingest_jobs WHERE id = %s",
+        (job_id,),
+    ).fetchone()
+    return JobProgress(*row) if row else None
+
+
+def create_local_job(conn: psycopg.Connection) -> int:
+    """A job for files read in place by `houndgraph ingest`: no user, and no uploads to wait for."""
+    row = conn.execute(
+        "INSERT INTO ingest_jobs (user_id, user_email_address, status, status_message, start_time, last_ingest, "
+        "total_files, completed_files, failed_files, nodes_written, edges_written) "
+        "VALUES (NULL, NULL, %s, '', now(), now(), 0, 0, 0, 0, 0) RETURNING id",
+        (JobStatus.RUNNING,),
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def add_local_task(conn: psycopg.Connection, job_id: int, file_name: str, parent_file_name: str | None,
+                   path: str, member_name: str | None, *, errors: list[str], warnings: list[str]) -> None:
+    """A task reading `path` in place (never deleted); one with errors is failed from the start."""
+    state = TaskState.FAILED if errors else TaskState.PENDING
+    conn.execute(
+        "INSERT INTO ingest_tasks (job_id, file_name, parent_file_name, stored_path, member_name, owns_file, state, "
+        "errors, warnings, attempts, nodes_written, edges_written) "
+        "VALUES (%s, %s, %s, %s, %s, false, %s, %s, %s, 0, 0, 0)",
+        (job_id, file_name, parent_file_name, path, member_name, str(state), Jsonb(errors), Jsonb(warnings)),
+    )
+    conn.execute(
+        "UPDATE ingest_jobs SET total_files = total_files + 1, failed_files = failed_files + %s, "
+        "last_ingest = now(), updated_at = now() WHERE id = %s",
+        (1 if errors else 0, job_id),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TaskSummary:
+    file_name: str
+    parent_file_name: str | None
+    state: str
+    nodes_written: int
+    edges_written: int
+    errors: list[str]
+    warnings: list[str]
+
+
+def job_tasks(conn: psycopg.Connection, job_id: int) -> list[TaskSummary]:
+    rows = conn.execute(
+        "SELECT file_name, parent_file_name, state, nodes_written, edges_written, errors, warnings "
+        "FROM ingest_tasks WHERE job_id = %s ORDER BY id",
+        (job_id,),
+    ).fetchall()
+    return [TaskSummary(*row) for row in rows]
 
 
 # --- tasks -------------------------------------------------------------------------------------
@@ -222,9 +285,3 @@ def unfinished_stored_paths(conn: psycopg.Connection) -> set[str]:
         ([str(TaskState.PENDING), str(TaskState.RUNNING)],),
     ).fetchall()
     return {row[0] for row in rows}
-
-
-def now(conn: psycopg.Connection) -> datetime:
-    row = conn.execute("SELECT now()").fetchone()
-    assert row is not None
-    return row[0]

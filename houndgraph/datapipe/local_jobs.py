@@ -1,0 +1,54 @@
+"""Jobs for files on this machine (`houndgraph ingest` without `--url`): queued as tasks that read the
+files in place, then ingested by the same datapipe ticks as uploads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import psycopg
+
+from houndgraph.datapipe import pipeline_repository as repo
+from houndgraph.ingest.errors import IngestError
+from houndgraph.ingest.files import expand_upload
+from houndgraph.models.ingest_job import JobStatus
+from houndgraph.settings import Settings
+
+COLLECTOR_SUFFIXES = (".json", ".zip")
+
+
+def collect_files(paths: Iterable[Path]) -> list[Path]:
+    """Files named directly, and the .json and .zip files under named folders (sorted, recursively)."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in COLLECTOR_SUFFIXES))
+        else:
+            found.append(path)
+    return [p.resolve() for p in found]
+
+
+def queue_files(conn: psycopg.Connection, settings: Settings, files: list[Path]) -> int:
+    """One ended job with a task per document (zip members each); returns its id. A file that cannot be
+    opened, or an archive that breaks a limit, becomes a failed task naming why."""
+    with conn.transaction():
+        job_id = repo.create_local_job(conn)
+        for path in files:
+            skipped: list[str] = []
+            try:
+                # The first bytes decide, as for an upload whose content type is not known.
+                documents = list(expand_upload(path, max_unzipped_bytes=settings.max_unzipped_bytes,
+                                               max_ratio=settings.max_zip_ratio, warnings=skipped))
+            except (IngestError, OSError) as exc:
+                repo.add_local_task(conn, job_id, path.name, None, str(path), None, errors=[str(exc)], warnings=[])
+                continue
+            if not documents:
+                repo.add_local_task(conn, job_id, path.name, None, str(path), None,
+                                    errors=["the zip archive holds no .json file"], warnings=skipped)
+                continue
+            for index, document in enumerate(documents):
+                member = document.name if document.parent_name is not None else None
+                repo.add_local_task(conn, job_id, document.name, document.parent_name, str(path), member,
+                                    errors=[], warnings=skipped if index == 0 else [])
+        repo.set_job_status(conn, job_id, JobStatus.INGESTING, ended=False)
+    return job_id
