@@ -31,6 +31,7 @@ from houndgraph.analysis import (
     owns,
     pki,
     protect_admin_groups,
+    tier_zero,
     trust_keys,
     wellknown,
 )
@@ -77,4 +78,5 @@ ALL_RULES: tuple[Rule, ...] = AD_RULES + AZURE_RULES
 
 def finish_run(ctx: Context, report: AnalysisReport) -> None:
     """Tier Zero tags and the data-quality snapshot, after every rule."""
+    tier_zero.refresh(ctx)
     report.data_quality_run_id = data_quality.record_snapshot(ctx)

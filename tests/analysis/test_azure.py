@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from houndgraph.analysis import azure_app_roles, azure_approvers, azure_common, azure_roles, hybrid
-from houndgraph.graph.kinds import ADEdge, ADNode, AZEdge, AZNode
-from tests.analysis.graphs import Graph
+from houndgraph.analysis import azure_app_roles, azure_approvers, azure_common, azure_roles, hybrid, tier_zero
+from houndgraph.analysis.context import Context
+from houndgraph.graph.kinds import TIER_ZERO_TAG, ADEdge, ADNode, AZEdge, AZNode
+from tests.analysis.graphs import SEEN, Graph
 
 
 def tenant(graph: Graph) -> None:
@@ -121,3 +122,16 @@ def test_hybrid_links_and_creates_the_missing_ad_user(graph: Graph) -> None:
                                                         ("ORPHAN", "S-1-5-21-1-2-3-1105")}
     assert graph.derived_ids(ADEdge.SyncedToEntraUser) == {("S-1-5-21-1-2-3-1104", "SYNCED"),
                                                            ("S-1-5-21-1-2-3-1105", "ORPHAN")}
+
+
+def test_tier_zero_of_a_tenant(graph: Graph) -> None:
+    directory(graph)
+    graph.load()
+    context = Context(graph.conn, SEEN)
+    assert tier_zero.refresh(context) == 3  # the tenant, Admins (Global Administrator) and its member alice
+    tagged = {row[0] for row in graph.conn.execute(
+        "SELECT n.properties->>'name' FROM node n JOIN kind k ON k.id = ANY(n.kind_ids) WHERE k.name = %s",
+        (TIER_ZERO_TAG,))}
+    assert tagged == {"T", "Admins", "alice"}
+    meta = graph.conn.execute("SELECT properties FROM node WHERE properties->>'objectid' = 'META-TENANT-1'").fetchone()
+    assert meta is not None and meta[0]["tierzero"] == 3 and meta[0]["tenantid"] == "TENANT-1"

@@ -20,7 +20,7 @@ import json
 from collections import defaultdict
 
 from houndgraph.analysis import run_analysis
-from houndgraph.graph.kinds import ADEdge
+from houndgraph.graph.kinds import TIER_ZERO_TAG, ADEdge
 from houndgraph.graph.store import GraphStore
 from houndgraph.ingest import expand_upload, read_file
 from tests.analysis.graphs import SEEN, Graph
@@ -90,3 +90,20 @@ def test_lab_data_quality_row_matches_the_files(graph: Graph) -> None:
     # One of the two computers (the DC) has a derived local-group edge; both are enabled Windows
     # machines that logged on within 14 days of each other.
     assert row["local_group_completeness"] == 0.5
+
+
+def test_lab_tier_zero_and_meta_node(graph: Graph) -> None:
+    ingest_lab(graph)
+    run_analysis(graph.conn)
+    tagged = {row[0] for row in graph.conn.execute(
+        "SELECT n.properties->>'name' FROM node n JOIN kind k ON k.id = ANY(n.kind_ids) WHERE k.name = %s",
+        (TIER_ZERO_TAG,))}
+    # Well-known groups and their members (RESEARCHER is the -500 account and in DA / EA), the DC (in
+    # DOMAIN CONTROLLERS by primary group and in ENTERPRISE DOMAIN CONTROLLERS), the domain itself.
+    assert {"DOMAIN ADMINS@ESC1.LOCAL", "ENTERPRISE ADMINS@ESC1.LOCAL", "ADMINISTRATORS@ESC1.LOCAL",
+            "RESEARCHER@ESC1.LOCAL", "ESC1-DC.ESC1.LOCAL", DOMAIN} <= tagged
+    assert "JONES@ESC1.LOCAL" not in tagged and "ESC1-SERVER.ESC1.LOCAL" not in tagged
+    (meta,) = graph.conn.execute(
+        "SELECT n.properties FROM node n JOIN kind k ON k.id = ANY(n.kind_ids) WHERE k.name = 'Meta'").fetchone()
+    assert meta["objectid"] == f"META-{SID}" and meta["metafor"] == SID
+    assert meta["tierzero"] == len(tagged) and meta["tierzerocomputers"] == 1
