@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -14,17 +14,15 @@ from houndgraph.auth.permissions import P
 from houndgraph.db import is_query_canceled
 from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound
 from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed
-from houndgraph.graph.cypher.execute import EdgeRow, NodeRow, Result, run_query
+from houndgraph.graph.cypher.execute import Result, run_query
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.translate.values import T
 from houndgraph.graph.cypher.validate import has_mutation
-from houndgraph.graph.kinds import primary_kind
-from houndgraph.graph_query.schemas import CypherGraph, CypherQueryRequest, GraphEdge, GraphNode, Literal
+from houndgraph.graph.unified import graph_edge, graph_node
+from houndgraph.graph_query.schemas import CypherGraph, CypherQueryRequest, Literal
 
 MUTATION_FORBIDDEN = "Permission denied: User may not modify the graph."
 TIMED_OUT = "transaction timed out, reduce query complexity or try again later"
-TIER_ZERO_KIND, OWNED_KIND = "Tag_Tier_Zero", "Tag_Owned"
-TIER_ZERO_TAG, OWNED_TAG = "admin_tier_0", "owned"
 SCALAR_TYPES = (T.JSON, T.BOOL, T.DATETIME, T.DURATION)
 
 
@@ -52,39 +50,6 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
     if not graph.nodes and not graph.edges and not graph.literals:
         raise NotFound()
     return graph
-
-
-def _last_seen(properties: dict[str, Any]) -> str:
-    value = properties.get("lastseen")
-    if isinstance(value, str) and value:
-        return value
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return datetime.fromtimestamp(value, UTC).isoformat().replace("+00:00", "Z")
-    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
-
-
-def _tags(properties: dict[str, Any]) -> str:
-    tags = properties.get("system_tags")
-    return " ".join(tags) if isinstance(tags, list) else str(tags or "")
-
-
-def graph_node(row: NodeRow, include_properties: bool) -> GraphNode:
-    props = row.properties
-    object_id = str(props.get("objectid") or "")
-    kind = props.get("primarykind") if isinstance(props.get("primarykind"), str) else primary_kind(row.kinds)
-    tags = _tags(props).split()
-    return GraphNode(
-        label=str(props.get("name") or object_id), kind=kind, kinds=list(row.kinds), object_id=object_id,
-        is_tier_zero=TIER_ZERO_KIND in row.kinds or TIER_ZERO_TAG in tags,
-        is_owned_object=OWNED_KIND in row.kinds or OWNED_TAG in tags,
-        last_seen=_last_seen(props), properties=props if include_properties else None,
-    )
-
-
-def graph_edge(row: EdgeRow, include_properties: bool) -> GraphEdge:
-    return GraphEdge(source=str(row.start_id), target=str(row.end_id), label=row.kind, kind=row.kind,
-                     last_seen=_last_seen(row.properties),
-                     properties=row.properties if include_properties else None)
 
 
 def _literal_value(value: Any, kind: T) -> Any:

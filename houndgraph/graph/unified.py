@@ -1,0 +1,123 @@
+"""The node and edge shapes every graph answer shares (reference/behaviour.md §1), and the legacy
+"BloodHound graph" map of the deprecated endpoints (§12).
+
+Moved here from `graph_query.service` so that the Cypher endpoint, path finding, relay targets and the
+entity views shape nodes one way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from houndgraph.graph.cypher.execute import EdgeRow, NodeRow
+from houndgraph.graph.kinds import primary_kind
+
+TIER_ZERO_KIND, OWNED_KIND = "Tag_Tier_Zero", "Tag_Owned"
+TIER_ZERO_TAG, OWNED_TAG = "admin_tier_0", "owned"
+
+
+class GraphNode(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    label: str
+    kind: str
+    kinds: list[str]
+    object_id: str = Field(serialization_alias="objectId")
+    is_tier_zero: bool = Field(serialization_alias="isTierZero")
+    is_owned_object: bool = Field(serialization_alias="isOwnedObject")
+    last_seen: str = Field(serialization_alias="lastSeen")
+    properties: dict[str, Any] | None = None
+
+
+class GraphEdge(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    source: str
+    target: str
+    label: str
+    kind: str
+    last_seen: str = Field(serialization_alias="lastSeen")
+    properties: dict[str, Any] | None = None
+
+
+class UnifiedGraph(BaseModel):
+    nodes: dict[str, GraphNode]
+    edges: list[GraphEdge]
+
+
+def last_seen(properties: dict[str, Any]) -> str:
+    value = properties.get("lastseen")
+    if isinstance(value, str) and value:
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return datetime.fromtimestamp(value, UTC).isoformat().replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
+
+
+def system_tags(properties: dict[str, Any]) -> str:
+    tags = properties.get("system_tags")
+    return " ".join(tags) if isinstance(tags, list) else str(tags or "")
+
+
+def is_tier_zero(kinds: Iterable[str], properties: dict[str, Any]) -> bool:
+    return TIER_ZERO_KIND in kinds or TIER_ZERO_TAG in system_tags(properties).split()
+
+
+def display_kind(kinds: Iterable[str], properties: dict[str, Any]) -> str:
+    """OpenGraph nodes name their own display kind in `primarykind`; others get it from their labels."""
+    own = properties.get("primarykind")
+    return own if isinstance(own, str) else primary_kind(kinds)
+
+
+def graph_node(row: NodeRow, include_properties: bool) -> GraphNode:
+    props = row.properties
+    object_id = str(props.get("objectid") or "")
+    tags = system_tags(props).split()
+    return GraphNode(
+        label=str(props.get("name") or object_id), kind=display_kind(row.kinds, props), kinds=list(row.kinds),
+        object_id=object_id, is_tier_zero=is_tier_zero(row.kinds, props),
+        is_owned_object=OWNED_KIND in row.kinds or OWNED_TAG in tags,
+        last_seen=last_seen(props), properties=props if include_properties else None,
+    )
+
+
+def graph_edge(row: EdgeRow, include_properties: bool) -> GraphEdge:
+    return GraphEdge(source=str(row.start_id), target=str(row.end_id), label=row.kind, kind=row.kind,
+                     last_seen=last_seen(row.properties),
+                     properties=row.properties if include_properties else None)
+
+
+def unified_graph(nodes: Iterable[NodeRow], edges: Iterable[EdgeRow], *, include_properties: bool) -> UnifiedGraph:
+    """Edges de-duplicated by (source, kind, target), as the reference's path answers are."""
+    seen: set[tuple[int, str, int]] = set()
+    shaped: list[GraphEdge] = []
+    for edge in sorted(edges, key=lambda e: e.id):
+        key = (edge.start_id, edge.kind, edge.end_id)
+        if key not in seen:
+            seen.add(key)
+            shaped.append(graph_edge(edge, include_properties))
+    return UnifiedGraph(nodes={str(n.id): graph_node(n, include_properties) for n in sorted(nodes, key=lambda n: n.id)},
+                        edges=shaped)
+
+
+def bh_graph(nodes: Iterable[NodeRow], edges: Iterable[EdgeRow]) -> dict[str, dict[str, Any]]:
+    """The legacy flat map (`model.bh-graph.graph`): node ids, and edge ids prefixed `rel_`."""
+    items: dict[str, dict[str, Any]] = {}
+    for node in sorted(nodes, key=lambda n: n.id):
+        kind = display_kind(node.kinds, node.properties)
+        name = str(node.properties.get("name") or node.properties.get("objectid") or "")
+        items[str(node.id)] = {
+            "data": {**node.properties, "nodetype": kind, "kinds": list(node.kinds),
+                     "system_tags": system_tags(node.properties)},
+            "label": {"text": name}, "fontIcon": {"text": kind},
+        }
+    for edge in sorted(edges, key=lambda e: e.id):
+        items[f"rel_{edge.id}"] = {
+            "data": {**edge.properties, "relationshiptype": edge.kind}, "id1": str(edge.start_id),
+            "id2": str(edge.end_id), "label": {"text": edge.kind}, "end2": {"arrow": True},
+        }
+    return items
