@@ -95,6 +95,53 @@ class Membership:
         # A strongly connected component of more than one node is a cycle (self-loops are not stored).
         return bool(self._component_size[self._component[index]] > 1)
 
+    def witnesses(self, sought: set[int], limit: int = 2) -> dict[int, frozenset[int]]:
+        """For every group, up to `limit` of its transitive members that are in `sought`.
+
+        One pass over the membership graph, members before their groups (strongly connected components
+        share one answer), instead of one walk per group: enough to ask "does this group contain a
+        sought node other than X" for thousands of groups at once.
+        """
+        count = len(self._ids)
+        if not count or not sought:
+            return {}
+        component = self._component
+        components = int(component.max()) + 1
+        found: list[set[int]] = [set() for _ in range(components)]
+        for node in sought:
+            index = self._index.get(node)
+            if index is not None and len(found[component[index]]) < limit:
+                found[component[index]].add(node)
+        # Edges between components, group component -> member component; visit members first.
+        indptr, indices = self._matrix.indptr, self._matrix.indices
+        children: list[set[int]] = [set() for _ in range(components)]
+        for group in range(count):
+            for member in indices[indptr[group]:indptr[group + 1]]:
+                if component[member] != component[group]:
+                    children[component[group]].add(int(component[member]))
+        done = [False] * components
+        for root in range(components):
+            if done[root]:
+                continue
+            stack = [(root, False)]
+            while stack:
+                current, expanded = stack.pop()
+                if expanded:
+                    for child in children[current]:
+                        if len(found[current]) >= limit:
+                            break
+                        for witness in found[child]:
+                            if len(found[current]) >= limit:
+                                break
+                            found[current].add(witness)
+                    done[current] = True
+                    continue
+                if done[current]:
+                    continue
+                stack.append((current, True))
+                stack.extend((child, False) for child in children[current] if not done[child])
+        return {int(self._ids[i]): frozenset(found[component[i]]) for i in range(count) if found[component[i]]}
+
     def groups_of(self, node: int) -> set[int]:
         """Direct groups of `node` (used rarely; the matrix is stored group -> member)."""
         index = self._index.get(node)

@@ -81,9 +81,15 @@ def _smb(ctx: Context, computers: dict[int, dict[str, Any]], unprotected: set[in
     targets = [computer for computer, properties in computers.items()
                if properties.get("smbsigning") is False and properties.get("domainsid") in authenticated]
     admins = ctx.sources(targets, ADEdge.AdminTo)
+    # For each group, two unprotected computers it contains: one of them is not the target itself.
+    witnesses = ctx.membership.witnesses(unprotected, limit=2)
     for target in targets:
-        principals = ctx.membership.unrolled(admins[target])
-        if (principals & unprotected) - {target}:
+        relays = set()
+        for admin in admins[target]:
+            if admin in unprotected:
+                relays.add(admin)
+            relays |= witnesses.get(admin, frozenset())
+        if relays - {target}:
             pairs.add((authenticated[computers[target]["domainsid"]], target))
 
 

@@ -60,3 +60,14 @@ def test_no_common_holder_gives_nothing() -> None:
     membership = Membership(NESTED)
     assert membership.cross_product({12}, {11}) == set()
     assert membership.cross_product({12}, set()) == set()
+
+
+def test_witnesses_name_up_to_two_sought_members_per_group() -> None:
+    # 1, 2, 3 sought; 10 contains 1 and 11; 11 contains 2 and 3; 12 and 13 form a cycle containing 3.
+    membership = Membership([(1, 10), (11, 10), (2, 11), (3, 11), (12, 13), (13, 12), (3, 12), (4, 14)])
+    found = membership.witnesses({1, 2, 3}, limit=2)
+    assert len(found[10]) == 2 and found[10] <= {1, 2, 3}
+    assert found[11] == {2, 3}
+    assert found[12] == found[13] == {3}
+    assert 14 not in found and 4 not in found
+    assert {node: set(value) for node, value in membership.witnesses({3}, limit=1).items()}[10] == {3}
