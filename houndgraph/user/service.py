@@ -146,7 +146,8 @@ async def delete(session: AsyncSession, auth: AuthContext, user_id: uuid.UUID) -
 
 
 def _may_manage(auth: AuthContext, user_id: uuid.UUID) -> None:
-    """Users may act on themselves; acting on someone else takes AuthManageUsers."""
+    """Users may act on themselves; acting on someone else takes AuthManageUsers. The reference answers
+    this with a 401; the caller is authenticated, so it is a 403 here (same message)."""
     if user_id != auth.user_id and not auth.has(P.AUTH_MANAGE_USERS):
         raise Forbidden(f"not authorized for {user_id}")
 

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta, timezone
 import httpx
 import pytest
 
+from houndgraph.db import Database
 from tests.auth.signing import sign, signed_headers
-from tests.token.test_tokens import api_tokens_disabled  # noqa: F401  (fixture)
-from tests.user.helpers import assert_error, create_user, unique, user_with_role
+from tests.user.helpers import api_tokens_disabled, assert_error, create_user, unique, user_with_role
 
 PREFIX = "unable to validate request signature for client: "
 MISMATCH = PREFIX + "digest validation failed: signature digest mismatch"
@@ -48,6 +48,16 @@ def test_the_request_runs_as_the_tokens_owner(client: httpx.Client, token: dict)
     assert response.json()["data"]["principal_name"] == token["principal"]
     # The owner's role applies: a User may not administer users.
     assert_error(signed(client, token, "GET", "/api/v2/bloodhound-users"), 403, "not authorized")
+
+
+def test_an_administrators_token_lists_users(admin: httpx.Client, client: httpx.Client) -> None:
+    """The first-start story: the admin logs in, creates a token, and a signed request lists users."""
+    made = admin.post("/api/v2/tokens", json={"token_name": unique("admin")}).json()["data"]
+    anonymous = httpx.Client(base_url=str(client.base_url))
+    with anonymous:
+        response = signed(anonymous, made, "GET", "/api/v2/bloodhound-users?sort_by=principal_name")
+    assert response.status_code == 200, response.text
+    assert "admin" in [user["principal_name"] for user in response.json()["data"]["users"]]
 
 
 def test_post_with_a_json_body(client: httpx.Client, token: dict) -> None:
@@ -160,9 +170,11 @@ def test_a_disabled_owner_is_refused_at_once(admin: httpx.Client, client: httpx.
     assert signed(client, made, "GET", "/api/v2/self").status_code == 200
 
 
-def test_signed_requests_refused_when_api_tokens_are_disabled(
-        client: httpx.Client, token: dict, api_tokens_disabled: None) -> None:  # noqa: F811
-    assert_error(signed(client, token, "GET", "/api/v2/self"), 401, PREFIX + "use of API keys has been disabled")
+def test_signed_requests_refused_when_api_tokens_are_disabled(client: httpx.Client, token: dict,
+                                                              database: Database) -> None:
+    with api_tokens_disabled(database):
+        assert_error(signed(client, token, "GET", "/api/v2/self"), 401, PREFIX + "use of API keys has been disabled")
+    assert signed(client, token, "GET", "/api/v2/self").status_code == 200
 
 
 def test_authorization_header_shape(client: httpx.Client) -> None:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import base64
 import uuid
-from collections.abc import Iterator
 
 import httpx
-import pytest
 
 from houndgraph.db import Database
 from tests.openapi import assert_matches_spec
-from tests.user.helpers import assert_error, create_user, unique, user_with_role
+from tests.user.helpers import api_tokens_disabled, assert_error, create_user, unique, user_with_role
 
 
 def new_token(client: httpx.Client, headers: dict[str, str] | None = None, **body: str) -> dict:
@@ -23,22 +21,6 @@ def new_token(client: httpx.Client, headers: dict[str, str] | None = None, **bod
 def listed_ids(response: httpx.Response) -> list[str]:
     assert response.status_code == 200, response.text
     return [token["id"] for token in response.json()["data"]["tokens"]]
-
-
-@pytest.fixture
-def api_tokens_disabled(database: Database) -> Iterator[None]:
-    def set_enabled(enabled: bool) -> None:
-        with database.connect_raw(autocommit=True) as conn:
-            conn.execute(
-                "INSERT INTO parameters (key, name, description, value) VALUES ('auth.api_tokens', 'API Tokens', '', "
-                "%s::jsonb) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                ('{"enabled": %s}' % ("true" if enabled else "false"),),
-            )
-    set_enabled(False)
-    try:
-        yield
-    finally:
-        set_enabled(True)
 
 
 def test_create_returns_the_key_once_in_the_reference_shape(admin: httpx.Client) -> None:
@@ -89,8 +71,10 @@ def test_create_errors(admin: httpx.Client) -> None:
                  400, "unknown user")
 
 
-def test_create_refused_when_api_tokens_are_disabled(admin: httpx.Client, api_tokens_disabled: None) -> None:
-    assert_error(admin.post("/api/v2/tokens", json={"token_name": "x"}), 403, "API key creation is disabled")
+def test_create_refused_when_api_tokens_are_disabled(admin: httpx.Client, database: Database) -> None:
+    with api_tokens_disabled(database):
+        assert_error(admin.post("/api/v2/tokens", json={"token_name": "x"}), 403, "API key creation is disabled")
+    assert admin.post("/api/v2/tokens", json={"token_name": "x"}).status_code == 200
 
 
 def test_upload_only_users_cannot_manage_tokens(admin: httpx.Client) -> None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
 
+from houndgraph.db import Database
 from tests.conftest import login
 
 PASSWORD = "Quite-Str0ng-Secret!"
@@ -53,3 +56,23 @@ def bearer(client: httpx.Client, principal: str, password: str = PASSWORD) -> di
 def user_with_role(admin: httpx.Client, role: str) -> tuple[dict[str, Any], dict[str, str]]:
     user = create_user(admin, role)
     return user, bearer(admin, user["principal_name"])
+
+
+@contextmanager
+def api_tokens_disabled(database: Database) -> Iterator[None]:
+    """The `auth.api_tokens` parameter switched off for the block (written directly: the config routes
+    belong to another domain), then on again."""
+
+    def set_enabled(enabled: bool) -> None:
+        with database.connect_raw(autocommit=True) as conn:
+            conn.execute(
+                "INSERT INTO parameters (key, name, description, value) VALUES ('auth.api_tokens', 'API Tokens', '', "
+                "%s::jsonb) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                ('{"enabled": %s}' % ("true" if enabled else "false"),),
+            )
+
+    set_enabled(False)
+    try:
+        yield
+    finally:
+        set_enabled(True)
