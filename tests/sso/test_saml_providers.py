@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from houndgraph.db import Database
 from houndgraph.models import User
 from tests.accounts import account, insert_user
+from tests.auth.signing import signed_headers
 from tests.conftest import LiveServer
 from tests.openapi import assert_matches_spec
 from tests.sso import idp_documents as idp
@@ -272,3 +273,18 @@ def test_service_provider_metadata_is_public(admin: httpx.Client, client: httpx.
     assert (acs.get("Location"), acs.get("Binding")) == (data["sp_acs_uri"],
                                                           "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST")
     assert_error(client.get("/api/v2/sso/no-such-provider/metadata"), 404, "resource not found")
+
+
+def test_a_signed_request_creates_a_provider(admin: httpx.Client, live_server: LiveServer, role_ids: dict) -> None:
+    """With HMAC signatures the streamed form is spooled while it is hashed; the form is read from the spool."""
+    token = admin.post("/api/v2/tokens", json={"token_name": unique_name("token")}).json()["data"]
+    name = unique_name("signed")
+    request = httpx.Request("POST", f"{live_server.base_url}{CREATE}", data=form(name, role=str(role_ids["User"])),
+                            files={"metadata": ("m.xml", idp.KEYCLOAK, "application/xml")})
+    body = request.read()
+    request.headers.update(signed_headers(token["id"], token["key"], "POST", CREATE, body))
+    with httpx.Client() as anonymous:
+        response = anonymous.send(request)
+    assert response.status_code == 200, response.text
+    assert response.json()["data"]["idp_issuer_uri"] == idp.KEYCLOAK_ENTITY_ID
+    assert admin.delete(f"/api/v2/tokens/{token['id']}").status_code == 200
