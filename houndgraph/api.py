@@ -19,6 +19,7 @@ from houndgraph.auth.permissions import P
 from houndgraph.config import endpoints as config_endpoints
 from houndgraph.data_quality import endpoints as data_quality_endpoints
 from houndgraph.datapipe import endpoints as datapipe_endpoints
+from houndgraph.entity import endpoints as entity_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.graph_query import endpoints as graph_query_endpoints
@@ -106,6 +107,9 @@ ROUTES: list[Route] = [
     Route("POST", "/api/v2/graphs/cypher", graph_query_endpoints.run_cypher_query, P.GRAPH_DB_READ,
           malformed_json_message="JSON malformed."),
     # --- graph views: path finding, entity info, search ---------------------------------------
+    Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
+    # Every AD entity panel and its related lists (entity/catalogue.py), all read-only.
+    *(Route("GET", path, handler, P.GRAPH_DB_READ) for path, handler in entity_endpoints.ROUTES),
     # --- analysis results: data quality, completeness -----------------------------------------
     Route("GET", "/api/v2/platform/{platform_id}/data-quality-stats", data_quality_endpoints.list_platform_stats,
           P.GRAPH_DB_READ),

@@ -23,6 +23,10 @@ def _to_json_schema(node: Any) -> Any:
         return [_to_json_schema(item) for item in node]
     if not isinstance(node, dict):
         return node
+    if node.get("additionalProperties") == {"type": "object"}:
+        # Property maps (`props`, `properties`) are Go `map[string]any` that the spec writes as a map of
+        # objects; their values are any JSON (strings, numbers, ...), so read them as such.
+        node = {**node, "additionalProperties": True}
     converted = {key: _to_json_schema(value) for key, value in node.items()}
     if "oneOf" in converted:
         # The upstream spec's oneOf alternatives are open objects (no required fields, extra keys allowed),

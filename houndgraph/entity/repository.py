@@ -1,0 +1,71 @@
+"""The entity views' SQL: one statement per count and per list page, over `graph.related` relations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from houndgraph.db import is_query_canceled
+from houndgraph.graph.lookup import KIND_NAMES
+from houndgraph.graph.related import KindIds, Relation
+
+# API sort column -> SQL expression (list entries are nodes).
+SORT_COLUMNS = {"name": "n.properties->>'name'", "objectid": "n.properties->>'objectid'"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int
+    kinds: tuple[str, ...]
+    properties: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Page:
+    count: int
+    entries: list[Entry]
+
+
+class CountTimedOut(Exception):
+    """The count passed the request's `Prefer: wait` deadline."""
+
+
+async def count(conn: psycopg.AsyncConnection[Any], relation: Relation, root: int, kinds: KindIds) -> int:
+    """One count, behind a savepoint so that its failure leaves the request's transaction usable.
+    A timeout raises `CountTimedOut`; any other database error counts as 0 (reference behaviour)."""
+    await conn.execute("SAVEPOINT hg_entity_count")
+    try:
+        cursor = await conn.execute(f"SELECT count(*) FROM ({relation.sql(kinds)}) AS related", {"root": root})
+        row = await cursor.fetchone()
+    except psycopg.Error as error:
+        await conn.execute("ROLLBACK TO SAVEPOINT hg_entity_count")
+        if is_query_canceled(error):
+            raise CountTimedOut() from error
+        return 0
+    await conn.execute("RELEASE SAVEPOINT hg_entity_count")
+    return int(row[0]) if row else 0
+
+
+async def page(conn: psycopg.AsyncConnection[Any], relation: Relation, root: int, kinds: KindIds, *,
+               order: list[tuple[str, bool]], skip: int, limit: int) -> Page:
+    """The total and one page of the relation's nodes, in one statement. Default order: graph id
+    descending, as the reference."""
+    clauses = [f"{SORT_COLUMNS[column]} {'DESC' if descending else 'ASC'} NULLS LAST" for column, descending in order]
+    order_sql = ", ".join([*clauses, "n.id DESC"])
+    cursor = await conn.execute(
+        f"WITH related AS MATERIALIZED ({relation.sql(kinds)}), "
+        f"page AS (SELECT n.id, {KIND_NAMES} AS kinds, n.properties FROM related r JOIN node n ON n.id = r.id "
+        f"ORDER BY {order_sql} LIMIT %(limit)s OFFSET %(skip)s) "
+        f"SELECT (SELECT count(*) FROM related), page.id, page.kinds, page.properties "
+        f"FROM (SELECT 1) AS one LEFT JOIN page ON true",
+        {"root": root, "skip": skip, "limit": limit})
+    rows = await cursor.fetchall()
+    total = int(rows[0][0]) if rows else 0
+    return Page(total, [Entry(row[1], tuple(row[2]), row[3] or {}) for row in rows if row[1] is not None])
+
+
+async def related_ids(conn: psycopg.AsyncConnection[Any], relation: Relation, root: int, kinds: KindIds) -> list[int]:
+    cursor = await conn.execute(f"SELECT id FROM ({relation.sql(kinds)}) AS related", {"root": root})
+    return [row[0] for row in await cursor.fetchall()]

@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from houndgraph.db import Database
+from tests.labs import clear, load_labs
+
+
+@pytest.fixture(scope="module")
+def labs(database: Database) -> Iterator[Database]:
+    load_labs(database)
+    yield database
+    clear(database)
