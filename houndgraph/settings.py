@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     max_unzipped_bytes: int = 8 * 1024**3
     max_zip_ratio: int = 200
     enable_cypher_mutations: bool = False
+    # Lets through Cypher queries the complexity guard would refuse as likely to run away.
+    disable_cypher_complexity_limit: bool = False
     # Seconds between datapipe ticks; tests shorten it.
     datapipe_interval: float = 2.0
     # Seconds a running upload job may go without a file before the datapipe times it out.

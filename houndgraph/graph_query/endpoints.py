@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import Response
+from fastapi import Request, Response
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep, SettingsDep
@@ -12,7 +12,9 @@ from houndgraph.kit.responses import JSONResponse
 
 
 async def run_cypher_query(body: CypherQueryRequest, auth: CurrentAuth, session: SessionDep,
-                           settings: SettingsDep) -> Response:
-    graph = await service.run_cypher(session, auth, body, mutations_enabled=settings.enable_cypher_mutations)
+                           settings: SettingsDep, request: Request) -> Response:
+    graph = await service.run_cypher(session, auth, body, mutations_enabled=settings.enable_cypher_mutations,
+                                     complexity_limit=not settings.disable_cypher_complexity_limit,
+                                     request_id=getattr(request.state, "request_id", None))
     # Optional keys are left out rather than sent as null, as the reference does.
     return JSONResponse({"data": graph.model_dump(mode="json", by_alias=True, exclude_none=True)})

@@ -9,10 +9,12 @@ import psycopg
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.audit import service as audit_service
+from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
 from houndgraph.db import is_query_canceled
-from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound
+from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ServiceError
 from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed
 from houndgraph.graph.cypher.execute import Result, run_query
 from houndgraph.graph.cypher.parser import parse
@@ -27,29 +29,48 @@ SCALAR_TYPES = (T.JSON, T.BOOL, T.DATETIME, T.DURATION)
 
 
 async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQueryRequest, *,
-                     mutations_enabled: bool) -> CypherGraph:
+                     mutations_enabled: bool, complexity_limit: bool = True,
+                     request_id: str | None = None) -> CypherGraph:
     try:
         query = parse(request.query)
-        if has_mutation(query):
-            if not mutations_enabled:
-                raise MutationNotAllowed()
-            if not auth.has(P.GRAPH_DB_MUTATE):
-                raise Forbidden(MUTATION_FORBIDDEN)
+    except CypherError as error:
+        raise BadRequest(error.message) from error
+    if not has_mutation(query):
+        graph = to_graph(await _run(session, request.query, False, complexity_limit), request.include_properties)
+        if not graph.nodes and not graph.edges and not graph.literals:
+            raise NotFound()
+        return graph
+    if not mutations_enabled:
+        raise BadRequest(MutationNotAllowed().message)
+    fields = {"query": request.query.strip()}
+    if not auth.has(P.GRAPH_DB_MUTATE):
+        await audit_service.unauthorized(session, auth, AuditAction.MUTATE_GRAPH, fields, request_id)
+        raise Forbidden(MUTATION_FORBIDDEN)
+    action = AuditedAction(auth, AuditAction.MUTATE_GRAPH, fields, request_id)
+    await audit_service.begin(session, action)
+    try:
+        result = await _run(session, request.query, True, complexity_limit)
+    except ServiceError as error:
+        await audit_service.failed(session, action, error.message)
+        raise
+    await audit_service.succeeded(session, action)
+    # Unlike a read, a mutation with nothing to show answers 200 with empty collections.
+    return to_graph(result, request.include_properties)
+
+
+async def _run(session: AsyncSession, text: str, allow_mutations: bool, complexity_limit: bool) -> Result:
+    try:
         connection = await session.connection()
         raw = await connection.get_raw_connection()
         driver: Any = raw.driver_connection
         assert isinstance(driver, psycopg.AsyncConnection)
-        result = await run_query(driver, request.query, allow_mutations=mutations_enabled)
+        return await run_query(driver, text, allow_mutations=allow_mutations, complexity_limit=complexity_limit)
     except CypherError as error:
         raise BadRequest(error.message) from error
     except (psycopg.Error, DBAPIError) as error:
         if is_query_canceled(error):
             raise InternalError(TIMED_OUT) from error
         raise InternalError(str(getattr(error, "orig", None) or error)) from error
-    graph = to_graph(result, request.include_properties)
-    if not graph.nodes and not graph.edges and not graph.literals:
-        raise NotFound()
-    return graph
 
 
 def _literal_value(value: Any, kind: T) -> Any:

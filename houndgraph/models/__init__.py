@@ -1,5 +1,6 @@
 """SQLAlchemy tables of the application data, one module per table; the graph tables live in graph/."""
 
+from houndgraph.models.audit_log import AuditLog as AuditLog
 from houndgraph.models.auth_secret import AuthSecret
 from houndgraph.models.auth_token import AuthToken
 from houndgraph.models.base import Base

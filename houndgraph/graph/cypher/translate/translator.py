@@ -18,7 +18,7 @@ from houndgraph.graph.cypher.translate.functions import FunctionCompiler, contai
 from houndgraph.graph.cypher.translate.patterns import From, PatternCompiler
 from houndgraph.graph.cypher.translate.shortest import FoundPath, ShortestPathCompiler
 from houndgraph.graph.cypher.translate.subqueries import SubqueryCompiler
-from houndgraph.graph.cypher.translate.values import Aliases, Params, Scope, T, Typed, as_json
+from houndgraph.graph.cypher.translate.values import Aliases, Inputs, Params, Scope, T, Typed, as_json
 
 Columns = list[tuple[str, T]]
 
@@ -32,9 +32,12 @@ class Statement:
 
 
 class Translator(ExpressionCompiler, FunctionCompiler, PatternCompiler, ShortestPathCompiler, SubqueryCompiler):
-    def __init__(self, kinds: Mapping[str, int], shortest: Mapping[int, list[FoundPath]] | None = None) -> None:
+    def __init__(self, kinds: Mapping[str, int], shortest: Mapping[int, list[FoundPath]] | None = None,
+                 inputs: Inputs | None = None) -> None:
         self.kinds = kinds
         self.shortest = shortest or {}
+        # Rows bound by the earlier steps of an updating query: the top-level query reads from them.
+        self.inputs = inputs
         self.params = Params()
         self.aliases = Aliases()
         self.shortest_seen = 0
@@ -71,6 +74,8 @@ class Translator(ExpressionCompiler, FunctionCompiler, PatternCompiler, Shortest
                                       + " (must be a RETURN clause)")
         frm = From()
         scope = outer.child()
+        if top and self.inputs is not None:
+            self.bind_inputs(frm, scope)
         for index, clause in enumerate(clauses):
             if isinstance(clause, a.Match):
                 if top:
@@ -102,6 +107,26 @@ class Translator(ExpressionCompiler, FunctionCompiler, PatternCompiler, Shortest
             else:
                 raise UnsupportedCypher(type(clause).__name__)
         raise CypherSemanticError("query without RETURN")
+
+    def bind_inputs(self, frm: From, scope: Scope) -> str:
+        """Start `frm` from the input rows and bind their columns in `scope`; returns the SQL of each
+        row's position, by which an evaluation keeps the input order."""
+        assert self.inputs is not None
+        alias = self.aliases.new("in")
+        rows = self.params.json(self.inputs.encoded())
+        frm.items[0] = f"jsonb_array_elements({rows}) WITH ORDINALITY AS {alias}(r, ord)"
+        for index, (name, kind) in enumerate(self.inputs.columns):
+            scope.bind(name, self.rebind(frm, Inputs.decode(f"{alias}.r->{index}", kind), kind))
+        return f"{alias}.ord"
+
+    def evaluate(self, expressions: Sequence[a.Expr]) -> tuple[str, list[T]]:
+        """A SELECT giving, for each input row in order, the value of each expression."""
+        frm = From()
+        scope = Scope().child()
+        order = self.bind_inputs(frm, scope)
+        values = [self.expr(e, scope) for e in expressions]
+        select = ", ".join(f"{value.sql} AS c{i}" for i, value in enumerate(values)) or "1"
+        return f"SELECT {select} {frm.sql()} ORDER BY {order}", [value.type for value in values]
 
     @staticmethod
     def visible(scope: Scope) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
@@ -40,6 +41,42 @@ class Typed:
 
 
 NULL_JSON = Typed("NULL::jsonb", T.JSON)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Rows of bindings from the earlier steps of an updating query, handed to the next statement
+    as one jsonb parameter: an array of rows, each an array of its columns' values."""
+
+    columns: tuple[tuple[str, T], ...]
+    rows: tuple[tuple[Any, ...], ...]
+
+    def encoded(self) -> list[list[Any]]:
+        return [[_encode(value) for value in row] for row in self.rows]
+
+    @staticmethod
+    def decode(json: str, kind: T) -> str:
+        """SQL reading one encoded column back in the translator's representation of `kind`."""
+        if kind in (T.NODE, T.REL):
+            return f"(({json})#>>'{{}}')::bigint"
+        if kind in (T.PATH, T.NODES, T.RELS):
+            return (f"(CASE WHEN jsonb_typeof({json}) = 'array' THEN ARRAY(SELECT x::bigint FROM "
+                    f"jsonb_array_elements_text({json}) WITH ORDINALITY AS t(x, o) ORDER BY o) END)")
+        if kind is T.BOOL:
+            return f"(({json})#>>'{{}}')::boolean"
+        if kind is T.DATETIME:
+            return f"(({json})#>>'{{}}')::timestamptz"
+        if kind is T.DURATION:
+            return f"(({json})#>>'{{}}')::interval"
+        return f"nullif({json}, 'null'::jsonb)"
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, timedelta):
+        return f"{value.total_seconds()} seconds"
+    return value
 SAFE_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 

@@ -1,0 +1,91 @@
+"""One translated statement and its rows: compiled after the shortest path searches it needs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from houndgraph.graph import paths as graph_paths
+from houndgraph.graph.cypher import ast as a
+from houndgraph.graph.cypher.errors import UnsupportedCypher
+from houndgraph.graph.cypher.translate.patterns import NeedShortestPaths
+from houndgraph.graph.cypher.translate.shortest import FoundPath
+from houndgraph.graph.cypher.translate.translator import Statement, Translator
+from houndgraph.graph.cypher.translate.values import Inputs, T
+
+# A query with more shortestPath patterns than this is refused rather than searched.
+MAX_SHORTEST_SEARCHES = 8
+
+
+@dataclass(frozen=True)
+class NodeRow:
+    id: int
+    kinds: tuple[str, ...]
+    properties: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class EdgeRow:
+    id: int
+    start_id: int
+    end_id: int
+    kind: str
+    properties: dict[str, Any]
+
+
+@dataclass
+class Result:
+    columns: list[str]
+    types: list[T]
+    rows: list[tuple[Any, ...]]
+    statement: Statement | None = None
+    nodes: dict[int, NodeRow] = field(default_factory=dict)
+    edges: dict[int, EdgeRow] = field(default_factory=dict)
+
+
+async def load_kinds(conn: psycopg.AsyncConnection) -> dict[str, int]:
+    cursor = await conn.execute("SELECT name, id FROM kind")
+    return {name: kind_id for name, kind_id in await cursor.fetchall()}
+
+
+def compile_query(query: a.Query, kinds: Mapping[str, int],
+                  shortest: Mapping[int, list[FoundPath]] | None = None, inputs: Inputs | None = None) -> Statement:
+    return Translator(kinds, shortest, inputs).translate(query)
+
+
+async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
+                        shortest: dict[int, list[FoundPath]], inputs: Inputs | None = None) -> Statement:
+    """The query's one statement, after the shortest path searches it needs."""
+    for _ in range(MAX_SHORTEST_SEARCHES + 1):
+        try:
+            return compile_query(query, kinds, shortest, inputs)
+        except NeedShortestPaths as need:
+            request = need.request
+            lefts = await _ids(conn, request.sources, kinds, shortest, inputs)
+            rights = await _ids(conn, request.targets, kinds, shortest, inputs)
+            shortest[request.key] = await graph_paths.shortest_paths(
+                conn, lefts, rights, kind_ids=request.kind_ids,
+                direction=graph_paths.Direction(request.direction.value), min_depth=request.min_depth,
+                max_depth=request.max_depth, all_paths=request.all_paths)
+    raise UnsupportedCypher(f"more than {MAX_SHORTEST_SEARCHES} shortest path patterns in one query")
+
+
+async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
+               shortest: dict[int, list[FoundPath]], inputs: Inputs | None) -> list[int]:
+    statement = await statement_for(conn, query, kinds, shortest, inputs)
+    cursor = await conn.execute(statement.sql, statement.params)
+    return [int(row[0]) for row in await cursor.fetchall() if row[0] is not None]
+
+
+async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
+                        inputs: Inputs | None = None) -> Result:
+    statement = await statement_for(conn, query, kinds, {}, inputs)
+    cursor = await conn.execute(statement.sql, statement.params)
+    rows = [tuple(row) for row in await cursor.fetchall()]
+    return Result([name for name, _ in statement.columns], [kind for _, kind in statement.columns], rows,
+                  statement)
+
+

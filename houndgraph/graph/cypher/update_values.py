@@ -1,0 +1,63 @@
+"""Values computed by an updating clause, checked and shaped for storage."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from houndgraph.graph.cypher.errors import CypherError
+from houndgraph.graph.cypher.translate.values import T
+
+NOT_A_PROPERTY = "Property values can only be of primitive types or arrays thereof"
+
+
+def property_value(value: Any, kind: T) -> Any:
+    """A value as stored in `properties`; None means the property is removed (Cypher's SET x = null)."""
+    if value is None:
+        return None
+    if kind is T.DATETIME and isinstance(value, datetime):
+        return value.isoformat()
+    if kind is T.DURATION and isinstance(value, timedelta):
+        return str(value)
+    if kind not in (T.JSON, T.BOOL):
+        raise CypherError(f"{NOT_A_PROPERTY}: a {kind.value} cannot be stored")
+    if isinstance(value, dict):
+        raise CypherError(f"{NOT_A_PROPERTY}: a map cannot be stored")
+    if isinstance(value, list) and any(isinstance(item, list | dict) or item is None for item in value):
+        raise CypherError(f"{NOT_A_PROPERTY}: a list may hold only numbers, strings or booleans")
+    return value
+
+
+def properties_map(value: Any, kind: T) -> dict[str, Any]:
+    """An evaluated property map of a created node or relationship; null entries are left out."""
+    if value is None:
+        return {}
+    if kind is not T.JSON or not isinstance(value, dict):
+        raise CypherError("properties of a created node or relationship must be a map")
+    stored = {key: property_value(item, T.JSON) for key, item in value.items()}
+    return {key: item for key, item in stored.items() if item is not None}
+
+
+def delete_targets(values: list[tuple[Any, ...]], types: list[T]) -> tuple[set[int], set[int]]:
+    """The node and edge ids that DELETE's expressions name (paths give all their members)."""
+    nodes: set[int] = set()
+    edges: set[int] = set()
+    for row in values:
+        for value, kind in zip(row, types, strict=True):
+            if value is None:
+                continue
+            if kind is T.NODE:
+                nodes.add(int(value))
+            elif kind is T.REL:
+                edges.add(int(value))
+            elif kind is T.NODES:
+                nodes.update(int(v) for v in value if v is not None)
+            elif kind is T.RELS:
+                edges.update(int(v) for v in value if v is not None)
+            elif kind in (T.PATH, T.PATHS):
+                for path in (value if kind is T.PATHS else [value]):
+                    nodes.update(int(v) for v in path[0::2])
+                    edges.update(int(v) for v in path[1::2])
+            else:
+                raise CypherError("DELETE takes nodes, relationships or paths")
+    return nodes, edges

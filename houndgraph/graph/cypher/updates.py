@@ -1,0 +1,360 @@
+"""Queries with updating clauses (CREATE, MERGE, SET, REMOVE, DELETE), run step by step.
+
+Cypher reads and writes in clause order: a clause sees what the clauses before it wrote. So the
+query is cut at its updating clauses. The reading clauses between two cuts are one translated
+SELECT that returns every variable in scope (a table of rows); each updating clause is one or a few
+set-based statements over that table (writes.py); the table, with the variables the clause bound,
+feeds the next step as the `Inputs` of its statement. Everything runs in the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from houndgraph.graph.cypher import ast as a
+from houndgraph.graph.cypher import writes
+from houndgraph.graph.cypher.errors import CypherError, CypherSemanticError, UnsupportedCypher
+from houndgraph.graph.cypher.statement import Result, run_statement
+from houndgraph.graph.cypher.translate.translator import Translator
+from houndgraph.graph.cypher.translate.values import Inputs, T
+from houndgraph.graph.cypher.update_values import delete_targets, properties_map, property_value
+from houndgraph.graph.cypher.validate import walk
+
+# The extra column a reading step returns so that it has one even with no variable in scope.
+ROW = " row"
+# Names given to MERGE's anonymous pattern elements so that the match says whether it found them.
+MERGE_PREFIX = "__hg_merge_"
+
+
+@dataclass
+class Table:
+    """The rows of bindings between two steps."""
+
+    columns: list[tuple[str, T]]
+    rows: list[tuple[Any, ...]]
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self.columns]
+
+    def inputs(self) -> Inputs:
+        return Inputs(tuple(self.columns), tuple(self.rows))
+
+    def value(self, row: tuple[Any, ...], name: str) -> Any:
+        return row[self.names().index(name)]
+
+    def project(self, names: Sequence[str]) -> Table:
+        positions = [self.names().index(n) for n in names]
+        return Table([self.columns[p] for p in positions], [tuple(r[p] for p in positions) for r in self.rows])
+
+    def subset(self, rows: list[tuple[Any, ...]]) -> Table:
+        return Table(list(self.columns), rows)
+
+
+async def run_updating_query(conn: psycopg.AsyncConnection, query: a.Query, kinds: dict[str, int]) -> Result:
+    """Runs the query; `kinds` gains the kinds it creates."""
+    if len(query.parts) != 1:
+        raise UnsupportedCypher("UNION in a query with updating clauses")
+    clauses = query.parts[0].clauses
+    for clause in clauses:
+        if not isinstance(clause, a.UPDATING_CLAUSES) and any(
+                isinstance(node, a.UPDATING_CLAUSES) for node in walk(clause)):
+            raise UnsupportedCypher("updating clauses inside a subquery")
+    last = clauses[-1]
+    if not isinstance(last, (a.Return, *a.UPDATING_CLAUSES)):
+        raise CypherSemanticError(f"Query cannot conclude with {type(last).__name__.upper()} "
+                                  "(must be a RETURN clause or an update clause)")
+    runner = _Runner(conn, kinds)
+    table = Table([], [()])
+    reading: list[a.Clause] = []
+    for clause in clauses:
+        if isinstance(clause, a.UPDATING_CLAUSES):
+            if reading:
+                table = await runner.read(table, reading)
+                reading = []
+            table = await runner.update(table, clause)
+        else:
+            reading.append(clause)
+    if reading:
+        return await run_statement(conn, a.Query((a.SingleQuery(tuple(reading)),)), kinds, table.inputs())
+    return Result([], [], [])
+
+
+class _Runner:
+    def __init__(self, conn: psycopg.AsyncConnection, kinds: dict[str, int]) -> None:
+        self.conn = conn
+        self.kinds = kinds
+
+    async def read(self, table: Table, clauses: Sequence[a.Clause]) -> Table:
+        everything = a.Return(a.Projection((a.ProjectionItem(a.Literal(True), ROW),), star=True))
+        result = await run_statement(self.conn, a.Query((a.SingleQuery((*clauses, everything)),)), self.kinds,
+                                     table.inputs())
+        keep = [i for i, name in enumerate(result.columns) if name != ROW]
+        return Table([(result.columns[i], result.types[i]) for i in keep],
+                     [tuple(row[i] for i in keep) for row in result.rows])
+
+    async def evaluate(self, table: Table, expressions: Sequence[a.Expr]) -> tuple[list[tuple[Any, ...]], list[T]]:
+        """Each expression's value on each row, in row order."""
+        translator = Translator(self.kinds, None, table.inputs())
+        sql, types = translator.evaluate(expressions)
+        if not table.rows:
+            return [], types
+        cursor = await self.conn.execute(sql, translator.params.values)
+        return [tuple(row) for row in await cursor.fetchall()], types
+
+    async def update(self, table: Table, clause: a.Clause) -> Table:
+        if isinstance(clause, a.Create):
+            return await self.create(table, clause.patterns)
+        if isinstance(clause, a.Merge):
+            return await self.merge(table, clause)
+        if isinstance(clause, a.SetClause):
+            await self.set_items(table, clause.items)
+        elif isinstance(clause, a.Remove):
+            await self.remove(table, clause.items)
+        elif isinstance(clause, a.Delete):
+            await self.delete(table, clause)
+        return table
+
+    # -- CREATE ---------------------------------------------------------------------------------
+
+    async def create(self, table: Table, patterns: Sequence[a.PatternPart]) -> Table:
+        known = set(table.names())
+        nodes: list[tuple[str, a.NodePattern]] = []
+        rels: list[tuple[str, a.RelPattern, str, str]] = []
+        paths: list[tuple[str, list[str]]] = []
+        for part in patterns:
+            if part.shortest is not None:
+                raise CypherSemanticError(f"{part.shortest} cannot be used to create a pattern")
+            names = []
+            for node in part.nodes:
+                if node.variable is not None and node.variable in known:
+                    if node.labels or node.properties is not None:
+                        raise CypherSemanticError(f"Can't create node `{node.variable}` with labels or properties "
+                                                  "here. The variable is already declared in this context")
+                    names.append(node.variable)
+                    continue
+                name = node.variable or f" node{len(nodes)}"
+                if any(len(group) > 1 for group in node.labels):
+                    raise CypherSemanticError("label expressions (A|B) cannot be used to create a node")
+                nodes.append((name, node))
+                known.add(name)
+                names.append(name)
+            for index, rel in enumerate(part.rels):
+                if rel.variable_length:
+                    raise CypherSemanticError("Variable length relationships cannot be used in CREATE")
+                if len(rel.types) != 1:
+                    raise CypherSemanticError("Exactly one relationship type must be specified for CREATE")
+                if rel.direction is a.Direction.BOTH:
+                    raise CypherSemanticError("Only directed relationships are supported in CREATE")
+                if rel.variable is not None and rel.variable in known:
+                    raise CypherSemanticError(f"Variable `{rel.variable}` already declared")
+                name = rel.variable or f" rel{len(rels)}"
+                left, right = names[index], names[index + 1]
+                start, end = (left, right) if rel.direction is a.Direction.OUT else (right, left)
+                rels.append((name, rel, start, end))
+                known.add(name)
+            if part.variable is not None:
+                element_names = [names[0]]
+                for (rel_name, *_), node_name in zip(rels[-len(part.rels):] if part.rels else [], names[1:],
+                                                     strict=True):
+                    element_names += [rel_name, node_name]
+                paths.append((part.variable, element_names))
+        maps = [n.properties or a.MapLiteral(()) for _, n in nodes] + [r.properties or a.MapLiteral(())
+                                                                        for _, r, _, _ in rels]
+        values, types = await self.evaluate(table, maps)
+        await writes.ensure_kinds(self.conn, self.kinds, [label for _, n in nodes for group in n.labels
+                                                          for label in group] + [r.types[0] for _, r, _, _ in rels])
+        ids = iter(await writes.new_node_ids(self.conn, len(table.rows) * len(nodes)))
+        created: list[dict[str, Any]] = []
+        node_records = []
+        for row, props in zip(table.rows, values, strict=True):
+            bound = dict(zip(table.names(), row, strict=True))
+            for index, (name, node) in enumerate(nodes):
+                node_id = next(ids)
+                bound[name] = node_id
+                kind_ids = [self.kinds[label] for group in node.labels for label in group]
+                node_records.append((node_id, kind_ids, properties_map(props[index], types[index])))
+            created.append(bound)
+        await writes.insert_nodes(self.conn, node_records)
+        edge_records = []
+        for bound, props in zip(created, values, strict=True):
+            for index, (name, rel, start, end) in enumerate(rels):
+                for end_name in (start, end):
+                    if bound[end_name] is None:
+                        raise CypherError(f"Failed to create relationship `{name.strip()}`: node `{end_name.strip()}` "
+                                          "is null")
+                position = len(nodes) + index
+                edge_records.append((bound[start], self.kinds[rel.types[0]], bound[end],
+                                     properties_map(props[position], types[position])))
+        edge_ids = await writes.upsert_edges(self.conn, edge_records)
+        for bound in created:
+            for name, rel, start, end in rels:
+                bound[name] = edge_ids[(bound[start], self.kinds[rel.types[0]], bound[end])]
+            for path_name, element_names in paths:
+                bound[path_name] = [bound[n] for n in element_names]
+        new_columns = ([(name, T.NODE) for name, _ in nodes] + [(name, T.REL) for name, *_ in rels]
+                       + [(name, T.PATH) for name, _ in paths])
+        new_columns = [(name, kind) for name, kind in new_columns if not name.startswith(" ")]
+        columns = table.columns + new_columns
+        return Table(columns, [tuple(bound[name] for name, _ in columns) for bound in created])
+
+    # -- MERGE ----------------------------------------------------------------------------------
+
+    async def merge(self, table: Table, clause: a.Merge) -> Table:
+        part = self.named_merge_pattern(clause.pattern, set(table.names()))
+        matched_or_not = await self.read(table, [a.Match((part,), None, optional=True)])
+        new_names = [n for n in [*(x.variable for x in part.nodes), *(r.variable for r in part.rels)]
+                     if n is not None and n not in table.names()]
+        matched_rows, missing_rows = [], []
+        for row in matched_or_not.rows:
+            found = all(matched_or_not.value(row, n) is not None for n in new_names)
+            (matched_rows if found else missing_rows).append(row)
+        matched = matched_or_not.subset(matched_rows)
+        await self.set_items(matched, clause.on_match)
+        if missing_rows:
+            missing = matched_or_not.subset(missing_rows).project(table.names())
+            created = await self.create_once(missing, part)
+            await self.set_items(created, clause.on_create)
+            rows = matched.rows + created.project(matched.names()).rows
+        else:
+            rows = matched.rows
+        merged = matched.subset(rows)
+        visible = [n for n in merged.names() if not n.startswith(MERGE_PREFIX)]
+        return merged.project(visible)
+
+    @staticmethod
+    def named_merge_pattern(part: a.PatternPart, known: set[str]) -> a.PatternPart:
+        """The pattern with every element named and object ids upper-cased as they are stored."""
+        if part.shortest is not None:
+            raise CypherSemanticError(f"{part.shortest} cannot be used in MERGE")
+        counter = iter(range(1_000_000))
+
+        def upper_objectid(props: a.MapLiteral | None) -> a.MapLiteral | None:
+            if props is None:
+                return None
+            return a.MapLiteral(tuple((key, a.FunctionCall("toupper", (value,)) if key == writes.OBJECT_ID else value)
+                                      for key, value in props.items))
+
+        nodes = []
+        for node in part.nodes:
+            if node.variable in known and (node.labels or node.properties is not None):
+                raise CypherSemanticError(f"Can't create node `{node.variable}` with labels or properties here. "
+                                          "The variable is already declared in this context")
+            nodes.append(a.NodePattern(node.variable or f"{MERGE_PREFIX}{next(counter)}", node.labels,
+                                       upper_objectid(node.properties)))
+        rels = []
+        for rel in part.rels:
+            if rel.variable_length:
+                raise CypherSemanticError("Variable length relationships cannot be used in MERGE")
+            if len(rel.types) != 1:
+                raise CypherSemanticError("Exactly one relationship type must be specified for MERGE")
+            rels.append(a.RelPattern(rel.variable or f"{MERGE_PREFIX}{next(counter)}", rel.types, rel.direction,
+                                     None, rel.properties))
+        return a.PatternPart(part.variable, tuple(nodes), tuple(rels))
+
+    async def create_once(self, missing: Table, part: a.PatternPart) -> Table:
+        """Creates the pattern for rows that did not match it; rows that would create the same thing (same
+        bound ends, same properties) share one creation, as they would when Neo4j runs them one by one."""
+        maps = [n.properties or a.MapLiteral(()) for n in part.nodes] + [r.properties or a.MapLiteral(())
+                                                                         for r in part.rels]
+        values, _ = await self.evaluate(missing, maps)
+        bound = [n for n in missing.names() if n in {x.variable for x in part.nodes}]
+        keys = [json.dumps([[missing.value(row, n) for n in bound], list(props)], sort_keys=True, default=str)
+                for row, props in zip(missing.rows, values, strict=True)]
+        first: dict[str, tuple[Any, ...]] = {}
+        for key, row in zip(keys, missing.rows, strict=True):
+            first.setdefault(key, row)
+        unique = list(first)
+        created = await self.create(missing.subset([first[k] for k in unique]), [part])
+        by_key = dict(zip(unique, created.rows, strict=True))
+        extra = len(missing.columns)
+        rows = [row + by_key[key][extra:] for key, row in zip(keys, missing.rows, strict=True)]
+        return Table(created.columns, rows)
+
+    # -- SET and REMOVE -------------------------------------------------------------------------
+
+    async def set_items(self, table: Table, items: Sequence[a.SetItem]) -> None:
+        # Item by item: a later item sees what an earlier one wrote (`SET n.a = 1, n.b = n.a`).
+        for item in items:
+            if item.kind == "labels":
+                await self.labels(table, item, add=True)
+                continue
+            if item.kind == "property":
+                assert isinstance(item.target, a.Property) and item.value is not None
+                subject, value = item.target.subject, item.value
+            else:
+                assert item.value is not None
+                subject, value = item.target, item.value
+            values, types = await self.evaluate(table, [subject, value])
+            changes: dict[str, dict[int, writes.PropertyChange]] = {"node": {}, "edge": {}}
+            sources = await self.entity_properties(values, types[1]) if types[1] in (T.NODE, T.REL) else {}
+            for entity, new in values:
+                if entity is None:
+                    continue  # SET on null does nothing, as in Neo4j
+                if types[0] not in (T.NODE, T.REL):
+                    raise CypherError("SET needs a node or a relationship")
+                change = changes["node" if types[0] is T.NODE else "edge"].setdefault(int(entity),
+                                                                                     writes.PropertyChange())
+                if item.kind == "property":
+                    assert isinstance(item.target, a.Property)
+                    stored = property_value(new, types[1])
+                    if stored is None:
+                        change.then(remove=[item.target.key])
+                    else:
+                        change.then(merge={item.target.key: stored})
+                    continue
+                mapping = sources.get(new, {}) if types[1] in (T.NODE, T.REL) else new
+                if mapping is not None and not isinstance(mapping, dict):
+                    raise CypherError("SET n = / SET n += needs a map, a node or a relationship")
+                mapping = mapping or {}
+                stored_map = {k: property_value(v, T.JSON) for k, v in mapping.items()}
+                change.then(replace=item.kind == "replace",
+                            merge={k: v for k, v in stored_map.items() if v is not None},
+                            remove=[k for k, v in stored_map.items() if v is None])
+            for table_name, per_entity in changes.items():
+                await writes.write_properties(self.conn, table_name, per_entity)
+
+    async def entity_properties(self, values: list[tuple[Any, ...]], kind: T) -> dict[int, dict[str, Any]]:
+        ids = sorted({int(v[1]) for v in values if v[1] is not None})
+        cursor = await self.conn.execute(
+            f"SELECT id, properties FROM {'node' if kind is T.NODE else 'edge'} WHERE id = ANY(%s::bigint[])", (ids,))
+        return {int(entity_id): props for entity_id, props in await cursor.fetchall()}
+
+    async def labels(self, table: Table, item: a.SetItem, *, add: bool) -> None:
+        values, types = await self.evaluate(table, [item.target])
+        if types[0] is not T.NODE:
+            raise CypherError("labels belong to nodes")
+        ids = [int(v[0]) for v in values if v[0] is not None]
+        if add:
+            await writes.ensure_kinds(self.conn, self.kinds, item.labels)
+            await writes.add_labels(self.conn, ids, [self.kinds[label] for label in item.labels])
+        else:
+            known = [self.kinds[label] for label in item.labels if label in self.kinds]
+            await writes.remove_labels(self.conn, ids, known)
+
+    async def remove(self, table: Table, items: Sequence[a.SetItem]) -> None:
+        for item in items:
+            if item.kind == "labels":
+                await self.labels(table, item, add=False)
+                continue
+            assert isinstance(item.target, a.Property)
+            values, types = await self.evaluate(table, [item.target.subject])
+            if types[0] not in (T.NODE, T.REL):
+                raise CypherError("REMOVE of a property needs a node or a relationship")
+            changes: dict[int, writes.PropertyChange] = {}
+            for (entity,) in values:
+                if entity is not None:
+                    changes.setdefault(int(entity), writes.PropertyChange()).then(remove=[item.target.key])
+            await writes.write_properties(self.conn, "node" if types[0] is T.NODE else "edge", changes)
+
+    # -- DELETE ---------------------------------------------------------------------------------
+
+    async def delete(self, table: Table, clause: a.Delete) -> None:
+        values, types = await self.evaluate(table, clause.expressions)
+        node_ids, edge_ids = delete_targets(values, types)
+        await writes.delete(self.conn, node_ids, edge_ids, detach=clause.detach)
+
