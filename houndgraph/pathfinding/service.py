@@ -1,0 +1,119 @@
+"""Shortest paths between two principals (GET /graphs/shortest-path and the deprecated /pathfinding)
+and relay targets (GET /graphs/relay-targets); reference/behaviour.md §7 and §12."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
+from houndgraph.graph import lookup
+from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, AZ_TRAVERSABLE_EDGES, KNOWN_EDGE_KINDS
+from houndgraph.graph.paths import Direction, shortest_paths
+from houndgraph.graph.unified import UnifiedGraph, bh_graph, unified_graph
+from houndgraph.pathfinding import repository
+
+PATH_NOT_FOUND = "path not found"
+KINDS_FORMAT = ("invalid query parameter 'relationship_kinds': acceptable values should match the format: "
+                "in|nin:Kind1,Kind2")
+NO_EDGES = "invalid parameter combination; no valid edges to traverse"
+TRAVERSABLE = frozenset(AD_TRAVERSABLE_EDGES) | frozenset(AZ_TRAVERSABLE_EDGES)
+_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
+          "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
+
+
+def required(params: Mapping[str, str], name: str) -> str:
+    value = params.get(name, "")
+    if not value:
+        raise BadRequest(f"Missing query parameter: {name}")
+    return value
+
+
+def edge_kinds(relationship_kinds: str | None, only_traversable: str | None) -> set[str]:
+    """The kinds a shortest-path search follows: `in:`/`nin:` lists, then the traversable filter."""
+    if only_traversable not in (None, "") and only_traversable not in _BOOLS:
+        raise BadRequest(BAD_FILTERS)
+    selected = set(KNOWN_EDGE_KINDS)
+    if relationship_kinds:
+        operator, _, listed = relationship_kinds.partition(":")
+        names = [name.strip() for name in listed.split(",") if name.strip()]
+        if operator not in ("in", "nin") or not names:
+            raise BadRequest(KINDS_FORMAT)
+        unknown = [name for name in names if name not in KNOWN_EDGE_KINDS]
+        if unknown:
+            raise BadRequest("invalid query parameter 'relationship_kinds': acceptable relationship kinds are: "
+                             f"[{' '.join(sorted(KNOWN_EDGE_KINDS))}]")
+        selected = set(names) if operator == "in" else selected - set(names)
+    if only_traversable and _BOOLS[only_traversable]:
+        selected &= TRAVERSABLE
+    if not selected:
+        raise BadRequest(NO_EDGES)
+    return selected
+
+
+async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names: set[str] | None
+                 ) -> tuple[list[Any], list[Any]] | None:
+    conn = await lookup.driver(session)
+    kinds = await lookup.kind_ids(conn)
+    start = await lookup.node_by_object_id(conn, start_oid, kinds)
+    end = await lookup.node_by_object_id(conn, end_oid, kinds)
+    if start is None or end is None:
+        return None
+    kind_ids: Sequence[int] | None = None
+    if kind_names is not None:
+        kind_ids = sorted(kinds.ids[name] for name in kind_names if name in kinds.ids)
+    found = await shortest_paths(conn, [start.id], [end.id], kind_ids=kind_ids, direction=Direction.OUT,
+                                 all_paths=True)
+    node_ids = {step for _, _, walk in found for step in walk[0::2]}
+    edge_ids = {step for _, _, walk in found for step in walk[1::2]}
+    return await lookup.nodes_by_id(conn, node_ids), await lookup.edges_by_id(conn, edge_ids)
+
+
+async def shortest_path(session: AsyncSession, params: Mapping[str, str]) -> UnifiedGraph:
+    start, end = required(params, "start_node"), required(params, "end_node")
+    kinds = edge_kinds(params.get("relationship_kinds"), params.get("only_traversable"))
+    found = await _paths(session, start, end, kinds)
+    if not found or not found[1]:
+        raise NotFound(PATH_NOT_FOUND)
+    return unified_graph(found[0], found[1], include_properties=False)
+
+
+async def pathfinding(session: AsyncSession, params: Mapping[str, str]) -> dict[str, Any]:
+    """All shortest paths over any edge kind, as the legacy graph map; no path is an empty map."""
+    found = await _paths(session, required(params, "start_node"), required(params, "end_node"), None)
+    return bh_graph(*found) if found else {}
+
+
+def _one(params: Any, name: str) -> str:
+    values = params.getlist(name)
+    if not values or not values[0]:
+        raise BadRequest(f"Expected {name} parameter to be set.")
+    if len(values) > 1:
+        raise BadRequest(f"Expected only one {name}.")
+    return str(values[0])
+
+
+def _graph_id(raw: str, what: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadRequest(f"Invalid value for {what}: {raw}") from None
+    if not -(2**31) <= value < 2**31:  # the reference parses them as 32-bit integers
+        raise BadRequest(f"Invalid value for {what}: {raw}")
+    return value
+
+
+async def relay_targets(session: AsyncSession, params: Any) -> UnifiedGraph:
+    kind = _one(params, "edge_type")
+    source, target = _one(params, "source_node"), _one(params, "target_node")
+    if kind not in KNOWN_EDGE_KINDS:
+        raise BadRequest(f"Invalid edge requested: {kind}")
+    start, end = _graph_id(source, "startID"), _graph_id(target, "endID")
+    conn = await lookup.driver(session)
+    kinds = await lookup.kind_ids(conn)
+    if not await repository.edge_exists(conn, start, kind, end, kinds):
+        raise BadRequest(f"Could not find edge matching criteria: no {kind} relationship from {start} to {end}")
+    targets = await repository.relay_targets(conn, kind, start, end, kinds)
+    return unified_graph(await lookup.nodes_by_id(conn, targets), [], include_properties=True)
