@@ -1,0 +1,37 @@
+"""Search SQL: nodes by name or object id (exact, then fuzzy), and the domains and tenants to pick from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from houndgraph.graph.lookup import KIND_NAMES
+from houndgraph.graph.related import KindIds
+
+
+async def search(conn: psycopg.AsyncConnection[Any], query: str, kind_names: list[str], kinds: KindIds, *,
+                 skip: int, limit: int) -> list[tuple[bool, list[str], dict[str, Any]]]:
+    """(exact?, kinds, properties): exact matches of the name or object id first, then names containing
+    the text and object ids starting with it, each part by name. The trigram indexes serve both."""
+    cursor = await conn.execute(
+        f"SELECT exact, {KIND_NAMES}, n.properties FROM (SELECT n.id, (upper(n.properties->>'name') = %(q)s "
+        f"OR n.properties->>'objectid' = %(q)s) AS exact FROM node n WHERE n.kind_ids && {kinds(*kind_names)} AND "
+        f"(n.properties->>'name' ILIKE %(contains)s OR n.properties->>'objectid' LIKE %(prefix)s)) AS hit "
+        f"JOIN node n ON n.id = hit.id ORDER BY exact DESC, n.properties->>'name', n.id "
+        f"LIMIT %(limit)s OFFSET %(skip)s",
+        {"q": query.upper(), "contains": f"%{_escape(query)}%", "prefix": f"{_escape(query.upper())}%",
+         "skip": skip, "limit": limit})
+    return [(row[0], list(row[1]), row[2] or {}) for row in await cursor.fetchall()]
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+async def domains(conn: psycopg.AsyncConnection[Any], kinds: KindIds, domain: str, tenant: str
+                  ) -> list[tuple[str, dict[str, Any]]]:
+    cursor = await conn.execute(
+        f"SELECT CASE WHEN n.kind_ids && {kinds(domain)} THEN 'active-directory' ELSE 'azure' END, n.properties "
+        f"FROM node n WHERE n.kind_ids && {kinds(domain, tenant)} ORDER BY n.properties->>'name', n.id")
+    return [(row[0], row[1] or {}) for row in await cursor.fetchall()]
