@@ -21,10 +21,11 @@ from houndgraph.graph.cypher import writes
 from houndgraph.graph.cypher.errors import CypherError, CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.statement import Result, run_statement
 from houndgraph.graph.cypher.translate.translator import Translator
-from houndgraph.graph.cypher.translate.values import Inputs, T
+from houndgraph.graph.cypher.translate.values import RELATIONSHIP_SHORTCUTS, Inputs, T
 from houndgraph.graph.cypher.update_values import delete_targets, properties_map, property_value
 from houndgraph.graph.cypher.validate import walk
 
+SHORTCUTS_IN_MUTATIONS = "relationship type shortcuts are not supported in graph mutations"
 # The extra column a reading step returns so that it has one even with no variable in scope.
 ROW = " row"
 # Names given to MERGE's anonymous pattern elements so that the match says whether it found them.
@@ -64,6 +65,8 @@ async def run_updating_query(conn: psycopg.AsyncConnection, query: a.Query, kind
         if not isinstance(clause, a.UPDATING_CLAUSES) and any(
                 isinstance(node, a.UPDATING_CLAUSES) for node in walk(clause)):
             raise UnsupportedCypher("updating clauses inside a subquery")
+    if any(isinstance(node, a.RelPattern) and set(node.types) & set(RELATIONSHIP_SHORTCUTS) for node in walk(query)):
+        raise CypherError(SHORTCUTS_IN_MUTATIONS)
     last = clauses[-1]
     if not isinstance(last, (a.Return, *a.UPDATING_CLAUSES)):
         raise CypherSemanticError(f"Query cannot conclude with {type(last).__name__.upper()} "

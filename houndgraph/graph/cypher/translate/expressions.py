@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.translate.regex import java_to_postgres
-from houndgraph.graph.cypher.translate.values import NULL_JSON, T, Typed, as_bool, as_json
+from houndgraph.graph.cypher.translate.values import NULL_JSON, T, Typed, as_bool, as_json, relationship_kind_ids
 
 if TYPE_CHECKING:
     from houndgraph.graph.cypher.translate.translator import Translator
@@ -159,7 +159,7 @@ class ExpressionCompiler:
         return " AND ".join(conditions) if conditions else "TRUE"
 
     def rel_kind_condition(self: Translator, rel: Typed, types: tuple[str, ...]) -> str:
-        ids = sorted({self.kinds[t] for t in types if t in self.kinds})
+        ids = relationship_kind_ids(self.kinds, types)
         if not ids:
             return "FALSE"
         column = f"{rel.alias}.kind_id" if rel.alias else f"(SELECT kind_id FROM edge WHERE id = {rel.sql})"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
-from houndgraph.graph.cypher.translate.values import T, Typed
+from houndgraph.graph.cypher.translate.values import T, Typed, relationship_kind_ids
 
 if TYPE_CHECKING:
     from houndgraph.graph.cypher.translate.translator import Translator
@@ -164,7 +164,7 @@ class PatternCompiler:
     def kind_filter(self: Translator, column: str, types: tuple[str, ...]) -> str | None:
         if not types:
             return None
-        ids = sorted({self.kinds[t] for t in types if t in self.kinds})
+        ids = relationship_kind_ids(self.kinds, types)
         return f"{column} IN ({', '.join(map(str, ids))})" if ids else "FALSE"
 
     def relationship(self: Translator, frm: From, scope: Scope, rel: a.RelPattern, left: Typed,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import UnsupportedCypher
 from houndgraph.graph.cypher.translate.patterns import From, NeedShortestPaths, ShortestRequest
-from houndgraph.graph.cypher.translate.values import T, Typed
+from houndgraph.graph.cypher.translate.values import T, Typed, relationship_kind_ids
 from houndgraph.graph.cypher.validate import walk
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class ShortestPathCompiler:
         if key not in self.shortest:
             kind_ids = None
             if rel.types:
-                kind_ids = tuple(sorted({self.kinds[t] for t in rel.types if t in self.kinds}))
+                kind_ids = tuple(relationship_kind_ids(self.kinds, rel.types))
             raise NeedShortestPaths(ShortestRequest(
                 key, self.endpoint_query(part.nodes[0], clause, scope),
                 self.endpoint_query(part.nodes[1], clause, scope), kind_ids, rel.direction, low, high,

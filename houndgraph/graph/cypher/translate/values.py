@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
@@ -11,6 +12,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from houndgraph.graph.cypher.errors import CypherSemanticError
+from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, AZ_TRAVERSABLE_EDGES
 
 
 class T(Enum):
@@ -41,6 +43,18 @@ class Typed:
 
 
 NULL_JSON = Typed("NULL::jsonb", T.JSON)
+
+# The reference's relationship type shortcuts: one name standing for every traversable kind.
+RELATIONSHIP_SHORTCUTS: dict[str, tuple[str, ...]] = {
+    "AD_ATTACK_PATHS": tuple(sorted(AD_TRAVERSABLE_EDGES)),
+    "AZ_ATTACK_PATHS": tuple(sorted(AZ_TRAVERSABLE_EDGES)),
+}
+
+
+def relationship_kind_ids(kinds: Mapping[str, int], types: Iterable[str]) -> list[int]:
+    """The kind ids of the relationship types as written, shortcuts expanded; unknown types match nothing."""
+    names = [name for t in types for name in RELATIONSHIP_SHORTCUTS.get(t, (t,))]
+    return sorted({kinds[name] for name in names if name in kinds})
 
 
 @dataclass(frozen=True)
