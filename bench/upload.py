@@ -1,0 +1,111 @@
+"""Upload API + datapipe, end to end: collector files are uploaded to a fresh service and timed from
+`/file-upload/start` to the job's `complete`.
+
+    .venv/bin/python bench/upload.py                      # the two lab collections in ../shared/data
+    .venv/bin/python bench/upload.py --users 100000       # plus a synthetic users file of that many users
+
+Prints, per data set: files, objects and edges written, wall time, objects/s and edges/s, and the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import socket
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import uvicorn
+
+from houndgraph.app import create_app
+from houndgraph.settings import Settings
+
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "sharphound"
+PASSWORD = "Bench-Upload-Password-1!"
+DOMAIN_SID = "S-1-5-21-1000000000-2000000000-3000000000"
+RIGHTS = ("GenericAll", "WriteDacl", "WriteOwner", "GenericWrite", "AllExtendedRights", "ForceChangePassword")
+
+
+def synthetic_users(path: Path, users: int, groups: int = 1000) -> None:
+    """A SharpHound v6 users file: each user in a primary group, with six ACEs from groups (7 edges)."""
+    with path.open("w") as out:
+        out.write('{"data": [')
+        for index in range(users):
+            aces = [{"PrincipalSID": f"{DOMAIN_SID}-{1000 + (index * 7 + n) % groups}", "PrincipalType": "Group",
+                     "RightName": right, "IsInherited": n % 2 == 0} for n, right in enumerate(RIGHTS)]
+            record = {"Properties": {"domain": "BENCH.LOCAL", "name": f"USER{index}@BENCH.LOCAL",
+                                     "domainsid": DOMAIN_SID, "enabled": True},
+                      "PrimaryGroupSID": f"{DOMAIN_SID}-{1000 + index % groups}", "Aces": aces,
+                      "ObjectIdentifier": f"{DOMAIN_SID}-{100000 + index}", "IsDeleted": False}
+            out.write(("," if index else "") + json.dumps(record))
+        meta = {"methods": 521215, "type": "users", "count": users, "version": 6}
+        out.write(f'], "meta": {json.dumps(meta)}}}')
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def upload_all(http: httpx.Client, paths: list[Path]) -> tuple[dict, float]:
+    started = time.monotonic()
+    job_id = http.post("/api/v2/file-upload/start").json()["data"]["id"]
+    for path in paths:
+        content_type = "application/zip" if path.suffix == ".zip" else "application/json"
+        with path.open("rb") as body:
+            response = http.post(f"/api/v2/file-upload/{job_id}", content=body.read(),
+                                 headers={"Content-Type": content_type, "X-File-Upload-Name": path.name})
+        response.raise_for_status()
+    http.post(f"/api/v2/file-upload/{job_id}/end").raise_for_status()
+    while (job := http.get("/api/v2/file-upload", params={"id": f"eq:{job_id}"}).json()["data"][0])["status"] \
+            not in (2, 3, 4, 5, 8):
+        time.sleep(0.05)
+    return job, time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--users", type=int, default=0, help="also upload a synthetic users file this large")
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
+          f"Python {platform.python_version()}")
+    with tempfile.TemporaryDirectory(prefix="hgb-", dir="/tmp") as tmp:
+        data_sets = [("v6-adcs-lab adcs.zip", [DATA / "v6-adcs-lab" / "adcs.zip"]),
+                     ("v6-testlab (10 JSON files)", sorted((DATA / "v6-testlab").glob("*.json")))]
+        if args.users:
+            synthetic = Path(tmp) / "users.json"
+            synthetic_users(synthetic, args.users)
+            data_sets.append((f"synthetic users ({args.users:,}, {synthetic.stat().st_size / 1e6:.0f} MB)",
+                              [synthetic]))
+        settings = Settings(data_dir=Path(tmp) / "data", port=free_port(), admin_password=PASSWORD,
+                            datapipe_interval=0.05)
+        server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=settings.port,
+                                               log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        while not server.started:
+            time.sleep(0.05)
+        try:
+            with httpx.Client(base_url=f"http://127.0.0.1:{settings.port}", timeout=600) as http:
+                token = http.post("/api/v2/login", json={"login_method": "secret", "username": "admin",
+                                                         "secret": PASSWORD}).json()["data"]["session_token"]
+                http.headers["Authorization"] = f"Bearer {token}"
+                for name, paths in data_sets:
+                    job, elapsed = upload_all(http, paths)
+                    print(f"{name}: status {job['status']}, {job['total_files']} files, "
+                          f"{job['nodes_written']:,} objects, {job['edges_written']:,} edges in {elapsed:.2f} s "
+                          f"({job['nodes_written'] / elapsed:,.0f} objects/s, {job['edges_written'] / elapsed:,.0f} "
+                          "edges/s)")
+        finally:
+            server.should_exit = True
+            thread.join(timeout=60)
+
+
+if __name__ == "__main__":
+    main()
