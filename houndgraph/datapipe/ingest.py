@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 
 import psycopg
@@ -46,12 +47,24 @@ def open_document(task: TaskRow, settings: Settings) -> IngestFile:
         raise IngestError(f"{task.file_name}: the stored file {path} is missing")
     if task.member_name is None:
         return IngestFile(name=task.file_name, parent_name=None, open=lambda: path.open("rb"))
-    members = expand_upload(path, max_unzipped_bytes=settings.max_unzipped_bytes,
-                            max_ratio=settings.max_zip_ratio, expect_zip=True)
-    for member in members:
-        if member.name == task.member_name:
-            return member
-    raise IngestError(f"{task.member_name}: no longer in the archive {path.name}")
+    stat = path.stat()
+    members = _archive_members(path, stat.st_mtime_ns, stat.st_size, settings.max_unzipped_bytes,
+                               settings.max_zip_ratio)
+    member = members.get(task.member_name)
+    if member is None:
+        raise IngestError(f"{task.member_name}: no longer in the archive {path.name}")
+    return member
+
+
+@lru_cache(maxsize=4)
+def _archive_members(path: Path, mtime_ns: int, size: int, max_unzipped_bytes: int,
+                     max_ratio: int) -> dict[str, IngestFile]:
+    """An archive's members, checked once for all its tasks (checking walks every member; doing it per
+    task would cost the square of the member count). Keyed by modification time and size as well, so a
+    changed file is checked again."""
+    del mtime_ns, size
+    members = expand_upload(path, max_unzipped_bytes=max_unzipped_bytes, max_ratio=max_ratio, expect_zip=True)
+    return {member.name: member for member in members}
 
 
 def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warnings: list[str], *,

@@ -1,0 +1,41 @@
+"""Stored uploads: deleted once read, and what a crash leaves behind is swept at the next start."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import httpx
+
+from houndgraph.datapipe.files import sweep_uploads
+from houndgraph.settings import Settings
+from tests.file_upload.helpers import ADCS_ZIP, TESTLAB, ingest_paths
+
+
+def test_uploads_are_deleted_once_every_document_in_them_is_read(admin: httpx.Client,
+                                                                 server_settings: Settings) -> None:
+    finished = ingest_paths(admin, [ADCS_ZIP, TESTLAB / "users.json"])
+    assert finished["status"] == 2
+    folder = server_settings.uploads_dir.resolve() / str(finished["id"])
+    assert not folder.exists() or list(folder.iterdir()) == []
+
+
+def test_the_sweep_keeps_what_tasks_need_and_what_may_be_in_flight(tmp_path: Path) -> None:
+    uploads = tmp_path / "uploads"
+    old_orphan, needed, young_orphan = uploads / "1" / "a.json", uploads / "1" / "b.zip", uploads / "2" / "c.json"
+    empty_old, partial_old = uploads / "3", uploads / "4" / "d.json.part"
+    for path in (old_orphan, needed, young_orphan, partial_old):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{}")
+    empty_old.mkdir()
+    an_hour_ago = time.time() - 3700
+    for path in (old_orphan, needed, partial_old, partial_old.parent, empty_old):
+        os.utime(path, (an_hour_ago, an_hour_ago))
+
+    removed = sweep_uploads(uploads, {str(needed)})
+
+    assert removed == 2
+    assert not old_orphan.exists() and not partial_old.exists() and not empty_old.exists()
+    assert needed.exists(), "an unfinished task still reads it"
+    assert young_orphan.exists(), "its task row may not be committed yet"
