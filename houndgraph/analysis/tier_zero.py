@@ -10,9 +10,10 @@ of Global Administrator and Privileged Role Administrator. Tier Zero is the seed
 member of a seed group (MemberOf / AZMemberOf): control of a member is control of the group's rights.
 
 Afterwards exactly these nodes carry `Tag_Tier_Zero` (the tag is added where missing and removed where
-no longer earned). The `Meta` node of a domain or tenant (object id `META-<domain SID or tenant id>`)
-stands for its Tier Zero: `name`, `metafor` (the domain's / tenant's object id), `domainsid` or
-`tenantid`, and member counts `tierzero` (all), `tierzerousers`, `tierzerogroups`, `tierzerocomputers`.
+no longer earned). The `Meta` node of a domain or tenant (object id `META-<domain SID or tenant id>`,
+kinds Meta plus the platform's base kind) stands for its Tier Zero: `name`, `metafor` (the domain's /
+tenant's object id), `domainsid` or `tenantid`, and member counts `tierzero` (all), `tierzerousers`,
+`tierzerogroups`, `tierzerocomputers`.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import orjson
 from houndgraph.analysis import azure_common
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.protect_admin_groups import ADMIN_SD_HOLDER_DN_PREFIX
-from houndgraph.graph.kinds import TIER_ZERO_TAG, ADNode
+from houndgraph.graph.kinds import TIER_ZERO_TAG, ADNode, AZNode
 
 WELL_KNOWN_SUFFIXES = ("-S-1-5-9", "-500", "-512", "-516", "-518", "-519", "-526", "-527", "-544", "-551")
 META_PREFIX = "META-"
@@ -89,7 +90,7 @@ def _meta(ctx: Context, tier_zero: dict[int, str], domains: dict[int, str], tena
     members: dict[str, set[int]] = defaultdict(set)
     for node, owner in tier_zero.items():
         members[owner].add(node)
-    meta = ctx.catalogue.id(ADNode.Meta)
+    meta, ad_base, azure_base = ctx.catalogue.ids((ADNode.Meta, ADNode.Base, AZNode.Base))
     owners = [(node, owner, "domainsid") for node, owner in domains.items()]
     owners += [(node, owner, "tenantid") for node, owner in tenants.items()]
     names = {node: (properties.get("name") or properties.get("objectid") or "")
@@ -101,10 +102,12 @@ def _meta(ctx: Context, tier_zero: dict[int, str], domains: dict[int, str], tena
             owner_key: owner, "tierzero": len(group), "lastseen": ctx.lastseen,
             **{f"tierzero{kind.lower()}s": len(group & found) for kind, found in kinds_of.items()},
         }
+        # The platform's base kind makes the node part of that platform's data (e.g. a purge of AD data).
+        base = ad_base if owner_key == "domainsid" else azure_base
         ctx.conn.execute(
-            "INSERT INTO node (kind_ids, properties) VALUES (ARRAY[%(meta)s]::smallint[], %(properties)s::jsonb) "
+            "INSERT INTO node (kind_ids, properties) VALUES (%(kinds)s::smallint[], %(properties)s::jsonb) "
             "ON CONFLICT ((properties->>'objectid')) DO UPDATE SET properties = EXCLUDED.properties",
-            {"meta": meta, "properties": orjson.dumps(properties).decode()},
+            {"kinds": [meta, base], "properties": orjson.dumps(properties).decode()},
         )
     # A Meta node whose domain or tenant is gone goes with it.
     ctx.conn.execute(

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import psycopg
 
+from houndgraph.analysis import run_analysis
 from houndgraph.datapipe import files
 from houndgraph.datapipe import pipeline_repository as repo
 from houndgraph.datapipe import purge_repository as purge_repo
@@ -40,8 +41,13 @@ GAVE_UP = "ingest of this file was interrupted {attempts} times (the service sto
 
 
 def no_analysis(conn: psycopg.Connection) -> None:
-    """The analysis hook until post-processing exists (issue #6): the status moves, nothing is derived."""
+    """An analysis hook that derives nothing (tests of the loop itself): the status moves, nothing else."""
     del conn
+
+
+def analyse(conn: psycopg.Connection) -> None:
+    """The analysis hook: every post-processing rule, Tier Zero tags and the data-quality snapshot."""
+    run_analysis(conn, citrix_rdp_support=repo.citrix_rdp_support(conn))
 
 
 class Observer:
@@ -55,7 +61,7 @@ class Observer:
 
 
 class Datapipe:
-    def __init__(self, settings: Settings, database: Database, *, analysis: AnalysisHook = no_analysis,
+    def __init__(self, settings: Settings, database: Database, *, analysis: AnalysisHook = analyse,
                  batch_size: int = BATCH_SIZE, connect: Callable[[], psycopg.Connection] | None = None) -> None:
         self._settings = settings
         # Autocommit: the steps open their own transactions; the session lock outlives them.

@@ -12,6 +12,7 @@ from enum import StrEnum
 import psycopg
 from psycopg.types.json import Jsonb
 
+from houndgraph.config.catalogue import ParameterKey
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.models.ingest_task import TaskState
 
@@ -285,3 +286,10 @@ def unfinished_stored_paths(conn: psycopg.Connection) -> set[str]:
         ([str(TaskState.PENDING), str(TaskState.RUNNING)],),
     ).fetchall()
     return {row[0] for row in rows}
+
+
+def citrix_rdp_support(conn: psycopg.Connection) -> bool:
+    """The `analysis.citrix_rdp_support` parameter (CanRDP needs Direct Access Users too when it is on)."""
+    row = conn.execute("SELECT value->'enabled' FROM parameters WHERE key = %s",
+                       (ParameterKey.CITRIX_RDP_SUPPORT.value,)).fetchone()
+    return bool(row and row[0] is True)
