@@ -32,7 +32,8 @@ OLD, RECENT = 1_500_000_000, 4_000_000_000  # epoch seconds: long ago, and far a
 
 
 def _sid(rid: str | int, domain: int = 1) -> str:
-    return f"S-1-5-21-{domain}-{rid}"
+    # Three sub-authorities, as real domain SIDs have: split(objectid, '-')[7] is the RID.
+    return f"S-1-5-21-{domain}-{domain}-{domain}-{rid}"
 
 
 # short name -> (kinds, properties); `name` defaults to the short name upper-cased @LAB.LOCAL.
@@ -56,12 +57,14 @@ NODES: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "alice": (("Base", "User", "Tag_Tier_Zero"), {
         "objectid": _sid(1101), "hasspn": True, "enabled": True, "admincount": True, "sensitive": False,
         "pwdneverexpires": True, "supportedencryptiontypes": ["RC4-HMAC-MD5", "AES128-CTS-HMAC-SHA1-96"],
-        "lastlogontimestamp": OLD, "pwdlastset": OLD, **T0}),
+        "lastlogontimestamp": OLD, "lastlogon": OLD, "whencreated": OLD, "pwdlastset": OLD, **T0}),
     "bob": (("Base", "User"), {"objectid": _sid(1102), "dontreqpreauth": True, "enabled": True, "hasspn": False,
                                "lastlogontimestamp": RECENT, "pwdlastset": RECENT}),
     "carol": (("Base", "User"), {"objectid": _sid(1103), "enabled": False, "hasspn": True, "admincount": True}),
     "dave": (("Base", "User", "Tag_Owned"), {"objectid": _sid(1104), "enabled": True, "hasspn": False,
-                                             "system_tags": "owned"}),
+                                             "system_tags": "owned", "owned": True,
+                                             "description": "temporary password in the helpdesk ticket"}),
+    "bob_child": (("Base", "User"), {"name": "BOB@CHILD.LAB.LOCAL", "objectid": _sid(1102, 2), "enabled": True}),
     "erin": (("Base", "User", "Tag_Tier_Zero"), {"objectid": _sid(1108), "enabled": True, "sensitive": True,
                                                  "pwdneverexpires": False, "admincount": True,
                                                  "lastlogontimestamp": RECENT, **T0}),
@@ -135,7 +138,9 @@ NODES: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 for _key, (_kinds, _props) in NODES.items():
     _props.setdefault("name", f"{_key.upper()}@LAB.LOCAL")
     if "User" in _kinds or "Group" in _kinds or "Computer" in _kinds:
-        _props.setdefault("domainsid", "S-1-5-21-2" if _key == "cdu" else "S-1-5-21-1")
+        child = _key in ("cdu", "bob_child")
+        _props.setdefault("domainsid", "S-1-5-21-2" if child else "S-1-5-21-1")
+        _props.setdefault("domain", "CHILD.LAB.LOCAL" if child else "LAB.LOCAL")
 
 EDGES: list[tuple[str, str, str]] = [
     ("alice", "MemberOf", "it"), ("it", "MemberOf", "da"), ("da", "MemberOf", "adms"), ("ea", "MemberOf", "adms"),
@@ -155,6 +160,7 @@ EDGES: list[tuple[str, str, str]] = [
     ("lab", "Contains", "ou_ws"), ("lab", "Contains", "ou_t0"), ("lab", "Contains", "conf"),
     ("conf", "Contains", "pks"), ("ou_t0", "Contains", "alice"), ("ou_t0", "Contains", "dc01"),
     ("ou_ws", "Contains", "ws01"), ("ou_ws", "Contains", "ws02"), ("ou_ws", "Contains", "bob"),
+    ("ou_ws", "Contains", "dave"),
     ("pks", "Contains", "eca"), ("pks", "Contains", "t_esc1"), ("pks", "Contains", "nta"), ("pks", "Contains", "rca"),
     ("gpo1", "GPLink", "lab"), ("gpo2", "GPLink", "ou_ws"),
     ("lab", "SameForestTrust", "child"), ("child", "SameForestTrust", "lab"),
