@@ -68,7 +68,7 @@ def test_refusals_are_bad_requests_naming_the_reason(admin: httpx.Client, graph:
         "CREATE (n:User {name: 'x'}) RETURN n": "updating clauses are not supported",
         "MATCH (n)-[*]-(m)-[*]-(o) RETURN n": "cypher query is too complex and is likely to result in poor or "
                                               "unstable database performance",
-        "MATCH (n) RETURN reduce(s = 0, x IN [1] | s + x)": "reduce() is not supported",
+        "MATCH (n) RETURN apoc.text.join(['a'], ',')": "the function apoc.text.join() is not supported",
     }
     for query, expected in cases.items():
         response = post(admin, query)

@@ -89,7 +89,7 @@ def test_unknown_kinds_match_nothing() -> None:
 
 
 @pytest.mark.parametrize(("query", "construct"), [
-    ("RETURN reduce(s = 0, x IN [1] | s + x)", "reduce()"),
+    ("MATCH p = (a)-[*]->(b) RETURN reduce(s = 0, x IN p | s + 1)", "reduce() over a path"),
     ("RETURN apoc.text.join(['a'], ',')", "the function apoc.text.join()"),
     ("MATCH (n) WHERE n.name =~ '(?m)x' RETURN n", "the regular expression flag (?m)"),
     ("MATCH p = shortestPath((a)-[*2..]->(b)) RETURN p", "shortestPath with a minimum length above 1"),

@@ -136,6 +136,10 @@ CASES: list[tuple[str, str, list[tuple[Any, ...]]]] = [
     ("duration arithmetic", "RETURN datetime() - duration({days: 90}) < datetime(), "
      "(datetime() - duration('P1D')).epochseconds < datetime().epochseconds", [(True, True)]),
     ("datetime from epoch", "RETURN datetime({epochSeconds: 1600000000}).epochmillis", [(1600000000000,)]),
+    ("reduce", "RETURN reduce(s = 0, x IN [1, 2, 3] | s + x), reduce(s = '', x IN ['a', 'b'] | s + x), "
+     "reduce(s = 0, x IN null | s + x)", [(6, "ab", None)]),
+    ("reduce over a path's nodes", "MATCH p = (:User {name: 'BOB@LAB.LOCAL'})-[:MemberOf|AdminTo*2]->(c) "
+     "RETURN reduce(acc = [], n IN nodes(p) | acc + n.name)", [([B, HD, WS],)]),
     ("chained comparisons", "RETURN 1 < 2 < 3, 1 < 3 < 2", [(True, False)]),
     ("startNode endNode", "MATCH (:User {name: 'CAROL@LAB.LOCAL'})-[r]->() RETURN startNode(r).name, "
      "endNode(r).name", [(C, B)]),

@@ -357,4 +357,26 @@ class ExpressionCompiler:
         return Typed(f"(SELECT {aggregate} FROM {from_sql})", T.BOOL)
 
     def _Reduce(self: Translator, e: a.Reduce, scope: Scope) -> Typed:  # noqa: N802
-        raise UnsupportedCypher("reduce()")
+        """A recursive walk over the list's positions, carrying the accumulator as jsonb."""
+        values = self.expr(e.source, scope)
+        walk = self.aliases.new("r")
+        inner = scope.child()
+        inner.bind(e.accumulator, Typed(f"{walk}.acc", T.JSON))
+        if values.type in (T.NODES, T.RELS):
+            length = f"coalesce(cardinality({values.sql}), 0)"
+            element = Typed(f"({values.sql})[{walk}.i + 1]", T.NODE if values.type is T.NODES else T.REL)
+        elif values.type is T.JSON:
+            length = (f"(CASE WHEN jsonb_typeof({values.sql}) = 'array' THEN jsonb_array_length({values.sql}) "
+                      "ELSE 0 END)")
+            element = Typed(f"nullif(({values.sql})->({walk}.i), 'null'::jsonb)", T.JSON)
+        else:
+            raise UnsupportedCypher(f"reduce() over a {values.type.value}")
+        inner.bind(e.variable, element)
+        step = as_json(self.expr(e.expression, inner)).sql
+        initial = self.json(e.initial, scope)
+        missing = (f"{values.sql} IS NULL" if values.type is not T.JSON
+                   else f"coalesce({values.sql}, 'null'::jsonb) = 'null'::jsonb")
+        # reduce() over null is null, as in Neo4j.
+        return Typed(f"(CASE WHEN {missing} THEN NULL ELSE (WITH RECURSIVE {walk}(i, acc) AS (SELECT 0, {initial} "
+                     f"UNION ALL SELECT {walk}.i + 1, {step} FROM {walk} WHERE {walk}.i < {length}) "
+                     f"SELECT acc FROM {walk} ORDER BY i DESC LIMIT 1) END)", T.JSON)
