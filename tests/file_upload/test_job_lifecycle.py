@@ -170,6 +170,8 @@ def test_listing_filters_sorts_and_pages(admin: httpx.Client) -> None:
                  "the specified filter predicate is not supported for this column: status ~eq")
     assert_error(admin.get("/api/v2/file-upload", params={"status": "eq:x"}), 400,
                  "there are errors in the query parameter filters specified")
+    assert_error(admin.get("/api/v2/file-upload", params={"id": "eq:99999999999999999999"}), 400,
+                 "there are errors in the query parameter filters specified")
     for job_id in ids[1:]:
         end_job(admin, job_id)
 
