@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import Request, Response
 
 from houndgraph.deps import SessionDep
-from houndgraph.entity import service
+from houndgraph.entity import azure_service, service
 from houndgraph.entity.catalogue import ENTITIES, Entity
 from houndgraph.kit.responses import JSONResponse
 
@@ -39,6 +39,11 @@ def _list_handler(entity: Entity, list_slug: str) -> Handler:
 
     handler.__name__ = f"list_{entity.slug}_{list_slug}".replace("-", "_")
     return handler
+
+
+async def get_azure_entity(entity_type: str, request: Request, session: SessionDep) -> Response:
+    answer = await azure_service.azure_entity(session, entity_type, request.query_params)
+    return JSONResponse({"data": answer.body} if answer.wrapped else answer.body)
 
 
 async def get_meta_entity(object_id: str, session: SessionDep) -> Response:

@@ -69,3 +69,19 @@ async def page(conn: psycopg.AsyncConnection[Any], relation: Relation, root: int
 async def related_ids(conn: psycopg.AsyncConnection[Any], relation: Relation, root: int, kinds: KindIds) -> list[int]:
     cursor = await conn.execute(f"SELECT id FROM ({relation.sql(kinds)}) AS related", {"root": root})
     return [row[0] for row in await cursor.fetchall()]
+
+
+async def count_by_kind(conn: psycopg.AsyncConnection[Any], sql: str, root: int) -> dict[str, int]:
+    """Rows of (kind name, count), behind a savepoint like `count`: a failure is an empty breakdown and a
+    timeout raises `CountTimedOut`."""
+    await conn.execute("SAVEPOINT hg_entity_count")
+    try:
+        cursor = await conn.execute(sql, {"root": root})
+        rows = await cursor.fetchall()
+    except psycopg.Error as error:
+        await conn.execute("ROLLBACK TO SAVEPOINT hg_entity_count")
+        if is_query_canceled(error):
+            raise CountTimedOut() from error
+        return {}
+    await conn.execute("RELEASE SAVEPOINT hg_entity_count")
+    return {str(name): int(total) for name, total in rows}
