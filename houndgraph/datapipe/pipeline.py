@@ -174,9 +174,11 @@ class Datapipe:
                         purge_repo.delete_relationships(conn, request.delete_relationships)
                     if request.delete_file_ingest_history:
                         discard += purge_repo.delete_finished_jobs(conn)
-                    # Data-quality history arrives with issue #6 and asset group selectors with privilege
-                    # zones: until then there is nothing of theirs to delete. What remains of the graph
-                    # is analysed again, as the reference does after a partial deletion.
+                    if request.delete_data_quality_history:
+                        purge_repo.delete_data_quality_history(conn)
+                    # Asset group selectors arrive with privilege zones: until then there are none to
+                    # delete. What remains of the graph is analysed again, as the reference does after a
+                    # partial deletion.
                     partial = request.delete_source_kinds or request.delete_sourceless_graph or \
                         request.delete_relationships or request.delete_asset_group_selectors
                     if partial and not request.delete_all_graph:

@@ -11,6 +11,9 @@ from houndgraph.models.ingest_task import TaskState
 from houndgraph.models.source_kind import BUILTIN_SOURCE_KINDS
 
 CANCELED_BY_PURGE = "canceled: the graph was cleared while this job was in progress"
+# The snapshots each analysis run records (migration 0008).
+DATA_QUALITY_TABLES = ("ad_data_quality_stats", "ad_data_quality_aggregations", "azure_data_quality_stats",
+                       "azure_data_quality_aggregations")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,3 +102,8 @@ def delete_finished_jobs(conn: psycopg.Connection) -> list[str]:
     ).fetchall()
     conn.execute("DELETE FROM ingest_jobs WHERE status = ANY(%s)", ([int(s) for s in FINISHED_JOB_STATUSES],))
     return sorted({path for path, owned in rows if owned})
+
+
+def delete_data_quality_history(conn: psycopg.Connection) -> None:
+    for table in DATA_QUALITY_TABLES:  # constants above, never input
+        conn.execute(f"DELETE FROM {table}")

@@ -153,3 +153,16 @@ def test_graph_deletion_obeys_its_feature_flag(admin: httpx.Client, database: Da
             assert_error(clear(admin, {"deleteSourceKinds": [2]}), 400, "deleting graph data is currently disabled")
         finally:
             conn.execute("UPDATE feature_flags SET enabled = true WHERE key = 'clear_graph_data'")
+
+
+def test_deleting_data_quality_history(admin: httpx.Client, database: Database) -> None:
+    ingest_paths(admin, [TESTLAB / "domains.json", TESTLAB / "users.json"])  # analysis records a snapshot
+    with database.connect_raw() as conn:
+        assert conn.execute("SELECT count(*) FROM ad_data_quality_aggregations").fetchone()[0] > 0
+    assert clear(admin, {"deleteDataQualityHistory": True}).status_code == 204
+    wait_for_purges(database)
+    with database.connect_raw() as conn:
+        for table in ("ad_data_quality_stats", "ad_data_quality_aggregations", "azure_data_quality_stats",
+                      "azure_data_quality_aggregations"):
+            assert conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0, table
+    assert admin.get("/api/v2/platform/ad/data-quality-stats").json()["count"] == 0
