@@ -4,6 +4,7 @@ from houndgraph.deps import SessionDep
 from houndgraph.feature_flag import service
 from houndgraph.feature_flag.schemas import FeatureFlagToggled, FeatureFlagView
 from houndgraph.kit.envelopes import DataEnvelope
+from houndgraph.kit.ids import parse_int_id
 
 
 async def list_flags(session: SessionDep) -> DataEnvelope[list[FeatureFlagView]]:
@@ -11,5 +12,5 @@ async def list_flags(session: SessionDep) -> DataEnvelope[list[FeatureFlagView]]
 
 
 async def toggle_flag(feature_id: str, session: SessionDep) -> DataEnvelope[FeatureFlagToggled]:
-    enabled = await service.toggle(session, service.parse_flag_id(feature_id))
+    enabled = await service.toggle(session, parse_int_id(feature_id, bits=32, digits_only=True))
     return DataEnvelope(data=FeatureFlagToggled(enabled=enabled))

@@ -4,7 +4,6 @@ from fastapi import Query, Request, Response
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep, SettingsDep
-from houndgraph.errors import ID_MALFORMED, BadRequest
 from houndgraph.file_upload import service
 from houndgraph.file_upload.schemas import (
     ACCEPTED_TYPES,
@@ -18,21 +17,11 @@ from houndgraph.file_upload.schemas import (
 from houndgraph.kit.body import iter_body
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.filters import parse_filters
+from houndgraph.kit.ids import parse_int_id
 from houndgraph.kit.pagination import parse_page
 from houndgraph.kit.sorting import parse_sort
 
-MAX_ID = 2**63 - 1
 FILE_NAME_HEADER = "X-File-Upload-Name"
-
-
-def parse_job_id(raw: str) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
-        raise BadRequest(ID_MALFORMED) from None
-    if abs(value) > MAX_ID:
-        raise BadRequest(ID_MALFORMED)
-    return value
 
 
 async def start_upload_job(auth: CurrentAuth, session: SessionDep) -> DataEnvelope[IngestJobView]:
@@ -44,14 +33,14 @@ async def upload_file(file_upload_job_id: str, request: Request, session: Sessio
                       settings: SettingsDep) -> Response:
     # The reference checks the content type before the id.
     is_zip = service.is_zip_upload(request.headers.get("Content-Type"))
-    job_id = parse_job_id(file_upload_job_id)
+    job_id = parse_int_id(file_upload_job_id, signed=True)
     await service.attach_file(session, settings, job_id, is_zip=is_zip,
                               display_name=request.headers.get(FILE_NAME_HEADER), body=iter_body(request))
     return Response(status_code=202)
 
 
 async def end_upload_job(file_upload_job_id: str, session: SessionDep) -> Response:
-    await service.end_job(session, parse_job_id(file_upload_job_id))
+    await service.end_job(session, parse_int_id(file_upload_job_id, signed=True))
     return Response(status_code=200)
 
 
@@ -67,7 +56,7 @@ async def list_upload_jobs(
 
 
 async def list_completed_tasks(file_upload_job_id: str, session: SessionDep) -> DataEnvelope[list[CompletedTaskView]]:
-    tasks = await service.completed_tasks(session, parse_job_id(file_upload_job_id))
+    tasks = await service.completed_tasks(session, parse_int_id(file_upload_job_id, signed=True))
     return DataEnvelope(data=[CompletedTaskView.of(task) for task in tasks])
 
 

@@ -8,6 +8,7 @@ from pydantic import SerializeAsAny
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
+from houndgraph.kit.ids import parse_int_id
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.saved_query import service, sharing
 from houndgraph.saved_query.schemas import (
@@ -47,31 +48,31 @@ async def create_saved_query(body: SavedQueryRequest, auth: CurrentAuth,
 
 async def get_saved_query(saved_query_id: str, auth: CurrentAuth,
                           session: SessionDep) -> DataEnvelope[SavedQueryView]:
-    row = await service.get_visible(session, auth, service.parse_id(saved_query_id))
+    row = await service.get_visible(session, auth, parse_int_id(saved_query_id))
     return DataEnvelope(data=SavedQueryView.of(row))
 
 
 async def update_saved_query(saved_query_id: str, body: SavedQueryRequest, auth: CurrentAuth,
                              session: SessionDep) -> DataEnvelope[SavedQueryView]:
-    row = await service.update(session, auth, service.parse_id(saved_query_id), body)
+    row = await service.update(session, auth, parse_int_id(saved_query_id), body)
     return DataEnvelope(data=SavedQueryView.of(row))
 
 
 async def delete_saved_query(saved_query_id: str, auth: CurrentAuth, session: SessionDep) -> Response:
-    await service.delete(session, auth, service.parse_id(saved_query_id))
+    await service.delete(session, auth, parse_int_id(saved_query_id))
     return Response(status_code=204)
 
 
 async def get_permissions(saved_query_id: str, auth: CurrentAuth,
                           session: SessionDep) -> DataEnvelope[QueryPermissionsView]:
-    result = await sharing.get_permissions(session, auth, service.parse_id(saved_query_id))
+    result = await sharing.get_permissions(session, auth, parse_int_id(saved_query_id))
     return DataEnvelope(data=QueryPermissionsView(query_id=result.query_id, public=result.public,
                                                   shared_to_user_ids=result.shared_to_user_ids))
 
 
 async def share_saved_query(saved_query_id: str, body: PermissionRequest, auth: CurrentAuth,
                             session: SessionDep) -> Response:
-    rows = await sharing.share(session, auth, service.parse_id(saved_query_id), body)
+    rows = await sharing.share(session, auth, parse_int_id(saved_query_id), body)
     if rows is None:
         return Response(status_code=204)
     payload = DataEnvelope(data=[PermissionView.of(row) for row in rows]).model_dump(mode="json")
@@ -80,7 +81,7 @@ async def share_saved_query(saved_query_id: str, body: PermissionRequest, auth: 
 
 async def unshare_saved_query(saved_query_id: str, body: UnshareRequest, auth: CurrentAuth,
                               session: SessionDep) -> Response:
-    await sharing.unshare(session, auth, service.parse_id(saved_query_id), body)
+    await sharing.unshare(session, auth, parse_int_id(saved_query_id), body)
     return Response(status_code=204)
 
 
@@ -96,6 +97,6 @@ async def export_saved_queries(request: Request, auth: CurrentAuth, session: Ses
 
 
 async def export_saved_query(saved_query_id: str, auth: CurrentAuth, session: SessionDep) -> Response:
-    row = await service.get_visible(session, auth, service.parse_id(saved_query_id))
+    row = await service.get_visible(session, auth, parse_int_id(saved_query_id))
     return Response(service.transferable(row).to_json(), media_type="application/json",
                     headers={"Content-Disposition": _attachment(export_filename(row.name))})

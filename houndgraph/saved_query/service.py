@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth.context import AuthContext
-from houndgraph.errors import ID_MALFORMED, BadRequest, Conflict, Forbidden, NotFound
+from houndgraph.errors import BadRequest, Conflict, Forbidden, NotFound
 from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
 from houndgraph.graph.cypher.parser import parse as parse_cypher
 from houndgraph.kit.filters import (
@@ -45,7 +45,6 @@ CANNOT_DELETE = "User does not have permission to delete this query"
 INVALID_SCOPE = "invalid scope param"
 INVALID_CYPHER = "invalid cypher query"
 DEFAULT_LIMIT = 10_000
-MAX_INT64 = 2**63 - 1
 
 SCOPE_OWNED, SCOPE_SHARED, SCOPE_PUBLIC, SCOPE_ALL = "owned", "shared", "public", "all"
 LIST_PARAMETERS = frozenset({"sort_by", "skip", "limit", "scope"})
@@ -66,17 +65,6 @@ FILTERS = {
     "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
     "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
 }
-
-
-def parse_id(raw: str) -> int:
-    """Path ids: a non-integer is 400 `id is malformed`, as in the reference."""
-    try:
-        value = int(raw)
-    except ValueError:
-        raise BadRequest(ID_MALFORMED) from None
-    if not 0 <= value <= MAX_INT64:
-        raise BadRequest(ID_MALFORMED)
-    return value
 
 
 def is_duplicate_name(error: IntegrityError) -> bool:

@@ -5,6 +5,7 @@ from fastapi import Request, Response
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope
+from houndgraph.kit.ids import parse_int_id
 from houndgraph.models import SSOProvider
 from houndgraph.sso import forms, service
 from houndgraph.sso.metadata import service_provider_metadata
@@ -65,13 +66,13 @@ async def list_providers(request: Request, session: SessionDep) -> DataEnvelope[
 
 
 async def get_provider(sso_provider_id: str, request: Request, session: SessionDep) -> DataEnvelope[AuthProviderView]:
-    provider = await service.get_provider(session, service.parse_id(sso_provider_id))
+    provider = await service.get_provider(session, parse_int_id(sso_provider_id, bits=32))
     return DataEnvelope(data=_provider_view(request, provider))
 
 
 async def update_provider(sso_provider_id: str, request: Request,
                           session: SessionDep) -> DataEnvelope[SAMLProviderView]:
-    provider_id = service.parse_id(sso_provider_id)
+    provider_id = parse_int_id(sso_provider_id, bits=32)
     await service.saml_provider(session, provider_id)
     form = await forms.read_form(request)
     try:
@@ -90,7 +91,7 @@ async def update_provider(sso_provider_id: str, request: Request,
 
 async def delete_provider(sso_provider_id: str, auth: CurrentAuth,
                           session: SessionDep) -> DataEnvelope[DeletedProvider]:
-    users = await service.delete(session, auth, service.parse_id(sso_provider_id))
+    users = await service.delete(session, auth, parse_int_id(sso_provider_id, bits=32))
     return DataEnvelope(data=DeletedProvider.of(users))
 
 

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth.context import AuthContext
-from houndgraph.errors import ID_MALFORMED, BadRequest, Conflict, NotFound
+from houndgraph.errors import BadRequest, Conflict, NotFound
 from houndgraph.kit.filters import (
     ORDERED_PREDICATES,
     STRING_PREDICATES,
@@ -51,16 +51,6 @@ FILTERS = {
     "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
     "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
 }
-
-
-def parse_id(raw: str) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
-        raise BadRequest(ID_MALFORMED) from None
-    if not 0 <= value < 2**31:
-        raise BadRequest(ID_MALFORMED)
-    return value
 
 
 def slug_for(name: str) -> str:
