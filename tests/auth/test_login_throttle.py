@@ -9,7 +9,8 @@ import pytest
 
 from houndgraph.auth import passwords
 from tests.conftest import LiveServer
-from tests.user.helpers import PASSWORD, assert_error, create_user, unique
+from tests.factories import PASSWORD, create_user, unique
+from tests.user.helpers import assert_error
 
 
 def attempt(client: httpx.Client, username: str, secret: str) -> httpx.Response:

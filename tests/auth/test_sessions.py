@@ -6,7 +6,8 @@ import httpx
 import jwt
 
 from houndgraph.db import Database
-from tests.user.helpers import assert_error, bearer, create_user
+from tests.factories import bearer, create_user
+from tests.user.helpers import assert_error
 
 FAILED = "Token Authorization failed."
 

@@ -11,7 +11,8 @@ import pytest
 
 from houndgraph.db import Database
 from tests.auth.signing import sign, signed_headers
-from tests.user.helpers import api_tokens_disabled, assert_error, create_user, unique, user_with_role
+from tests.factories import create_user, unique, user_with_role
+from tests.user.helpers import api_tokens_disabled, assert_error
 
 PREFIX = "unable to validate request signature for client: "
 MISMATCH = PREFIX + "digest validation failed: signature digest mismatch"

@@ -19,7 +19,8 @@ from houndgraph.kit.body import iter_body
 from houndgraph.settings import Settings
 from tests.auth.signing import signed_headers
 from tests.conftest import LiveServer, _free_port
-from tests.user.helpers import assert_error, unique
+from tests.factories import unique
+from tests.user.helpers import assert_error
 
 PATH = "/api/v2/test-only/stream"
 

@@ -9,7 +9,8 @@ from typer.testing import CliRunner, Result
 from houndgraph.cli.main import app
 from houndgraph.db import Database
 from tests.auth.signing import signed_headers
-from tests.user.helpers import PASSWORD, assert_error, bearer, create_user, unique
+from tests.factories import PASSWORD, bearer, create_user, unique
+from tests.user.helpers import assert_error
 
 NEW_PASSWORD = "Cli-Chosen-Passw0rd!"
 

@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import Awaitable, Callable, Iterator
-from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 import httpx
 import pytest
 from psycopg.types.json import Jsonb
 from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
-from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-from houndgraph.auth.passwords import hash_password
 from houndgraph.auth.permissions import ROLE_READ_ONLY
 from houndgraph.db import Database
-from houndgraph.models import User
-from houndgraph.user import repository as user_repository
-from tests.conftest import login
+from tests.factories import bearer, insert_user
 
 T = TypeVar("T")
 
@@ -59,16 +53,8 @@ def run_in_session(database: Database, work: Callable[[AsyncSession], Awaitable[
 @pytest.fixture
 def read_only(client: httpx.Client, database: Database) -> Iterator[httpx.Client]:
     """A client logged in as a fresh Read-Only user (created with SQL: the users API is another domain)."""
-    name = f"reader-{uuid.uuid4().hex[:8]}"
-    password = "Reader-Password-1!"
-    with Session(database.sync_engine) as session, session.begin():
-        role = user_repository.role_by_name(session, ROLE_READ_ONLY)
-        assert role is not None
-        user = user_repository.add_user(session, User(principal_name=name, roles=[role], eula_accepted=True))
-        user_repository.set_secret(session, user.id, hash_password(password),
-                                   datetime.now(UTC) + timedelta(days=1), must_change=False)
-        user_id = user.id
-    client.headers["Authorization"] = f"Bearer {login(client, name, password)}"
+    user = insert_user(database, ROLE_READ_ONLY)
+    client.headers.update(bearer(client, user.principal_name))
     yield client
     with database.connect_raw() as conn:
-        conn.execute("DELETE FROM users WHERE id = %s", (user_id,))
+        conn.execute("DELETE FROM users WHERE id = %s", (user.id,))

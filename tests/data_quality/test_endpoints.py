@@ -11,8 +11,8 @@ import psycopg
 import pytest
 
 from houndgraph.db import Database
-from tests.accounts import account
 from tests.conftest import LiveServer
+from tests.factories import account
 from tests.openapi import assert_matches_spec
 
 NOW = datetime.now(UTC)

@@ -9,9 +9,9 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.accounts import account
 from tests.conftest import LiveServer
 from tests.datapipe.helpers import paused_datapipe
+from tests.factories import account
 from tests.file_upload.helpers import (
     ADCS_ZIP,
     TESTLAB,

@@ -8,8 +8,8 @@ from datetime import datetime
 import httpx
 
 from houndgraph.db import Database
-from tests.accounts import account
 from tests.conftest import LiveServer
+from tests.factories import account
 from tests.openapi import assert_matches_spec
 from tests.user.helpers import assert_error
 

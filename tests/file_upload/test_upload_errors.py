@@ -13,9 +13,9 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.accounts import account
 from tests.auth.signing import signed_headers
 from tests.conftest import LiveServer, _free_port
+from tests.factories import account
 from tests.file_upload.helpers import TESTLAB, end_job, error_messages, job, start_job, upload, wait_for_job
 from tests.user.helpers import assert_error
 

@@ -13,7 +13,7 @@ import pytest
 from houndgraph.db import Database
 from houndgraph.settings import Settings
 from tests.conftest import LiveServer, _free_port
-from tests.user.helpers import user_with_role
+from tests.factories import user_with_role
 
 URL = "/api/v2/graphs/cypher"
 FORBIDDEN = "Permission denied: User may not modify the graph."

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from houndgraph.db import Database
-from tests.accounts import Account, account
 from tests.conftest import LiveServer
+from tests.factories import Account, account
 
 
 def unique(prefix: str = "query") -> str:

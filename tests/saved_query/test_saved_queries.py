@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 
 from houndgraph.db import Database
-from tests.accounts import Account, account
 from tests.conftest import LiveServer
+from tests.factories import Account, account
 from tests.openapi import assert_matches_spec
 from tests.saved_query.conftest import assert_error, create_query, unique
 

@@ -8,7 +8,7 @@ import uuid
 import httpx
 import pytest
 
-from tests.accounts import Account, admin_id
+from tests.factories import Account, admin_id
 from tests.openapi import assert_matches_spec
 from tests.saved_query.conftest import assert_error, create_query, unique
 

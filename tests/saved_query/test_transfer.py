@@ -9,7 +9,7 @@ import zipfile
 
 import httpx
 
-from tests.accounts import Account
+from tests.factories import Account
 from tests.saved_query.conftest import assert_error, create_query, unique
 
 LIST = "/api/v2/saved-queries"

@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 
 from houndgraph.db import Database
 from houndgraph.models import User
-from tests.accounts import account, insert_user
 from tests.auth.signing import signed_headers
 from tests.conftest import LiveServer
+from tests.factories import account, insert_user
 from tests.openapi import assert_matches_spec
 from tests.sso import idp_documents as idp
 from tests.sso.conftest import CREATE, PROVIDERS, assert_error, create, form, provider_names, unique_name
@@ -233,8 +233,8 @@ def test_update_follows_the_acs_layout_in_new_metadata(admin: httpx.Client, role
 def test_delete_answers_the_affected_users(admin: httpx.Client, database: Database, role_ids: dict) -> None:
     created = create(admin, unique_name(), idp.OKTA, role=str(role_ids["User"])).json()["data"]
     provider_id = created["sso_provider_id"]["int32"]
-    linked = {insert_user(database, "User", sso_provider_id=provider_id)[0] for _ in range(2)}
-    bystander, _ = insert_user(database, "User")
+    linked = {insert_user(database, "User", sso_provider_id=provider_id).id for _ in range(2)}
+    bystander = insert_user(database, "User").id
     response = admin.delete(f"{PROVIDERS}/{provider_id}")
     assert response.status_code == 200, response.text
     assert_matches_spec(response, ITEM)

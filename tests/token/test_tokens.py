@@ -8,8 +8,9 @@ import uuid
 import httpx
 
 from houndgraph.db import Database
+from tests.factories import create_user, unique, user_with_role
 from tests.openapi import assert_matches_spec
-from tests.user.helpers import api_tokens_disabled, assert_error, create_user, unique, user_with_role
+from tests.user.helpers import api_tokens_disabled, assert_error
 
 
 def new_token(client: httpx.Client, headers: dict[str, str] | None = None, **body: str) -> dict:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import httpx
 
+from tests.factories import ROLE_IDS, user_with_role
 from tests.openapi import assert_matches_spec
-from tests.user.helpers import ROLE_IDS, assert_error, user_with_role
+from tests.user.helpers import assert_error
 
 
 def test_roles_are_the_reference_five_with_their_permissions(admin: httpx.Client) -> None:

@@ -7,7 +7,8 @@ import uuid
 import httpx
 
 from tests.conftest import ADMIN_PASSWORD
-from tests.user.helpers import PASSWORD, assert_error, bearer, create_user, user_with_role
+from tests.factories import PASSWORD, bearer, create_user, user_with_role
+from tests.user.helpers import assert_error
 
 NEW_PASSWORD = "An0ther-Good-Secret?"
 

@@ -6,8 +6,9 @@ import uuid
 
 import httpx
 
+from tests.factories import PASSWORD, ROLE_IDS, bearer, create_user, unique, user_with_role
 from tests.openapi import assert_matches_spec
-from tests.user.helpers import PASSWORD, ROLE_IDS, assert_error, bearer, create_user, unique, user_with_role
+from tests.user.helpers import assert_error
 
 
 def test_create_returns_the_user_without_secrets(admin: httpx.Client) -> None:

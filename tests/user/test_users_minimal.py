@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import httpx
 
+from tests.factories import create_user, unique, user_with_role
 from tests.openapi import assert_matches_spec
-from tests.user.helpers import assert_error, create_user, unique, user_with_role
+from tests.user.helpers import assert_error
 
 PATH = "/api/v2/bloodhound-users-minimal"
 
