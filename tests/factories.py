@@ -87,12 +87,20 @@ class Account:
 
 
 @contextmanager
+def logged_in(live_server: LiveServer, principal: str, password: str = PASSWORD) -> Iterator[httpx.Client]:
+    """A client of its own logged in as `principal`, closed at the end of the block (fixtures wider than one
+    test cannot use the per-test `client` and `admin`)."""
+    with httpx.Client(base_url=live_server.base_url, timeout=60) as http:
+        http.headers.update(bearer(http, principal, password))
+        yield http
+
+
+@contextmanager
 def account(live_server: LiveServer, database: Database, role: str = "User",
             *, sso_provider_id: int | None = None) -> Iterator[Account]:
-    """A user inserted with `insert_user`, logged in on a client that is closed at the end of the block."""
+    """A user inserted with `insert_user`, logged in on a client of their own."""
     user = insert_user(database, role, sso_provider_id=sso_provider_id)
-    with httpx.Client(base_url=live_server.base_url, timeout=60) as http:
-        http.headers.update(bearer(http, user.principal_name))
+    with logged_in(live_server, user.principal_name) as http:
         yield Account(user.id, user.principal_name, http)
 
 

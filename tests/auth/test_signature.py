@@ -11,17 +11,26 @@ import pytest
 
 from houndgraph.db import Database
 from tests.auth.signing import sign, signed_headers
-from tests.factories import create_user, unique, user_with_role
+from tests.conftest import ADMIN_PASSWORD, LiveServer
+from tests.factories import create_user, logged_in, unique, user_with_role
 from tests.user.helpers import api_tokens_disabled, assert_error
 
 PREFIX = "unable to validate request signature for client: "
 MISMATCH = PREFIX + "digest validation failed: signature digest mismatch"
 
 
+@pytest.fixture(scope="module")
+def token_owner(live_server: LiveServer) -> tuple[dict, dict[str, str]]:
+    """A User-role user and their headers, made once for the module: tests sign with tokens of theirs
+    (each test its own, under a unique name) and never change the user."""
+    with logged_in(live_server, "admin", ADMIN_PASSWORD) as admin:
+        return user_with_role(admin, "User")
+
+
 @pytest.fixture
-def token(admin: httpx.Client) -> dict:
-    """A token of a fresh User-role user: the request it signs runs as that user."""
-    user, headers = user_with_role(admin, "User")
+def token(admin: httpx.Client, token_owner: tuple[dict, dict[str, str]]) -> dict:
+    """A fresh token of `token_owner`: the request it signs runs as that user."""
+    user, headers = token_owner
     response = admin.post("/api/v2/tokens", json={"token_name": unique("sig")}, headers=headers)
     assert response.status_code == 200, response.text
     return {**response.json()["data"], "principal": user["principal_name"]}

@@ -36,17 +36,20 @@ def create_query(http: httpx.Client, name: str | None = None, query: str = "MATC
 
 @pytest.fixture
 def owner(live_server: LiveServer, database: Database) -> Iterator[Account]:
+    """Fresh for each test: tests count, list and export the queries it owns."""
     with account(live_server, database) as user:
         yield user
 
 
-@pytest.fixture
+# The other two are made once per module (argon2 makes each user slow): tests only share queries with them,
+# or have them make queries of their own under unique names, and never change the users themselves.
+@pytest.fixture(scope="module")
 def shared_user(live_server: LiveServer, database: Database) -> Iterator[Account]:
     with account(live_server, database) as user:
         yield user
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def other_user(live_server: LiveServer, database: Database) -> Iterator[Account]:
     with account(live_server, database) as user:
         yield user

@@ -4,17 +4,27 @@ against a private, a shared and a public query; then the sharing rules and their
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from tests.factories import Account, admin_id
+from houndgraph.db import Database
+from tests.conftest import LiveServer
+from tests.factories import Account, account, admin_id
 from tests.openapi import assert_matches_spec
 from tests.saved_query.conftest import assert_error, create_query, unique
 
 LIST = "/api/v2/saved-queries"
 ITEM = "/api/v2/saved-queries/{saved_query_id}"
 VISIBILITIES = ("private", "shared", "public")
+
+
+# Every test here makes its own queries and none counts the owner's, so the owner too is made once per module.
+@pytest.fixture(scope="module")
+def owner(live_server: LiveServer, database: Database) -> Iterator[Account]:
+    with account(live_server, database) as user:
+        yield user
 
 
 @pytest.fixture
