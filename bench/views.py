@@ -1,4 +1,4 @@
-"""Graph view latency on the synthetic 100k-node AD graph of bench/cypher.py: p50 / p90 per operation.
+"""Graph view latency on the synthetic 100k-node AD graph of bench/synthetic.py: p50 / p90 per operation.
 
     .venv/bin/python bench/views.py [--users 60000] [--rounds 20]
 
@@ -12,29 +12,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import platform
 import random
-import statistics
-import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
+from synthetic import DOMAIN_SID, build, graph_size, machine, p50_p90, run_script, throwaway_database
 
 from houndgraph.db import Database
 from houndgraph.entity import service as entity_service
 from houndgraph.entity.catalogue import ENTITIES
 from houndgraph.pathfinding import service as path_service
 from houndgraph.search import service as search_service
-from houndgraph.settings import Settings
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cypher import DOMAIN_SID, build  # noqa: E402 - the shared synthetic graph
 
 BIG_GROUP = f"{DOMAIN_SID}-BIG"
 EXTRA = f"""
@@ -109,29 +100,18 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=60000, help="60000 users make a 100k-node graph")
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="hgv-", dir="/tmp") as tmp:
-        db = Database.open(Settings(data_dir=Path(tmp)))
-        try:
-            db.migrate()
-            started = time.perf_counter()
-            build(db, args.users)
-            with db.connect_raw(autocommit=True) as conn:
-                for statement in EXTRA.split(";\n"):
-                    conn.execute(statement)
-                nodes = conn.execute("SELECT count(*) FROM node").fetchone()
-                edges = conn.execute("SELECT count(*) FROM edge").fetchone()
-            assert nodes is not None and edges is not None
-            print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-                  f"Python {platform.python_version()}")
-            print(f"graph: {nodes[0]} nodes, {edges[0]} edges, built in {time.perf_counter() - started:.1f} s\n")
-            print(f"{'operation':50} {'p50 ms':>9} {'p90 ms':>9}")
-            for name, operation in operations(args.users).items():
-                asyncio.run(measure(db, operation, 2))  # warm the buffer cache
-                timings = asyncio.run(measure(db, operation, args.rounds))
-                p90 = statistics.quantiles(timings, n=10)[-1] if len(timings) > 1 else timings[0]
-                print(f"{name:50} {statistics.median(timings):9.1f} {p90:9.1f}")
-        finally:
-            db.close()
+    with throwaway_database("hgv-") as db:
+        started = time.perf_counter()
+        build(db, args.users)
+        run_script(db, EXTRA)
+        nodes, edges = graph_size(db)
+        print(machine())
+        print(f"graph: {nodes} nodes, {edges} edges, built in {time.perf_counter() - started:.1f} s\n")
+        print(f"{'operation':50} {'p50 ms':>9} {'p90 ms':>9}")
+        for name, operation in operations(args.users).items():
+            asyncio.run(measure(db, operation, 2))  # warm the buffer cache
+            p50, p90 = p50_p90(asyncio.run(measure(db, operation, args.rounds)))
+            print(f"{name:50} {p50:9.1f} {p90:9.1f}")
 
 
 if __name__ == "__main__":

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 import pytest
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
+
+if TYPE_CHECKING:
+    from houndgraph.api import Route
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 DATA = SHARED / "data"
@@ -105,6 +110,25 @@ def live_server(server_settings: Settings, database: Database) -> Iterator[LiveS
     server.start()
     yield server
     server.stop()
+
+
+@contextmanager
+def another_server(settings: Settings, database: Database, *, routes: Sequence[Route] = (),
+                   **overrides: Any) -> Iterator[LiveServer]:
+    """The app once more, on a port of its own, with `overrides` to `settings` and extra `routes`.
+
+    It gets its own engines: pooled async connections belong to the event loop of the server that made them."""
+    from houndgraph.api import register_routes
+
+    own_database = Database(url=database.url)
+    server = LiveServer(settings.model_copy(update={"port": _free_port(), **overrides}), own_database)
+    register_routes(server.app.router, list(routes))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        own_database.close()
 
 
 @pytest.fixture

@@ -12,13 +12,13 @@ import httpx
 import pytest
 from fastapi import Request
 
-from houndgraph.api import AUTHENTICATED, Route, register_routes
+from houndgraph.api import AUTHENTICATED, Route
 from houndgraph.auth.dependencies import SPOOL_IN_MEMORY
 from houndgraph.db import Database
 from houndgraph.kit.body import iter_body
 from houndgraph.settings import Settings
 from tests.auth.signing import signed_headers
-from tests.conftest import LiveServer, _free_port
+from tests.conftest import another_server
 from tests.factories import unique
 from tests.user.helpers import assert_error
 
@@ -36,17 +36,10 @@ async def _digest_of_body(request: Request) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def streaming_app(server_settings: Settings, database: Database) -> Iterator[httpx.Client]:
-    # Its own engines: pooled async connections belong to the event loop of the server that made them.
-    own_database = Database(url=database.url)
-    server = LiveServer(server_settings.model_copy(update={"port": _free_port()}), own_database)
-    register_routes(server.app.router, [Route("POST", PATH, _digest_of_body, AUTHENTICATED, streams_body=True)])
-    server.start()
-    try:
-        with httpx.Client(base_url=server.base_url, timeout=60) as http:
-            yield http
-    finally:
-        server.stop()
-        own_database.close()
+    route = Route("POST", PATH, _digest_of_body, AUTHENTICATED, streams_body=True)
+    with another_server(server_settings, database, routes=[route]) as server, \
+            httpx.Client(base_url=server.base_url, timeout=60) as http:
+        yield http
 
 
 @pytest.fixture

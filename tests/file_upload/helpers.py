@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import time
 import zipfile
@@ -23,6 +24,15 @@ KIND_OF_TYPE = {
     "containers": "Container", "certtemplates": "CertTemplate", "enterprisecas": "EnterpriseCA", "rootcas": "RootCA",
     "aiacas": "AIACA", "ntauthstores": "NTAuthStore", "issuancepolicies": "IssuancePolicy",
 }
+
+
+def zipped(members: dict[str, bytes]) -> bytes:
+    """A zip archive of `members` (name -> content), as a collector would upload it."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
 
 
 def start_job(http: httpx.Client) -> dict:

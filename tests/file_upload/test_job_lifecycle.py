@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import json
 import time
-import zipfile
 
 import httpx
 import psycopg
@@ -24,18 +22,11 @@ from tests.file_upload.helpers import (
     upload,
     upload_path,
     wait_for_job,
+    zipped,
 )
 from tests.user.helpers import assert_error
 
 RUNNING, COMPLETE, TIMED_OUT, FAILED, INGESTING, ANALYZING, PARTIALLY_COMPLETE = 1, 2, 4, 5, 6, 7, 8
-
-
-def zipped(members: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
 
 
 def test_a_bad_member_fails_alone_and_the_job_is_partially_complete(admin: httpx.Client,

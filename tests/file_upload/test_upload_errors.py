@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,21 +12,22 @@ import pytest
 from houndgraph.db import Database
 from houndgraph.settings import Settings
 from tests.auth.signing import signed_headers
-from tests.conftest import LiveServer, _free_port
+from tests.conftest import LiveServer, another_server
 from tests.factories import account
-from tests.file_upload.helpers import TESTLAB, end_job, error_messages, job, start_job, upload, wait_for_job
+from tests.file_upload.helpers import (
+    TESTLAB,
+    end_job,
+    error_messages,
+    job,
+    start_job,
+    upload,
+    wait_for_job,
+    zipped,
+)
 from tests.user.helpers import assert_error
 
 CONTENT_TYPE_REFUSED = "Content type must be application/json or application/zip"
 META = {"type": "users", "version": 6, "methods": 0, "count": 0}
-
-
-def zipped(members: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
 
 
 def stored_files(settings: Settings, job_id: int) -> list[Path]:
@@ -171,16 +170,9 @@ def test_a_signed_upload_is_stored_from_the_spooled_body(admin: httpx.Client, jo
 
 @pytest.fixture(scope="module")
 def tiny_cap_server(server_settings: Settings, database: Database) -> Iterator[httpx.Client]:
-    settings = server_settings.model_copy(update={"port": _free_port(), "max_upload_bytes": 4096})
-    own_database = Database(url=database.url)
-    server = LiveServer(settings, own_database)
-    server.start()
-    try:
-        with httpx.Client(base_url=server.base_url, timeout=60) as http:
-            yield http
-    finally:
-        server.stop()
-        own_database.close()
+    with another_server(server_settings, database, max_upload_bytes=4096) as server, \
+            httpx.Client(base_url=server.base_url, timeout=60) as http:
+        yield http
 
 
 def test_a_body_over_the_upload_cap_is_413(tiny_cap_server: httpx.Client, admin_token: str,

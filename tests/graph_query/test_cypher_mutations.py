@@ -12,7 +12,7 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.conftest import LiveServer, _free_port
+from tests.conftest import LiveServer, another_server
 from tests.factories import user_with_role
 
 URL = "/api/v2/graphs/cypher"
@@ -21,16 +21,8 @@ FORBIDDEN = "Permission denied: User may not modify the graph."
 
 @pytest.fixture(scope="module")
 def mutable_server(server_settings: Settings, database: Database) -> Iterator[LiveServer]:
-    # Its own engines: pooled async connections belong to the event loop of the server that made them.
-    own_database = Database(url=database.url)
-    server = LiveServer(server_settings.model_copy(update={"port": _free_port(), "enable_cypher_mutations": True}),
-                        own_database)
-    server.start()
-    try:
+    with another_server(server_settings, database, enable_cypher_mutations=True) as server:
         yield server
-    finally:
-        server.stop()
-        own_database.close()
 
 
 @pytest.fixture

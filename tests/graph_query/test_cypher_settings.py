@@ -10,7 +10,7 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.conftest import LiveServer, _free_port
+from tests.conftest import LiveServer, another_server
 
 URL = "/api/v2/graphs/cypher"
 TOO_COMPLEX = "cypher query is too complex and is likely to result in poor or unstable database performance"
@@ -20,15 +20,8 @@ RUNAWAY = "MATCH (n)-[*]-(m) RETURN count(*) AS trails"
 
 @pytest.fixture(scope="module")
 def unlimited_server(server_settings: Settings, database: Database) -> Iterator[LiveServer]:
-    own_database = Database(url=database.url)
-    settings = server_settings.model_copy(update={"port": _free_port(), "disable_cypher_complexity_limit": True})
-    server = LiveServer(settings, own_database)
-    server.start()
-    try:
+    with another_server(server_settings, database, disable_cypher_complexity_limit=True) as server:
         yield server
-    finally:
-        server.stop()
-        own_database.close()
 
 
 @pytest.fixture

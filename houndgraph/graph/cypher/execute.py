@@ -17,10 +17,10 @@ from houndgraph.graph.cypher.statement import (
     NodeRow,
     Result,
     compile_query,
+    graph_ids,
     load_kinds,
     run_statement,
 )
-from houndgraph.graph.cypher.translate.values import T
 from houndgraph.graph.cypher.updates import run_updating_query
 from houndgraph.graph.cypher.validate import validate
 
@@ -46,28 +46,7 @@ async def run_query(conn: psycopg.AsyncConnection, text: str, *, allow_mutations
 
 def entity_ids(result: Result) -> tuple[set[int], set[int]]:
     """Every node and edge id the rows mention (path members included)."""
-    node_ids: set[int] = set()
-    edge_ids: set[int] = set()
-    for row in result.rows:
-        for value, kind in zip(row, result.types, strict=True):
-            if value is None:
-                continue
-            if kind is T.NODE:
-                node_ids.add(int(value))
-            elif kind is T.REL:
-                edge_ids.add(int(value))
-            elif kind is T.NODES:
-                node_ids.update(int(v) for v in value if v is not None)
-            elif kind is T.RELS:
-                edge_ids.update(int(v) for v in value if v is not None)
-            elif kind is T.PATH:
-                node_ids.update(int(v) for v in value[0::2])
-                edge_ids.update(int(v) for v in value[1::2])
-            elif kind is T.PATHS:
-                for path in value:
-                    node_ids.update(int(v) for v in path[0::2])
-                    edge_ids.update(int(v) for v in path[1::2])
-    return node_ids, edge_ids
+    return graph_ids(result.rows, result.types)
 
 
 async def _load_entities(conn: psycopg.AsyncConnection, result: Result, kind_names: Mapping[int, str]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,7 +10,7 @@ import psycopg
 
 from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.cypher import ast as a
-from houndgraph.graph.cypher.errors import UnsupportedCypher
+from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
 from houndgraph.graph.cypher.translate.patterns import NeedShortestPaths
 from houndgraph.graph.cypher.translate.shortest import FoundPath
 from houndgraph.graph.cypher.translate.translator import Statement, Translator
@@ -44,6 +44,33 @@ class Result:
     statement: Statement | None = None
     nodes: dict[int, NodeRow] = field(default_factory=dict)
     edges: dict[int, EdgeRow] = field(default_factory=dict)
+
+
+def graph_ids(rows: Iterable[Sequence[Any]], types: Sequence[T], *,
+              refuse_others: str | None = None) -> tuple[set[int], set[int]]:
+    """The node and edge ids that values of `types` name: nodes, relationships, lists of them, paths (all
+    their members). Values of other types are skipped, or refused with `refuse_others` as the message."""
+    nodes: set[int] = set()
+    edges: set[int] = set()
+    for row in rows:
+        for value, kind in zip(row, types, strict=True):
+            if value is None:
+                continue
+            if kind is T.NODE:
+                nodes.add(int(value))
+            elif kind is T.REL:
+                edges.add(int(value))
+            elif kind is T.NODES:
+                nodes.update(int(v) for v in value if v is not None)
+            elif kind is T.RELS:
+                edges.update(int(v) for v in value if v is not None)
+            elif kind in (T.PATH, T.PATHS):
+                for path in (value if kind is T.PATHS else [value]):
+                    nodes.update(int(v) for v in path[0::2])
+                    edges.update(int(v) for v in path[1::2])
+            elif refuse_others is not None:
+                raise CypherError(refuse_others)
+    return nodes, edges
 
 
 async def load_kinds(conn: psycopg.AsyncConnection) -> dict[str, int]:

@@ -36,28 +36,3 @@ def properties_map(value: Any, kind: T) -> dict[str, Any]:
         raise CypherError("properties of a created node or relationship must be a map")
     stored = {key: property_value(item, T.JSON) for key, item in value.items()}
     return {key: item for key, item in stored.items() if item is not None}
-
-
-def delete_targets(values: list[tuple[Any, ...]], types: list[T]) -> tuple[set[int], set[int]]:
-    """The node and edge ids that DELETE's expressions name (paths give all their members)."""
-    nodes: set[int] = set()
-    edges: set[int] = set()
-    for row in values:
-        for value, kind in zip(row, types, strict=True):
-            if value is None:
-                continue
-            if kind is T.NODE:
-                nodes.add(int(value))
-            elif kind is T.REL:
-                edges.add(int(value))
-            elif kind is T.NODES:
-                nodes.update(int(v) for v in value if v is not None)
-            elif kind is T.RELS:
-                edges.update(int(v) for v in value if v is not None)
-            elif kind in (T.PATH, T.PATHS):
-                for path in (value if kind is T.PATHS else [value]):
-                    nodes.update(int(v) for v in path[0::2])
-                    edges.update(int(v) for v in path[1::2])
-            else:
-                raise CypherError("DELETE takes nodes, relationships or paths")
-    return nodes, edges

@@ -19,10 +19,10 @@ import psycopg
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher import writes
 from houndgraph.graph.cypher.errors import CypherError, CypherSemanticError, UnsupportedCypher
-from houndgraph.graph.cypher.statement import Result, run_statement
+from houndgraph.graph.cypher.statement import Result, graph_ids, run_statement
 from houndgraph.graph.cypher.translate.translator import Translator
 from houndgraph.graph.cypher.translate.values import RELATIONSHIP_SHORTCUTS, Inputs, T
-from houndgraph.graph.cypher.update_values import delete_targets, properties_map, property_value
+from houndgraph.graph.cypher.update_values import properties_map, property_value
 from houndgraph.graph.cypher.validate import walk
 
 SHORTCUTS_IN_MUTATIONS = "relationship type shortcuts are not supported in graph mutations"
@@ -358,6 +358,7 @@ class _Runner:
 
     async def delete(self, table: Table, clause: a.Delete) -> None:
         values, types = await self.evaluate(table, clause.expressions)
-        node_ids, edge_ids = delete_targets(values, types)
+        node_ids, edge_ids = graph_ids(values, types,
+                                       refuse_others="DELETE takes nodes, relationships or paths")
         await writes.delete(self.conn, node_ids, edge_ids, detach=clause.detach)
 
