@@ -8,13 +8,12 @@ query class end to end (parse, translate, BFS, execute, load entities).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import time
 
 import psycopg
-from synthetic import DOMAIN_SID, build, graph_size, machine, p50_p90, throwaway_database
+from synthetic import DOMAIN_SID, arguments, build, graph_size, machine, p50_p90, throwaway_database
 
 from houndgraph.db import Database
 from houndgraph.graph.cypher.execute import run_query
@@ -55,10 +54,7 @@ async def measure(db: Database, texts: list[str], rounds: int) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--users", type=int, default=60000, help="60000 users make a 100k-node graph")
-    parser.add_argument("--rounds", type=int, default=20)
-    args = parser.parse_args()
+    args = arguments(__doc__.splitlines()[0])
     with throwaway_database("hgb-") as db:
         started = time.perf_counter()
         build(db, args.users)

@@ -6,6 +6,7 @@ per node of the kinds attack paths follow; 60 000 users make a 100k-node graph.
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import statistics
@@ -93,6 +94,14 @@ def throwaway_database(prefix: str) -> Iterator[Database]:
             yield db
         finally:
             db.close()
+
+
+def arguments(description: str) -> argparse.Namespace:
+    """The options every benchmark on this graph takes: its size and the timed rounds per operation."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--users", type=int, default=60000, help="60000 users make a 100k-node graph")
+    parser.add_argument("--rounds", type=int, default=20)
+    return parser.parse_args()
 
 
 def machine() -> str:

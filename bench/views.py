@@ -10,7 +10,6 @@ all their counts, related-list pages, shortest path, deprecated pathfinding, sea
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import time
@@ -19,7 +18,7 @@ from typing import Any
 
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
-from synthetic import DOMAIN_SID, build, graph_size, machine, p50_p90, run_script, throwaway_database
+from synthetic import DOMAIN_SID, arguments, build, graph_size, machine, p50_p90, run_script, throwaway_database
 
 from houndgraph.db import Database
 from houndgraph.entity import service as entity_service
@@ -96,10 +95,7 @@ async def measure(db: Database, operation: Operation, rounds: int) -> list[float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--users", type=int, default=60000, help="60000 users make a 100k-node graph")
-    parser.add_argument("--rounds", type=int, default=20)
-    args = parser.parse_args()
+    args = arguments(__doc__.splitlines()[0])
     with throwaway_database("hgv-") as db:
         started = time.perf_counter()
         build(db, args.users)
