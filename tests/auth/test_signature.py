@@ -117,7 +117,8 @@ def test_tampering_is_a_digest_mismatch(client: httpx.Client, token: dict, tampe
         case "method":
             headers["Signature"] = signed_headers(token["id"], key, "PUT", uri, body, when)["Signature"]
         case "key":
-            headers["Signature"] = signed_headers(token["id"], "A" + key[1:], method, uri, body, when)["Signature"]
+            wrong_key = ("B" if key[0] == "A" else "A") + key[1:]
+            headers["Signature"] = signed_headers(token["id"], wrong_key, method, uri, body, when)["Signature"]
         case "hour":
             # Still within the allowed skew, but signed for another hour than the one sent.
             other = signed_headers(token["id"], key, method, uri, body, when - timedelta(minutes=61))
