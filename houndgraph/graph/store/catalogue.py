@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 import psycopg
+
+
+class KindList(NamedTuple):
+    ids: frozenset[int]
+    literal: str
 
 
 class KindCatalogue:
@@ -19,9 +25,29 @@ class KindCatalogue:
     def __init__(self, conn: psycopg.Connection) -> None:
         self._conn = conn
         self._ids: dict[str, int] = {}
+        self._lists: dict[tuple[str, ...], KindList] = {}
+        self._parsed: dict[str, frozenset[int]] = {}
 
     def reset(self) -> None:
         self._ids.clear()
+        self._lists.clear()
+
+    def kind_list(self, kinds: Iterable[str]) -> KindList:
+        """The ids of a list of kinds, as a set and as the array literal staged by COPY."""
+        key = tuple(kinds)
+        found = self._lists.get(key)
+        if found is None:
+            ids = self.ids(key)
+            found = self._lists[key] = KindList(frozenset(ids), "{" + ",".join(map(str, ids)) + "}")
+        return found
+
+    def parse(self, literal: str) -> frozenset[int]:
+        """Kind ids from a `kind_ids::text` array literal. Read through a cache: there are only a few
+        distinct lists, and psycopg would parse a smallint[] column in Python, row by row."""
+        found = self._parsed.get(literal)
+        if found is None:
+            found = self._parsed[literal] = frozenset(int(kind) for kind in literal.strip("{}").split(",") if kind)
+        return found
 
     def id(self, name: str) -> int:
         found = self._ids.get(name)

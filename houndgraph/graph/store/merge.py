@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from houndgraph.graph.kinds import AD_NODE_KINDS, AZ_NODE_KINDS, ADNode, AZNode
-from houndgraph.graph.records import EdgeEnd, EdgeRecord, MatchBy, NodeRecord
+from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
+from houndgraph.graph.store.encoding import to_json
 from houndgraph.graph.store.properties import StoreProperty
 
 Properties = dict[str, Any]
+# (start object id, edge kind, end object id): one edge.
+EdgeKey = tuple[str, str, str]
+# (name, kind or None) of an OpenGraph `match_by: name` end.
+NameKey = tuple[str, str | None]
 
 
 def merge_properties(stored: Properties, new: Properties) -> None:
@@ -38,6 +44,7 @@ def add_kinds(kinds: list[str], new: Iterable[str]) -> None:
             kinds.append(kind)
 
 
+@cache
 def placeholder_kinds(kind: str | None) -> tuple[str, ...]:
     """Kinds of a node created because an edge points at an object no record has described yet.
 
@@ -65,18 +72,49 @@ class MergedNode:
 
 
 @dataclass(slots=True)
-class PreparedNodes:
-    """A batch's node writes: full records, ends that name a kind, and bare ends (placeholders only)."""
+class PreparedBatch:
+    """A batch merged in memory: what the node and edge upserts need, each key once."""
 
     records: dict[str, MergedNode] = field(default_factory=dict)
-    kinded_ends: dict[str, list[str]] = field(default_factory=dict)
+    # Kinds that edge ends give for objects no record of the batch describes.
+    end_kinds: dict[str, list[str]] = field(default_factory=dict)
+    # Ends without a kind, of objects neither a record nor another end of the batch gives a kind for.
     bare_ends: set[str] = field(default_factory=set)
-    # (name, kind or None) pairs of OpenGraph `match_by: name` ends, resolved after the nodes are written.
-    names: set[tuple[str, str | None]] = field(default_factory=set)
+    edges: dict[EdgeKey, Properties] = field(default_factory=dict)
+    # Edges with an OpenGraph `match_by: name` end, merged into `edges` once the names are resolved.
+    name_edges: list[EdgeRecord] = field(default_factory=list)
+    names: set[NameKey] = field(default_factory=set)
+    # Keys of `edges` whose properties are already a copy (merged into, never the caller's dict).
+    copied: set[EdgeKey] = field(default_factory=set)
+    # Every object id an edge end gives (`match_by: id`), with each kind it gives for it.
+    ends: set[tuple[str, str | None]] = field(default_factory=set)
+    # The records and edges with their properties as JSON, ready for COPY (see `encode`).
+    node_rows: list[tuple[str, tuple[str, ...], str]] = field(default_factory=list)
+    edge_rows: list[tuple[str, str, str, str]] = field(default_factory=list)
+
+    def end_objectids(self) -> set[str]:
+        return {objectid for objectid, _ in self.ends}
+
+    def encode_nodes(self) -> None:
+        self.node_rows = [(oid, tuple(node.kinds), to_json(node.properties)) for oid, node in self.records.items()]
+
+    def encode_edges(self) -> None:
+        """After every edge is merged (those with name ends only once their names are resolved)."""
+        self.edge_rows = [(start, kind, end, to_json(props)) for (start, kind, end), props in self.edges.items()]
 
 
-def prepare_nodes(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord]) -> PreparedNodes:
-    prepared = PreparedNodes()
+def prepare_batch(batch: Batch) -> PreparedBatch:
+    """Everything about a batch that needs no database: merged, and encoded for COPY."""
+    prepared = prepare(batch.nodes, batch.edges)
+    prepared.encode_nodes()
+    if not prepared.name_edges:
+        prepared.encode_edges()
+    return prepared
+
+
+def prepare(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord]) -> PreparedBatch:
+    """One pass over the records (this runs for every edge of a collection, so it stays lean)."""
+    prepared = PreparedBatch()
     records = prepared.records
     for record in nodes:
         objectid = record.objectid.upper()
@@ -90,38 +128,77 @@ def prepare_nodes(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord]) -> P
             merged.owned = True
         merge_properties(merged.properties, record.properties)
 
-    kinded_ends = prepared.kinded_ends
-    end_kinds_cache: dict[str | None, tuple[str, ...]] = {}
+    seen_ends = prepared.ends
+    by_id = MatchBy.ID
     for edge in edges:
-        for end in (edge.start, edge.end):
-            if end.match_by is MatchBy.NAME:
-                prepared.names.add((end.value, end.kind))
-                continue
-            objectid = end.value.upper()
-            if end.kind is None:
-                if objectid not in records and objectid not in kinded_ends:
-                    prepared.bare_ends.add(objectid)
-                continue
-            kinds = end_kinds_cache.get(end.kind)
-            if kinds is None:
-                kinds = end_kinds_cache[end.kind] = placeholder_kinds(end.kind)
-            merged = records.get(objectid)
-            if merged is not None:
-                add_kinds(merged.kinds, kinds)
-                continue
-            stored = kinded_ends.get(objectid)
-            if stored is None:
-                kinded_ends[objectid] = list(kinds)
-                prepared.bare_ends.discard(objectid)
-            else:
-                add_kinds(stored, kinds)
+        start, end = edge.start, edge.end
+        if start.match_by is not by_id or end.match_by is not by_id:
+            prepared.name_edges.append(edge)
+            for item in (start, end):
+                if item.match_by is by_id:
+                    _note_end(prepared, seen_ends, item.value.upper(), item.kind)
+                else:
+                    prepared.names.add((item.value, item.kind))
+            continue
+        start_id, end_id = start.value.upper(), end.value.upper()
+        if (start_id, start.kind) not in seen_ends:
+            _note_end(prepared, seen_ends, start_id, start.kind)
+        if (end_id, end.kind) not in seen_ends:
+            _note_end(prepared, seen_ends, end_id, end.kind)
+        _add_edge(prepared, (start_id, edge.kind, end_id), edge.properties)
+    # An object first met as a bare end may have been given a kind by a later end.
+    prepared.bare_ends.difference_update(prepared.end_kinds)
     return prepared
 
 
-EdgeKey = tuple[str, str, str]
+def _note_end(prepared: PreparedBatch, seen: set[tuple[str, str | None]], objectid: str, kind: str | None) -> None:
+    seen.add((objectid, kind))
+    merged = prepared.records.get(objectid)
+    if kind is None:
+        if merged is None and objectid not in prepared.end_kinds:
+            prepared.bare_ends.add(objectid)
+        return
+    kinds = placeholder_kinds(kind)
+    if merged is not None:
+        add_kinds(merged.kinds, kinds)
+        return
+    stored = prepared.end_kinds.get(objectid)
+    if stored is None:
+        prepared.end_kinds[objectid] = list(kinds)
+    else:
+        add_kinds(stored, kinds)
 
 
-def end_object_id(end: EdgeEnd, by_name: dict[tuple[str, str | None], str]) -> str | None:
+def _add_edge(prepared: PreparedBatch, key: EdgeKey, properties: Properties) -> None:
+    stored = prepared.edges.get(key)
+    if stored is None:
+        prepared.edges[key] = properties
+        return
+    # The same edge twice in one batch (e.g. one right granted by two ACEs): merged like the upsert
+    # merges, into a copy, never into the caller's dict.
+    if key not in prepared.copied:
+        stored = prepared.edges[key] = dict(stored)
+        prepared.copied.add(key)
+    stored.update(properties)
+
+
+def add_name_edges(prepared: PreparedBatch, by_name: dict[NameKey, str], ambiguous: set[NameKey]) -> tuple[int, int]:
+    """Merge the edges with name ends whose names resolved; the numbers skipped as unresolved and as
+    ambiguous."""
+    unresolved = skipped_ambiguous = 0
+    for edge in prepared.name_edges:
+        start, end = end_object_id(edge.start, by_name), end_object_id(edge.end, by_name)
+        if start is None or end is None:
+            if (edge.start.value, edge.start.kind) in ambiguous or (edge.end.value, edge.end.kind) in ambiguous:
+                skipped_ambiguous += 1
+            else:
+                unresolved += 1
+            continue
+        _add_edge(prepared, (start, edge.kind, end), edge.properties)
+    return unresolved, skipped_ambiguous
+
+
+def end_object_id(end: EdgeEnd, by_name: dict[NameKey, str]) -> str | None:
     """The object id an end points at; None for a name that matched no node, or several."""
     if end.match_by is MatchBy.NAME:
         return by_name.get((end.value, end.kind))

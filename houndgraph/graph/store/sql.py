@@ -5,23 +5,42 @@ from __future__ import annotations
 # One writer at a time per database (see GraphStore): an arbitrary constant, "hgwrite".
 WRITE_LOCK_ID = 0x6867777269746500
 
+# The writer lock, and the transaction's id to notice when a new transaction has begun.
+BEGIN_WRITE = "SELECT pg_current_xact_id()::text FROM pg_advisory_xact_lock(%s)"
+# Transaction-local; never lowers a setting the session already raised.
+RAISE_WORK_MEM = """
+SELECT set_config('work_mem', %(work_mem)s, true)
+WHERE pg_size_bytes(current_setting('work_mem')) < pg_size_bytes(%(work_mem)s)
+"""
+
+# Temporary (hence unlogged, session-private) staging tables, emptied at commit and before each use.
 STAGE_NODE = """
 CREATE TEMP TABLE IF NOT EXISTS hg_stage_node (
     objectid text NOT NULL,
-    kind_ids smallint[] NOT NULL,
+    kind_ids text NOT NULL,
     properties text NOT NULL
 ) ON COMMIT DELETE ROWS
 """
 STAGE_EDGE = """
 CREATE TEMP TABLE IF NOT EXISTS hg_stage_edge (
-    start_objectid text NOT NULL,
-    end_objectid text NOT NULL,
+    start_id bigint NOT NULL,
+    end_id bigint NOT NULL,
     kind_id smallint NOT NULL,
     properties text NOT NULL
 ) ON COMMIT DELETE ROWS
 """
+CLEAR_STAGED_NODES = "TRUNCATE hg_stage_node"
+CLEAR_STAGED_EDGES = "TRUNCATE hg_stage_edge"
+# Binary COPY: no text escaping to get right, and psycopg's C row formatter does the work. Kind lists
+# (array literals built once per distinct list) and properties (JSON) travel as text and are parsed
+# once, by the casts in the upserts: much cheaper than psycopg's Python-level array dumper.
 COPY_NODES = "COPY hg_stage_node (objectid, kind_ids, properties) FROM STDIN (FORMAT BINARY)"
-COPY_EDGES = "COPY hg_stage_edge (start_objectid, end_objectid, kind_id, properties) FROM STDIN (FORMAT BINARY)"
+STAGE_NODE_TYPES = ["text", "text", "text"]
+COPY_EDGES = "COPY hg_stage_edge (start_id, end_id, kind_id, properties) FROM STDIN (FORMAT BINARY)"
+STAGE_EDGE_TYPES = ["int8", "int8", "int2", "text"]
+# Edges that cannot exist yet go straight into the table.
+COPY_NEW_EDGES = "COPY edge (start_id, end_id, kind_id, properties) FROM STDIN (FORMAT BINARY)"
+NEW_EDGE_TYPES = ["int8", "int8", "int2", "jsonb"]
 
 # Union of kind ids that keeps the stored ones first (they decide the display kind).
 _KIND_UNION = """
@@ -38,33 +57,32 @@ _PROPERTY_MERGE = """
     ELSE node.properties || EXCLUDED.properties END
 """
 
-# Full records. Rows that would not change are left alone: no dead tuple, no index churn, and a
-# re-ingest of identical data within one `seen_at` writes nothing. Sorted by object id so concurrent
-# writers lock rows in one order.
+# Full records. A row that would not change is left alone: no dead tuple, no index churn. Sorted by
+# object id (byte order, as Python sorts) so concurrent writers lock rows in one order.
 UPSERT_RECORDS = f"""
 INSERT INTO node AS node (kind_ids, properties)
-SELECT kind_ids, properties::jsonb || jsonb_build_object('objectid', objectid, 'lastseen', %(lastseen)s::text)
+SELECT kind_ids::smallint[],
+       properties::jsonb || jsonb_build_object('objectid', objectid, 'lastseen', %(lastseen)s::text)
 FROM hg_stage_node
-ORDER BY objectid
+ORDER BY objectid COLLATE "C"
 ON CONFLICT ((properties ->> 'objectid')) DO UPDATE
 SET kind_ids = {_KIND_UNION}, properties = {_PROPERTY_MERGE}
 WHERE NOT (node.kind_ids @> EXCLUDED.kind_ids AND node.properties = ({_PROPERTY_MERGE}))
+RETURNING properties ->> 'objectid', id, kind_ids::text, (xmax::text = '0')::int AS created
 """
 
-# Edge ends that name a kind: a placeholder if the object is new, else only the kinds are added.
-# Returns one row per node inserted or changed; `inserted` tells placeholders apart.
+# Edge ends that name a kind: a placeholder if the object is new, else only missing kinds are added
+# (the stored properties, lastseen included, describe the object's own record and stay as they are).
+# `created` (no previous row version) tells placeholders from existing nodes.
 UPSERT_KINDED_ENDS = f"""
-WITH written AS (
-    INSERT INTO node AS node (kind_ids, properties)
-    SELECT kind_ids, jsonb_build_object('objectid', objectid, 'lastseen', %(lastseen)s::text)
-    FROM hg_stage_node
-    ORDER BY objectid
-    ON CONFLICT ((properties ->> 'objectid')) DO UPDATE
-    SET kind_ids = {_KIND_UNION}
-    WHERE NOT node.kind_ids @> EXCLUDED.kind_ids
-    RETURNING xmax::text = '0' AS inserted
-)
-SELECT count(*) FILTER (WHERE inserted) FROM written
+INSERT INTO node AS node (kind_ids, properties)
+SELECT kind_ids::smallint[], jsonb_build_object('objectid', objectid, 'lastseen', %(lastseen)s::text)
+FROM unnest(%(objectids)s::text[], %(kind_ids)s::text[]) AS ends (objectid, kind_ids)
+ORDER BY objectid COLLATE "C"
+ON CONFLICT ((properties ->> 'objectid')) DO UPDATE
+SET kind_ids = {_KIND_UNION}
+WHERE NOT node.kind_ids @> EXCLUDED.kind_ids
+RETURNING properties ->> 'objectid', id, kind_ids::text, (xmax::text = '0')::int AS created
 """
 
 # Edge ends without a kind: a placeholder if the object is new, otherwise nothing.
@@ -72,23 +90,33 @@ INSERT_BARE_ENDS = """
 INSERT INTO node (kind_ids, properties)
 SELECT %(kind_ids)s::smallint[], jsonb_build_object('objectid', objectid, 'lastseen', %(lastseen)s::text)
 FROM unnest(%(objectids)s::text[]) AS objectid
-ORDER BY objectid
+ORDER BY objectid COLLATE "C"
 ON CONFLICT ((properties ->> 'objectid')) DO NOTHING
+RETURNING properties ->> 'objectid', id
 """
 
 RESOLVE_NAMES = """
-SELECT properties ->> 'name', properties ->> 'objectid', kind_ids
+SELECT properties ->> 'name', properties ->> 'objectid', kind_ids::text, id
 FROM node
 WHERE properties ->> 'name' = ANY(%(names)s::text[])
 """
 
+# Looked up by the unique object id index rather than joined in the upserts: inside a long ingest
+# transaction the planner's row counts for `node` are stale (autovacuum cannot count our uncommitted
+# rows and may even record the table as empty), and a join planned on "empty" becomes a nested loop
+# over the whole table for every batch. A lookup by a unique index has no worse plan to fall into.
+NODE_STATE = """
+SELECT properties ->> 'objectid', id, kind_ids::text
+FROM node
+WHERE properties ->> 'objectid' = ANY(%(objectids)s::text[])
+"""
+
+# A row that would not change is skipped: re-ingesting within one `seen_at` writes nothing.
 UPSERT_EDGES = """
 INSERT INTO edge AS edge (start_id, end_id, kind_id, properties)
-SELECT s.id, e.id, staged.kind_id, staged.properties::jsonb || %(stamp)s::jsonb
-FROM hg_stage_edge AS staged
-JOIN node AS s ON s.properties ->> 'objectid' = staged.start_objectid
-JOIN node AS e ON e.properties ->> 'objectid' = staged.end_objectid
-ORDER BY s.id, staged.kind_id, e.id
+SELECT start_id, end_id, kind_id, properties::jsonb
+FROM hg_stage_edge
+ORDER BY start_id, kind_id, end_id
 ON CONFLICT (start_id, kind_id, end_id) DO UPDATE
 SET properties = edge.properties || EXCLUDED.properties
 WHERE edge.properties <> edge.properties || EXCLUDED.properties

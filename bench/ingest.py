@@ -1,0 +1,371 @@
+"""Ingest throughput: a synthetic SharpHound v6 collection through the real readers and graph store.
+
+    .venv/bin/python bench/ingest.py [--objects 100000] [--batch-size 20000] [--tuned] [--keep DIR]
+
+Writes a collection of N objects as real JSON files, one record at a time (nothing is held in
+memory): one domain, OUs, GPOs, containers, users (55 %), computers (25 %) with sessions and local
+groups, and groups (15 %) nested in a tree, with ACEs on everything, about ten edges per object.
+Then starts a fresh embedded PostgreSQL, migrates it, and ingests each file as the datapipe does
+(`read_file` batches into `GraphStore.write`, one transaction per file), printing objects/s,
+edges/s, wall time, peak RSS and the machine. `--tuned` first applies the PostgreSQL settings the
+service is proposed to set at start (see TUNED_SETTINGS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import sys
+import tempfile
+import time
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import orjson
+
+from houndgraph.db import Database
+from houndgraph.graph.store import GraphStore, WriteStats
+from houndgraph.ingest import IngestFile, read_file
+from houndgraph.settings import Settings
+
+DOMAIN = "BENCH.LOCAL"
+DOMAIN_SID = "S-1-5-21-1004336348-1177238915-682003330"
+# Well-known principals every ACL names: most ACE ends in a real domain are these few groups.
+DOMAIN_ADMINS = f"{DOMAIN_SID}-512"
+ENTERPRISE_ADMINS = f"{DOMAIN_SID}-519"
+KEY_ADMINS = f"{DOMAIN_SID}-526"
+DOMAIN_USERS = f"{DOMAIN_SID}-513"
+DOMAIN_COMPUTERS = f"{DOMAIN_SID}-515"
+ADMINISTRATORS = f"{DOMAIN}-S-1-5-32-544"
+ACCOUNT_OPERATORS = f"{DOMAIN}-S-1-5-32-548"
+WELL_KNOWN_GROUPS = (DOMAIN_ADMINS, ENTERPRISE_ADMINS, KEY_ADMINS, DOMAIN_USERS, DOMAIN_COMPUTERS,
+                     ADMINISTRATORS, ACCOUNT_OPERATORS)  # fmt: skip
+FIRST_RID = 1100
+# Tried against the defaults (shared_buffers 128MB, max_wal_size 1GB); see the closing note of issue #3.
+TUNED_SETTINGS = {
+    "shared_buffers": "512MB",
+    "max_wal_size": "8GB",
+    "checkpoint_timeout": "30min",
+    "wal_compression": "on",
+    "jit": "off",
+}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How N objects split into kinds; object i of a kind has RID FIRST_RID + offset + i."""
+
+    users: int
+    computers: int
+    groups: int
+    ous: int
+    gpos: int
+    containers: int
+
+    @classmethod
+    def of(cls, objects: int) -> Layout:
+        ous = max(1, objects // 100)
+        gpos = max(1, objects // 200)
+        containers = max(1, objects // 200)
+        groups = max(8, objects * 15 // 100)
+        computers = max(1, objects * 25 // 100)
+        users = max(1, objects - ous - gpos - containers - groups - computers - 1)
+        # Memberships are spread by i % groups and (7 i + 3) % groups: 7 must be invertible modulo groups.
+        while groups % 7 == 0:
+            groups += 1
+        return cls(users, computers, groups, ous, gpos, containers)
+
+    def user(self, i: int) -> str:
+        return f"{DOMAIN_SID}-{FIRST_RID + i}"
+
+    def computer(self, i: int) -> str:
+        return f"{DOMAIN_SID}-{FIRST_RID + self.users + i}"
+
+    def group(self, i: int) -> str:
+        return f"{DOMAIN_SID}-{FIRST_RID + self.users + self.computers + i}"
+
+    def ou(self, i: int) -> str:
+        return f"0B5E{i:04X}-6B36-4E4A-9F61-{i:012X}"
+
+    def gpo(self, i: int) -> str:
+        return f"6AC1{i:04X}-31F1-4C1A-8B0E-{i:012X}"
+
+    def container(self, i: int) -> str:
+        return f"C0E7{i:04X}-9A2D-4B9B-A4F5-{i:012X}"
+
+
+def _ace(principal: str, kind: str, right: str, inherited: bool) -> dict[str, Any]:
+    ace = {"PrincipalSID": principal, "PrincipalType": kind, "RightName": right, "IsInherited": inherited}
+    if inherited:
+        ace["InheritanceHash"] = f"{zlib.crc32(f'{principal}/{right}'.encode()):08X}"
+    return ace
+
+
+def _aces(layout: Layout, i: int) -> list[dict[str, Any]]:
+    """Six ACEs: the defaults every object carries, and one delegation to a help-desk group."""
+    helpdesk = layout.group(i % min(layout.groups, 50))
+    return [
+        _ace(DOMAIN_ADMINS, "Group", "Owns", False),
+        _ace(DOMAIN_ADMINS, "Group", "GenericAll", False),
+        _ace(ACCOUNT_OPERATORS, "Group", "GenericAll", False),
+        _ace(ENTERPRISE_ADMINS, "Group", "GenericAll", True),
+        _ace(ADMINISTRATORS, "Group", "WriteDacl", True),
+        _ace(helpdesk, "Group", ("ForceChangePassword", "GenericWrite", "AddMember")[i % 3], i % 2 == 0),
+    ]
+
+
+def _base(name: str, i: int) -> dict[str, Any]:
+    return {
+        "domain": DOMAIN,
+        "name": f"{name}@{DOMAIN}",
+        "distinguishedname": f"CN={name},OU=OU{i % 100},DC=BENCH,DC=LOCAL",
+        "domainsid": DOMAIN_SID,
+        "highvalue": False,
+        "description": None if i % 3 else f"synthetic object {i}",
+        "whencreated": 1600000000 + i,
+    }
+
+
+def _contained(layout: Layout, i: int) -> dict[str, str]:
+    return {"ObjectIdentifier": layout.ou(i % layout.ous), "ObjectType": "OU"}
+
+
+def _common(layout: Layout, objectid: str, i: int) -> dict[str, Any]:
+    return {"ObjectIdentifier": objectid, "Aces": _aces(layout, i), "IsDeleted": False,
+            "IsACLProtected": False, "ContainedBy": _contained(layout, i)}  # fmt: skip
+
+
+def users(layout: Layout) -> Iterator[dict[str, Any]]:
+    for i in range(layout.users):
+        properties = _base(f"USER{i}", i) | {
+            "samaccountname": f"user{i}", "sensitive": False, "dontreqpreauth": i % 500 == 0,
+            "passwordnotreqd": False, "unconstraineddelegation": False, "pwdneverexpires": i % 7 == 0,
+            "enabled": i % 10 != 0, "trustedtoauth": False, "lastlogon": 1700000000 + i,
+            "lastlogontimestamp": 1700000000 + i, "pwdlastset": 1690000000 + i,
+            "serviceprincipalnames": [f"HTTP/web{i}.bench.local"] if i % 250 == 0 else [],
+            "hasspn": i % 250 == 0, "displayname": f"User {i}", "email": f"user{i}@bench.local",
+            "title": None, "homedirectory": None, "userpassword": None, "unixpassword": None,
+            "unicodepassword": None, "sfupassword": None, "logonscript": None, "admincount": i % 1000 == 0,
+            "sidhistory": [],
+        }  # fmt: skip
+        yield {"Properties": properties, "AllowedToDelegate": [], "PrimaryGroupSID": DOMAIN_USERS,
+               "HasSIDHistory": [], "SPNTargets": []} | _common(layout, layout.user(i), i)  # fmt: skip
+
+
+def _session(user: str, computer: str) -> dict[str, str]:
+    return {"UserSID": user, "ComputerSID": computer}
+
+
+def _local_group(computer: str, rid: int, members: list[tuple[str, str]]) -> dict[str, Any]:
+    return {"ObjectIdentifier": f"{computer}-{rid}", "Name": f"LOCALGROUP{rid}", "Collected": True,
+            "Results": [{"ObjectIdentifier": oid, "ObjectType": kind} for oid, kind in members],
+            "LocalNames": [], "FailureReason": None}  # fmt: skip
+
+
+def computers(layout: Layout) -> Iterator[dict[str, Any]]:
+    for i in range(layout.computers):
+        objectid = layout.computer(i)
+        properties = _base(f"WS{i}.{DOMAIN}", i) | {
+            "samaccountname": f"WS{i}$", "haslaps": i % 2 == 0, "enabled": True, "unconstraineddelegation": False,
+            "trustedtoauth": False, "lastlogon": 1700000000 + i, "lastlogontimestamp": 1700000000 + i,
+            "pwdlastset": 1690000000 + i, "serviceprincipalnames": [f"HOST/WS{i}", f"HOST/WS{i}.{DOMAIN}"],
+            "operatingsystem": "Windows 11 Enterprise", "sidhistory": [],
+        }  # fmt: skip
+        sessions = [_session(layout.user((3 * i + k) % layout.users), objectid) for k in range(2)]
+        admins = [(DOMAIN_ADMINS, "Group"), (layout.group(i % layout.groups), "Group")]
+        remote = [(layout.group((i + 1) % layout.groups), "Group")]
+        yield {
+            "Properties": properties, "PrimaryGroupSID": DOMAIN_COMPUTERS, "AllowedToDelegate": [],
+            "AllowedToAct": [], "HasSIDHistory": [], "DumpSMSAPassword": [],
+            "Sessions": {"Results": sessions, "Collected": True, "FailureReason": None},
+            "PrivilegedSessions": {"Results": [], "Collected": True, "FailureReason": None},
+            "RegistrySessions": {"Results": [], "Collected": True, "FailureReason": None},
+            "LocalGroups": [_local_group(objectid, 544, admins), _local_group(objectid, 555, remote)],
+            "UserRights": [], "Status": None,
+            "DCRegistryData": {"CertificateMappingMethods": None, "StrongCertificateBindingEnforcement": None},
+        } | _common(layout, objectid, i)  # fmt: skip
+
+
+def _progression(start: int, step: int, below: int) -> range:
+    return range(start, below, step)
+
+
+def groups(layout: Layout) -> Iterator[dict[str, Any]]:
+    """Each user is in groups i % G and (7 i + 3) % G; group j nests in group (j - 1) // 4."""
+    g = layout.groups
+    inverse_of_7 = pow(7, -1, g)
+    for j in range(g):
+        members = [{"ObjectIdentifier": layout.user(i), "ObjectType": "User"}
+                   for i in _progression(j, g, layout.users)]  # fmt: skip
+        first = (inverse_of_7 * (j - 3)) % g
+        members += [{"ObjectIdentifier": layout.user(i), "ObjectType": "User"}
+                    for i in _progression(first, g, layout.users)]  # fmt: skip
+        members += [{"ObjectIdentifier": layout.group(child), "ObjectType": "Group"}
+                    for child in range(4 * j + 1, min(4 * j + 5, g))]  # fmt: skip
+        properties = _base(f"GROUP{j}", j) | {"samaccountname": f"group{j}", "admincount": False}
+        yield {"Properties": properties, "Members": members, "HasSIDHistory": []} | _common(layout, layout.group(j), j)
+
+
+def _gpo_changes() -> dict[str, list[Any]]:
+    return {"LocalAdmins": [], "RemoteDesktopUsers": [], "DcomUsers": [], "PSRemoteUsers": [], "AffectedComputers": []}
+
+
+def ous(layout: Layout) -> Iterator[dict[str, Any]]:
+    for i in range(layout.ous):
+        properties = _base(f"OU{i}", i) | {"blocksinheritance": False}
+        links = [{"IsEnforced": i % 5 == 0, "GUID": layout.gpo(i % layout.gpos)}]
+        record = {"Properties": properties, "Links": links, "ChildObjects": [], "GPOChanges": _gpo_changes()}
+        record |= _common(layout, layout.ou(i), i)
+        record["ContainedBy"] = {"ObjectIdentifier": DOMAIN_SID, "ObjectType": "Domain"}
+        yield record
+
+
+def gpos(layout: Layout) -> Iterator[dict[str, Any]]:
+    for i in range(layout.gpos):
+        properties = _base(f"GPO{i}", i) | {"gpcpath": f"\\\\{DOMAIN}\\SYSVOL\\{DOMAIN}\\POLICIES\\{{{layout.gpo(i)}}}"}
+        yield {"Properties": properties} | _common(layout, layout.gpo(i), i) | {"ContainedBy": None}
+
+
+def containers(layout: Layout) -> Iterator[dict[str, Any]]:
+    for i in range(layout.containers):
+        yield {"Properties": _base(f"CONTAINER{i}", i), "ChildObjects": []} | _common(layout, layout.container(i), i)
+
+
+def domains(layout: Layout) -> Iterator[dict[str, Any]]:
+    properties = _base(DOMAIN, 0) | {"name": DOMAIN, "highvalue": True, "functionallevel": "2016"}
+    yield {
+        "Properties": properties, "Trusts": [], "GPOChanges": _gpo_changes(),
+        "Links": [{"IsEnforced": False, "GUID": layout.gpo(0)}],
+        "ChildObjects": [{"ObjectIdentifier": layout.ou(i), "ObjectType": "OU"} for i in range(layout.ous)],
+        "ObjectIdentifier": DOMAIN_SID, "Aces": _aces(layout, 0), "IsDeleted": False, "IsACLProtected": False,
+        "ContainedBy": None,
+    }  # fmt: skip
+
+
+# In the order SharpHound writes them; every file is its own ingest task.
+FILES = {"domains": domains, "ous": ous, "gpos": gpos, "containers": containers, "groups": groups,
+         "users": users, "computers": computers}  # fmt: skip
+
+
+def write_collection(layout: Layout, directory: Path) -> list[Path]:
+    """Stream every file to disk one record at a time, meta last as SharpHound does."""
+    paths = []
+    for kind, records in FILES.items():
+        path = directory / f"20260101000000_{kind}.json"
+        count = 0
+        with path.open("wb") as out:
+            out.write(b'{"data":[')
+            for record in records(layout):
+                if count:
+                    out.write(b",")
+                out.write(orjson.dumps(record))
+                count += 1
+            meta = {"methods": 521215, "type": kind, "count": count, "version": 6}
+            out.write(b'],"meta":' + orjson.dumps(meta) + b"}")
+        paths.append(path)
+    return paths
+
+
+def _opener(path: Path) -> Any:
+    def open_file() -> BinaryIO:
+        return path.open("rb")
+
+    return open_file
+
+
+def ingest(database: Database, paths: list[Path], batch_size: int, sequential: bool) -> WriteStats:
+    total = WriteStats()
+    for path in paths:
+        document = IngestFile(name=path.name, parent_name=None, open=_opener(path))
+        with database.connect_raw() as conn:
+            store = GraphStore(conn)
+            seen_at = datetime.now(UTC)
+            warnings: list[str] = []
+            batches = read_file(document, batch_size=batch_size, warnings=warnings)
+            if sequential:
+                for batch in batches:
+                    total += store.write(batch, seen_at=seen_at)
+            else:
+                total += store.write_all(batches, seen_at=seen_at)
+            conn.commit()
+        for warning in warnings:
+            print(f"  warning ({path.name}): {warning}", file=sys.stderr)
+    return total
+
+
+def _ram_gib() -> float:
+    with open("/proc/meminfo") as meminfo:
+        for line in meminfo:
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) / 1024**2
+    return 0.0
+
+
+def _tune(database: Database, data_dir: Path) -> Database:
+    with database.connect_raw(autocommit=True) as conn:
+        for name, value in TUNED_SETTINGS.items():
+            conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")  # constants of this script
+    database.close()
+    return Database.open(Settings(data_dir=data_dir))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--objects", type=int, default=100_000)
+    parser.add_argument("--batch-size", type=int, default=20_000, help="records per batch (read_file)")
+    parser.add_argument("--tuned", action="store_true", help="apply TUNED_SETTINGS to the server first")
+    parser.add_argument("--keep", type=Path, help="write the collection here and keep it")
+    parser.add_argument("--sequential", action="store_true", help="GraphStore.write per batch, no read-ahead")
+    args = parser.parse_args()
+
+    layout = Layout.of(args.objects)
+    with tempfile.TemporaryDirectory(prefix="hg-bench-", dir="/tmp") as scratch:
+        files_dir = args.keep or Path(scratch) / "collection"
+        files_dir.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        paths = write_collection(layout, files_dir)
+        size_mb = sum(path.stat().st_size for path in paths) / 1e6
+        print(f"collection: {args.objects:,} objects, {len(paths)} files, {size_mb:,.0f} MB, "
+              f"written in {time.perf_counter() - started:.1f} s")  # fmt: skip
+
+        data_dir = Path(scratch) / "db"
+        database = Database.open(Settings(data_dir=data_dir))
+        try:
+            database.migrate()
+            if args.tuned:
+                database = _tune(database, data_dir)
+            with database.connect_raw() as conn:
+                row = conn.execute("SHOW server_version").fetchone()
+                settings = conn.execute(
+                    "SELECT string_agg(name || '=' || setting || coalesce(unit, ''), ' ') FROM pg_settings "
+                    "WHERE name = ANY(%s)", (list(TUNED_SETTINGS),)
+                ).fetchone()  # fmt: skip
+            rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            load_before = os.getloadavg()[0]
+            started = time.perf_counter()
+            stats = ingest(database, paths, args.batch_size, args.sequential)
+            wall = time.perf_counter() - started
+        finally:
+            database.close()
+
+    peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"machine: {os.cpu_count()} cores, {_ram_gib():.1f} GiB RAM, {platform.platform()}, "
+          f"Python {platform.python_version()}, PostgreSQL {row[0] if row else '?'} (embedded)")  # fmt: skip
+    print(f"server settings: {settings[0] if settings else '?'}")
+    mode = "write per batch" if args.sequential else "write_all (read-ahead thread)"
+    print(f"batch size: {args.batch_size:,} records, {mode}; load average before: {load_before:.2f}")
+    print(f"ingested: {stats.nodes:,} node records, {stats.edges:,} edges, {stats.placeholders:,} placeholders")
+    print(f"wall time: {wall:.1f} s")
+    print(f"objects/s: {args.objects / wall:,.0f}")
+    print(f"edges/s: {stats.edges / wall:,.0f}")
+    print(f"peak RSS: {peak_rss:,.0f} MB (before ingest {rss_before:,.0f} MB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+"""Values as the staging COPY sends them: JSON text for properties, RFC 3339 for timestamps."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+EMPTY_JSON = "{}"
+
+
+def rfc3339(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        raise ValueError("seen_at must be timezone-aware")
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def to_json(properties: dict[str, Any]) -> str:
+    if not properties:
+        return EMPTY_JSON
+    try:
+        data = orjson.dumps(properties).decode()
+    except TypeError:
+        # Keys that are str subclasses (a StrEnum property name) need the slower option.
+        data = orjson.dumps(properties, option=orjson.OPT_NON_STR_KEYS).decode()
+    # PostgreSQL's jsonb refuses the NUL character; collectors occasionally copy one from a directory
+    # attribute, and one such value must not fail the whole file. The check is a cheap substring test;
+    # it can also hit a literal backslash-u0000 text, which the cleaning then leaves as it is.
+    if "\\u0000" in data:
+        data = orjson.dumps(_without_nul(properties), option=orjson.OPT_NON_STR_KEYS).decode()
+    return data
+
+
+def _without_nul(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {_without_nul(key): _without_nul(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_nul(item) for item in value]
+    return value

@@ -1,0 +1,177 @@
+"""Node writes: full records, placeholders for edge ends, deletions, and the node ids edges need."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import psycopg
+
+from houndgraph.graph.kinds import ADNode
+from houndgraph.graph.store import sql
+from houndgraph.graph.store.catalogue import KindCatalogue
+from houndgraph.graph.store.merge import NameKey, PreparedBatch, add_name_edges
+from houndgraph.graph.store.stats import WriteStats
+
+NodeState = tuple[int, frozenset[int]]  # node id, kind ids
+
+
+class NodeCache:
+    """Node id and kind ids by object id, for objects the current transaction has read or written.
+
+    Edge ends repeat heavily (every ACL names the same few admin groups, every object its OU), so
+    most ends of a batch were seen in an earlier one and need neither a lookup nor an upsert. Valid
+    only within one transaction and while nobody else writes nodes (hence the writer lock); the store
+    clears it when a new transaction begins. Bounded: emptied whenever it reaches `limit` entries.
+    """
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self._limit = limit
+        self._states: dict[str, NodeState] = {}
+
+    def clear(self) -> None:
+        self._states.clear()
+
+    def get(self, objectid: str) -> NodeState | None:
+        return self._states.get(objectid)
+
+    def put(self, objectid: str, state: NodeState) -> None:
+        if len(self._states) >= self._limit:
+            self._states.clear()
+        self._states[objectid] = state
+
+    def forget(self, objectids: Iterable[str]) -> None:
+        for objectid in objectids:
+            self._states.pop(objectid, None)
+
+
+@dataclass(slots=True)
+class WrittenNodes:
+    # Node id of every object an edge of the batch starts or ends at.
+    ids: dict[str, int] = field(default_factory=dict)
+    # Nodes this batch created: no stored edge can touch them yet.
+    created: set[int] = field(default_factory=set)
+
+
+class NodeWriter:
+    def __init__(self, conn: psycopg.Connection, catalogue: KindCatalogue) -> None:
+        self._conn = conn
+        self._catalogue = catalogue
+        self.cache = NodeCache()
+
+    def delete(self, objectids: Iterable[str]) -> int:
+        """Delete nodes by object id; their edges go with them (the trigger of migration 0005)."""
+        wanted = sorted({objectid.upper() for objectid in objectids})
+        self.cache.forget(wanted)
+        return self._conn.execute(sql.DELETE_NODES, {"objectids": wanted}).rowcount
+
+    def write(self, prepared: PreparedBatch, lastseen: str, stats: WriteStats) -> WrittenNodes:
+        """Upsert the records and the placeholder ends of a batch."""
+        written = WrittenNodes()
+        records = prepared.records
+        ends = prepared.end_objectids()
+        # What exists of the other ends decides which need a placeholder or new kinds; most need neither.
+        known = self._states(objectid for objectid in ends if objectid not in records)
+        written.ids.update((objectid, state[0]) for objectid, state in known.items())
+        if prepared.node_rows:
+            self._upsert_records(prepared, lastseen, written)
+            # A record that changed nothing returns no row: read the ids of those that are edge ends.
+            unchanged = self._states(
+                objectid for objectid in ends if objectid in records and objectid not in written.ids
+            )
+            written.ids.update((objectid, state[0]) for objectid, state in unchanged.items())
+        self._upsert_kinded_ends(prepared, known, lastseen, written, stats)
+        bare = sorted(objectid for objectid in prepared.bare_ends if objectid not in known)
+        if bare:
+            base = self._catalogue.kind_list((ADNode.Base,))
+            params = {"kind_ids": base.literal, "objectids": bare, "lastseen": lastseen}
+            for objectid, node_id in self._conn.execute(sql.INSERT_BARE_ENDS, params):
+                self._remember(objectid, node_id, base.ids, True, written)
+                stats.placeholders += 1
+        return written
+
+    def _remember(self, objectid: str, node_id: int, kinds: frozenset[int], created: bool, out: WrittenNodes) -> None:
+        self.cache.put(objectid, (node_id, kinds))
+        out.ids[objectid] = node_id
+        if created:
+            out.created.add(node_id)
+
+    def _states(self, objectids: Iterable[str]) -> dict[str, NodeState]:
+        """Node id and kind ids of those of the objects that exist: from the cache, else one lookup."""
+        states: dict[str, NodeState] = {}
+        missing = []
+        for objectid in objectids:
+            state = self.cache.get(objectid)
+            if state is None:
+                missing.append(objectid)
+            else:
+                states[objectid] = state
+        if missing:
+            parse = self._catalogue.parse
+            for objectid, node_id, kind_ids in self._conn.execute(sql.NODE_STATE, {"objectids": missing}):
+                states[objectid] = state = (node_id, parse(kind_ids))
+                self.cache.put(objectid, state)
+        return states
+
+    def _upsert_records(self, prepared: PreparedBatch, lastseen: str, written: WrittenNodes) -> None:
+        conn = self._conn
+        # Kind ids are looked up before the COPY starts: the connection is busy during one.
+        literals = {kinds: self._catalogue.kind_list(kinds).literal for kinds in {row[1] for row in prepared.node_rows}}
+        conn.execute(sql.CLEAR_STAGED_NODES)
+        with conn.cursor().copy(sql.COPY_NODES) as copy:
+            copy.set_types(sql.STAGE_NODE_TYPES)
+            write_row = copy.write_row
+            for objectid, kinds, properties in prepared.node_rows:
+                write_row((objectid, literals[kinds], properties))
+        parse = self._catalogue.parse
+        for objectid, node_id, kind_ids, created in conn.execute(sql.UPSERT_RECORDS, {"lastseen": lastseen}):
+            self._remember(objectid, node_id, parse(kind_ids), created, written)
+
+    def _upsert_kinded_ends(
+        self,
+        prepared: PreparedBatch,
+        known: dict[str, NodeState],
+        lastseen: str,
+        written: WrittenNodes,
+        stats: WriteStats,
+    ) -> None:
+        objectids, literals = [], []
+        for objectid, end_kinds in prepared.end_kinds.items():
+            kinds = self._catalogue.kind_list(end_kinds)
+            state = known.get(objectid)
+            if state is None or not kinds.ids <= state[1]:
+                objectids.append(objectid)
+                literals.append(kinds.literal)
+        if not objectids:
+            return
+        params = {"objectids": objectids, "kind_ids": literals, "lastseen": lastseen}
+        parse = self._catalogue.parse
+        for objectid, node_id, kind_ids, created in self._conn.execute(sql.UPSERT_KINDED_ENDS, params):
+            self._remember(objectid, node_id, parse(kind_ids), created, written)
+            stats.placeholders += created
+
+    def resolve_names(self, prepared: PreparedBatch, stats: WriteStats) -> dict[str, int]:
+        """Resolve OpenGraph `match_by: name` ends: exactly one node with that name (and kind, if the end
+        names one) must match; an edge with an end matching none or several is counted and skipped,
+        never guessed. Merges the resolved edges into the batch; returns the node ids of their ends."""
+        names = prepared.names
+        rows = self._conn.execute(sql.RESOLVE_NAMES, {"names": list({name for name, _ in names})}).fetchall()
+        kinds = sorted({kind for _, kind in names if kind is not None})
+        kind_ids = dict(zip(kinds, self._catalogue.ids(kinds), strict=True))
+        parse = self._catalogue.parse
+        resolved: dict[NameKey, str] = {}
+        ambiguous: set[NameKey] = set()
+        node_ids: dict[str, int] = {}
+        for name, kind in names:
+            wanted = kind_ids.get(kind) if kind is not None else None
+            matches = [row for row in rows if row[0] == name and (wanted is None or wanted in parse(row[2]))]
+            if len(matches) == 1:
+                _, objectid, _, node_id = matches[0]
+                resolved[(name, kind)] = objectid
+                node_ids[objectid] = node_id
+            elif matches:
+                ambiguous.add((name, kind))
+        unresolved, skipped_ambiguous = add_name_edges(prepared, resolved, ambiguous)
+        stats.unresolved += unresolved
+        stats.ambiguous += skipped_ambiguous
+        return node_ids
