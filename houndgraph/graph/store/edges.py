@@ -9,7 +9,7 @@ from psycopg.pq import Format
 
 from houndgraph.graph.store import sql
 from houndgraph.graph.store.catalogue import KindCatalogue
-from houndgraph.graph.store.encoding import EMPTY_JSON, to_json
+from houndgraph.graph.store.encoding import to_json, with_keys
 from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.nodes import WrittenNodes
 from houndgraph.graph.store.properties import StoreProperty
@@ -37,15 +37,13 @@ def write_edges(
     """Write the batch's edges, every end already a node; returns how many."""
     names = sorted({row[1] for row in prepared.edge_rows})
     kind_ids = dict(zip(names, catalogue.ids(names), strict=True))
-    # `lastseen` is appended to each edge's JSON text: a key repeated in a JSON object keeps its last
-    # value, so it wins over any `lastseen` the record carried, as `||` would.
-    stamp = to_json({str(StoreProperty.LAST_SEEN): lastseen})
-    tail = "," + stamp[1:]
+    # `lastseen` is written into each edge's JSON text, winning over any the record carried.
+    stamp = to_json({StoreProperty.LAST_SEEN.value: lastseen})
     node_ids, created = nodes.ids, nodes.created
     fresh, others = [], []
     for start, kind, end, properties in prepared.edge_rows:
         start_id, end_id = node_ids[start], node_ids[end]
-        row = (start_id, end_id, kind_ids[kind], stamp if properties == EMPTY_JSON else properties[:-1] + tail)
+        row = (start_id, end_id, kind_ids[kind], with_keys(properties, stamp))
         # An edge touching a node this batch created cannot exist yet (batch duplicates are merged):
         # it is copied straight into the table, skipping the staging table and the conflict check.
         (fresh if start_id in created or end_id in created else others).append(row)

@@ -16,6 +16,19 @@ def rfc3339(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
+def json_list(values: list[str]) -> str:
+    """A list bound as one JSON array parameter (see sql.py)."""
+    return orjson.dumps(values).decode()
+
+
+def with_keys(json_object: str, tail: str) -> str:
+    """A JSON object text with the members of the object text `tail` appended. A key repeated in a JSON
+    object keeps its last value, so `tail` wins, as with jsonb `||`."""
+    if json_object == EMPTY_JSON:
+        return tail
+    return json_object[:-1] + "," + tail[1:]
+
+
 def to_json(properties: dict[str, Any]) -> str:
     if not properties:
         return EMPTY_JSON

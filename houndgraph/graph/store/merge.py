@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import orjson
+
 from houndgraph.graph.kinds import AD_NODE_KINDS, AZ_NODE_KINDS, ADNode, AZNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
-from houndgraph.graph.store.encoding import to_json
+from houndgraph.graph.store.encoding import to_json, with_keys
 from houndgraph.graph.store.properties import StoreProperty
 
 Properties = dict[str, Any]
@@ -95,18 +97,23 @@ class PreparedBatch:
     def end_objectids(self) -> set[str]:
         return {objectid for objectid, _ in self.ends}
 
-    def encode_nodes(self) -> None:
-        self.node_rows = [(oid, tuple(node.kinds), to_json(node.properties)) for oid, node in self.records.items()]
+    def encode_nodes(self, lastseen: str) -> None:
+        """Each record's properties as JSON, with its object id (upper-cased) and lastseen written in."""
+        rows = []
+        for objectid, node in self.records.items():
+            stamp = orjson.dumps({StoreProperty.OBJECT_ID.value: objectid, StoreProperty.LAST_SEEN.value: lastseen})
+            rows.append((objectid, tuple(node.kinds), with_keys(to_json(node.properties), stamp.decode())))
+        self.node_rows = rows
 
     def encode_edges(self) -> None:
         """After every edge is merged (those with name ends only once their names are resolved)."""
         self.edge_rows = [(start, kind, end, to_json(props)) for (start, kind, end), props in self.edges.items()]
 
 
-def prepare_batch(batch: Batch) -> PreparedBatch:
+def prepare_batch(batch: Batch, lastseen: str) -> PreparedBatch:
     """Everything about a batch that needs no database: merged, and encoded for COPY."""
     prepared = prepare(batch.nodes, batch.edges)
-    prepared.encode_nodes()
+    prepared.encode_nodes(lastseen)
     if not prepared.name_edges:
         prepared.encode_edges()
     return prepared

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import orjson
 import psycopg
 
 from houndgraph.graph.kinds import ADNode
 from houndgraph.graph.store import sql
 from houndgraph.graph.store.catalogue import KindCatalogue
+from houndgraph.graph.store.encoding import json_list
 from houndgraph.graph.store.merge import NameKey, PreparedBatch, add_name_edges
 from houndgraph.graph.store.stats import WriteStats
 
@@ -25,7 +27,7 @@ class NodeCache:
     clears it when a new transaction begins. Bounded: emptied whenever it reaches `limit` entries.
     """
 
-    def __init__(self, limit: int = 100_000) -> None:
+    def __init__(self, limit: int = 20_000) -> None:
         self._limit = limit
         self._states: dict[str, NodeState] = {}
 
@@ -63,7 +65,7 @@ class NodeWriter:
         """Delete nodes by object id; their edges go with them (the trigger of migration 0005)."""
         wanted = sorted({objectid.upper() for objectid in objectids})
         self.cache.forget(wanted)
-        return self._conn.execute(sql.DELETE_NODES, {"objectids": wanted}).rowcount
+        return self._conn.execute(sql.DELETE_NODES, {"objectids": json_list(wanted)}).rowcount
 
     def write(self, prepared: PreparedBatch, lastseen: str, stats: WriteStats) -> WrittenNodes:
         """Upsert the records and the placeholder ends of a batch."""
@@ -84,7 +86,7 @@ class NodeWriter:
         bare = sorted(objectid for objectid in prepared.bare_ends if objectid not in known)
         if bare:
             base = self._catalogue.kind_list((ADNode.Base,))
-            params = {"kind_ids": base.literal, "objectids": bare, "lastseen": lastseen}
+            params = {"kind_ids": base.literal, "objectids": json_list(bare), "lastseen": lastseen}
             for objectid, node_id in self._conn.execute(sql.INSERT_BARE_ENDS, params):
                 self._remember(objectid, node_id, base.ids, True, written)
                 stats.placeholders += 1
@@ -108,7 +110,7 @@ class NodeWriter:
                 states[objectid] = state
         if missing:
             parse = self._catalogue.parse
-            for objectid, node_id, kind_ids in self._conn.execute(sql.NODE_STATE, {"objectids": missing}):
+            for objectid, node_id, kind_ids in self._conn.execute(sql.NODE_STATE, {"objectids": json_list(missing)}):
                 states[objectid] = state = (node_id, parse(kind_ids))
                 self.cache.put(objectid, state)
         return states
@@ -135,16 +137,15 @@ class NodeWriter:
         written: WrittenNodes,
         stats: WriteStats,
     ) -> None:
-        objectids, literals = [], []
+        ends = []
         for objectid, end_kinds in prepared.end_kinds.items():
             kinds = self._catalogue.kind_list(end_kinds)
             state = known.get(objectid)
             if state is None or not kinds.ids <= state[1]:
-                objectids.append(objectid)
-                literals.append(kinds.literal)
-        if not objectids:
+                ends.append((objectid, kinds.literal))
+        if not ends:
             return
-        params = {"objectids": objectids, "kind_ids": literals, "lastseen": lastseen}
+        params = {"ends": orjson.dumps(ends).decode(), "lastseen": lastseen}
         parse = self._catalogue.parse
         for objectid, node_id, kind_ids, created in self._conn.execute(sql.UPSERT_KINDED_ENDS, params):
             self._remember(objectid, node_id, parse(kind_ids), created, written)
@@ -155,7 +156,8 @@ class NodeWriter:
         names one) must match; an edge with an end matching none or several is counted and skipped,
         never guessed. Merges the resolved edges into the batch; returns the node ids of their ends."""
         names = prepared.names
-        rows = self._conn.execute(sql.RESOLVE_NAMES, {"names": list({name for name, _ in names})}).fetchall()
+        wanted = json_list(list({name for name, _ in names}))
+        rows = self._conn.execute(sql.RESOLVE_NAMES, {"names": wanted}).fetchall()
         kinds = sorted({kind for _, kind in names if kind is not None})
         kind_ids = dict(zip(kinds, self._catalogue.ids(kinds), strict=True))
         parse = self._catalogue.parse

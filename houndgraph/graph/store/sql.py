@@ -31,6 +31,9 @@ CREATE TEMP TABLE IF NOT EXISTS hg_stage_edge (
 """
 CLEAR_STAGED_NODES = "TRUNCATE hg_stage_node"
 CLEAR_STAGED_EDGES = "TRUNCATE hg_stage_edge"
+# Lists of values are bound as one JSON array (orjson encodes it in C; psycopg would dump a Python
+# list into a PostgreSQL array element by element, in Python).
+#
 # Binary COPY: no text escaping to get right, and psycopg's C row formatter does the work. Kind lists
 # (array literals built once per distinct list) and properties (JSON) travel as text and are parsed
 # once, by the casts in the upserts: much cheaper than psycopg's Python-level array dumper.
@@ -57,12 +60,12 @@ _PROPERTY_MERGE = """
     ELSE node.properties || EXCLUDED.properties END
 """
 
-# Full records. A row that would not change is left alone: no dead tuple, no index churn. Sorted by
-# object id (byte order, as Python sorts) so concurrent writers lock rows in one order.
+# Full records, their JSON already carrying objectid and lastseen. A row that would not change is left
+# alone: no dead tuple, no index churn. Sorted by object id (byte order, as Python sorts) so concurrent
+# writers lock rows in one order.
 UPSERT_RECORDS = f"""
 INSERT INTO node AS node (kind_ids, properties)
-SELECT kind_ids::smallint[],
-       properties::jsonb || jsonb_build_object('objectid', objectid, 'lastseen', %(lastseen)s::text)
+SELECT kind_ids::smallint[], properties::jsonb
 FROM hg_stage_node
 ORDER BY objectid COLLATE "C"
 ON CONFLICT ((properties ->> 'objectid')) DO UPDATE
@@ -76,9 +79,9 @@ RETURNING properties ->> 'objectid', id, kind_ids::text, (xmax::text = '0')::int
 # `created` (no previous row version) tells placeholders from existing nodes.
 UPSERT_KINDED_ENDS = f"""
 INSERT INTO node AS node (kind_ids, properties)
-SELECT kind_ids::smallint[], jsonb_build_object('objectid', objectid, 'lastseen', %(lastseen)s::text)
-FROM unnest(%(objectids)s::text[], %(kind_ids)s::text[]) AS ends (objectid, kind_ids)
-ORDER BY objectid COLLATE "C"
+SELECT (e ->> 1)::smallint[], jsonb_build_object('objectid', e ->> 0, 'lastseen', %(lastseen)s::text)
+FROM jsonb_array_elements(%(ends)s::jsonb) AS e
+ORDER BY (e ->> 0) COLLATE "C"
 ON CONFLICT ((properties ->> 'objectid')) DO UPDATE
 SET kind_ids = {_KIND_UNION}
 WHERE NOT node.kind_ids @> EXCLUDED.kind_ids
@@ -89,7 +92,7 @@ RETURNING properties ->> 'objectid', id, kind_ids::text, (xmax::text = '0')::int
 INSERT_BARE_ENDS = """
 INSERT INTO node (kind_ids, properties)
 SELECT %(kind_ids)s::smallint[], jsonb_build_object('objectid', objectid, 'lastseen', %(lastseen)s::text)
-FROM unnest(%(objectids)s::text[]) AS objectid
+FROM jsonb_array_elements_text(%(objectids)s::jsonb) AS objectid
 ORDER BY objectid COLLATE "C"
 ON CONFLICT ((properties ->> 'objectid')) DO NOTHING
 RETURNING properties ->> 'objectid', id
@@ -98,7 +101,7 @@ RETURNING properties ->> 'objectid', id
 RESOLVE_NAMES = """
 SELECT properties ->> 'name', properties ->> 'objectid', kind_ids::text, id
 FROM node
-WHERE properties ->> 'name' = ANY(%(names)s::text[])
+WHERE properties ->> 'name' = ANY(ARRAY(SELECT jsonb_array_elements_text(%(names)s::jsonb)))
 """
 
 # Looked up by the unique object id index rather than joined in the upserts: inside a long ingest
@@ -108,7 +111,7 @@ WHERE properties ->> 'name' = ANY(%(names)s::text[])
 NODE_STATE = """
 SELECT properties ->> 'objectid', id, kind_ids::text
 FROM node
-WHERE properties ->> 'objectid' = ANY(%(objectids)s::text[])
+WHERE properties ->> 'objectid' = ANY(ARRAY(SELECT jsonb_array_elements_text(%(objectids)s::jsonb)))
 """
 
 # A row that would not change is skipped: re-ingesting within one `seen_at` writes nothing.
@@ -123,5 +126,6 @@ WHERE edge.properties <> edge.properties || EXCLUDED.properties
 """
 
 DELETE_NODES = """
-DELETE FROM node WHERE properties ->> 'objectid' = ANY(%(objectids)s::text[])
+DELETE FROM node
+WHERE properties ->> 'objectid' = ANY(ARRAY(SELECT jsonb_array_elements_text(%(objectids)s::jsonb)))
 """

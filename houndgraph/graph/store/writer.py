@@ -8,6 +8,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from datetime import datetime
+from functools import partial
 
 import psycopg
 
@@ -59,7 +60,8 @@ class GraphStore:
 
     def write(self, batch: Batch, *, seen_at: datetime) -> WriteStats:
         """Write one batch: deletions first, then node records, then edges (with placeholder ends)."""
-        return self._apply(batch, prepare_batch(batch), rfc3339(seen_at))
+        lastseen = rfc3339(seen_at)
+        return self._apply(batch, prepare_batch(batch, lastseen), lastseen)
 
     def write_all(
         self,
@@ -78,7 +80,10 @@ class GraphStore:
         """
         lastseen = rfc3339(seen_at)
         total = WriteStats()
-        with _bulk_tuning(), ReadAhead(batches, _with_prepared, depth=2) as prepared_batches:
+        with (
+            _bulk_tuning(),
+            ReadAhead(batches, partial(_with_prepared, lastseen=lastseen), depth=2) as prepared_batches,
+        ):
             for batch, prepared in prepared_batches:
                 stats = self._apply(batch, prepared, lastseen)
                 total += stats
@@ -114,8 +119,8 @@ class GraphStore:
             self._conn.execute(sql.RAISE_WORK_MEM, {"work_mem": _WORK_MEM})
 
 
-def _with_prepared(batch: Batch) -> tuple[Batch, PreparedBatch]:
-    return batch, prepare_batch(batch)
+def _with_prepared(batch: Batch, lastseen: str) -> tuple[Batch, PreparedBatch]:
+    return batch, prepare_batch(batch, lastseen)
 
 
 _tuning_lock = threading.Lock()
