@@ -21,7 +21,7 @@ from tests.conftest import _free_port
 
 PASSWORD = "Crash-Test-Password-9!"
 DOMAIN_SID = "S-1-5-21-1111111111-2222222222-3333333333"
-USERS = 20_000
+USERS = 60_000
 GROUPS = 200
 RIGHTS = ("GenericAll", "WriteDacl", "WriteOwner", "GenericWrite", "AllExtendedRights", "ForceChangePassword")
 
@@ -140,12 +140,15 @@ def test_kill_9_during_ingest_loses_nothing(data_dir: Path, tmp_path: Path) -> N
         while conn.execute("SELECT state FROM ingest_tasks WHERE job_id = %s", (job_id,)).fetchone()[0] != "running":
             assert time.monotonic() < deadline, "ingest never started"
             time.sleep(0.05)
-        # Wait until batches are being written (the first edge upsert ran), then kill mid-transaction.
-        while not conn.execute("SELECT count(*) FROM pg_stat_activity WHERE state <> 'idle' AND query LIKE %s",
-                               ("%INSERT INTO edge%",)).fetchone()[0]:
+        # Wait until batches are being written (a COPY or an upsert into the graph is running), then kill
+        # mid-transaction. Whatever the store's statements are, a write to the graph starts with one of them.
+        while not conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE state <> 'idle' AND datname = 'houndgraph' "
+                "AND (query ILIKE 'COPY %%' OR query ILIKE '%%INSERT INTO node%%' "
+                "OR query ILIKE '%%INSERT INTO edge%%')"
+        ).fetchone()[0]:
             assert time.monotonic() < deadline, "no batch was written"
-            time.sleep(0.02)
-        time.sleep(0.3)
+            time.sleep(0.01)
         first.kill()
         state, attempts, stored = conn.execute(
             "SELECT state, attempts, stored_path FROM ingest_tasks WHERE job_id = %s", (job_id,)).fetchone()
