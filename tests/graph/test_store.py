@@ -177,8 +177,11 @@ def test_an_end_kind_is_added_to_an_existing_node_without_touching_its_propertie
     store.write(Batch(edges=[edge(ADMINS, ADEdge.GenericAll, ALICE)]), seen_at=SEEN)
     assert nodes(conn)[ALICE][0] == ["Base"]
 
-    store.write(Batch(edges=[edge(BOB, ADEdge.ForceChangePassword, ALICE, end_kind=ADNode.User)]), seen_at=SEEN_LATER)
+    stats = store.write(
+        Batch(edges=[edge(BOB, ADEdge.ForceChangePassword, ALICE, end_kind=ADNode.User)]), seen_at=SEEN_LATER
+    )
 
+    assert stats.placeholders == 1  # BOB; ALICE existed
     kinds, properties = nodes(conn)[ALICE]
     assert kinds == ["Base", "User"]
     assert primary_kind(kinds) == ADNode.User

@@ -9,10 +9,8 @@ from psycopg.pq import Format
 
 from houndgraph.graph.store import sql
 from houndgraph.graph.store.catalogue import KindCatalogue
-from houndgraph.graph.store.encoding import to_json, with_keys
 from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.nodes import WrittenNodes
-from houndgraph.graph.store.properties import StoreProperty
 
 _JSONB_BINARY_VERSION = b"\x01"
 
@@ -32,18 +30,16 @@ class _EncodedJsonbDumper(Dumper):
 
 
 def write_edges(
-    conn: psycopg.Connection, catalogue: KindCatalogue, prepared: PreparedBatch, nodes: WrittenNodes, lastseen: str
+    conn: psycopg.Connection, catalogue: KindCatalogue, prepared: PreparedBatch, nodes: WrittenNodes
 ) -> int:
     """Write the batch's edges, every end already a node; returns how many."""
     names = sorted({row[1] for row in prepared.edge_rows})
     kind_ids = dict(zip(names, catalogue.ids(names), strict=True))
-    # `lastseen` is written into each edge's JSON text, winning over any the record carried.
-    stamp = to_json({StoreProperty.LAST_SEEN.value: lastseen})
     node_ids, created = nodes.ids, nodes.created
     fresh, others = [], []
     for start, kind, end, properties in prepared.edge_rows:
         start_id, end_id = node_ids[start], node_ids[end]
-        row = (start_id, end_id, kind_ids[kind], with_keys(properties, stamp))
+        row = (start_id, end_id, kind_ids[kind], properties)
         # An edge touching a node this batch created cannot exist yet (batch duplicates are merged):
         # it is copied straight into the table, skipping the staging table and the conflict check.
         (fresh if start_id in created or end_id in created else others).append(row)

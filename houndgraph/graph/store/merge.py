@@ -105,9 +105,13 @@ class PreparedBatch:
             rows.append((objectid, tuple(node.kinds), with_keys(to_json(node.properties), stamp.decode())))
         self.node_rows = rows
 
-    def encode_edges(self) -> None:
-        """After every edge is merged (those with name ends only once their names are resolved)."""
-        self.edge_rows = [(start, kind, end, to_json(props)) for (start, kind, end), props in self.edges.items()]
+    def encode_edges(self, lastseen: str) -> None:
+        """Each edge's properties as JSON with lastseen written in; after every edge is merged (those
+        with name ends only once their names are resolved)."""
+        stamp = orjson.dumps({StoreProperty.LAST_SEEN.value: lastseen}).decode()
+        self.edge_rows = [
+            (start, kind, end, with_keys(to_json(props), stamp)) for (start, kind, end), props in self.edges.items()
+        ]
 
 
 def prepare_batch(batch: Batch, lastseen: str) -> PreparedBatch:
@@ -115,7 +119,7 @@ def prepare_batch(batch: Batch, lastseen: str) -> PreparedBatch:
     prepared = prepare(batch.nodes, batch.edges)
     prepared.encode_nodes(lastseen)
     if not prepared.name_edges:
-        prepared.encode_edges()
+        prepared.encode_edges(lastseen)
     return prepared
 
 

@@ -100,9 +100,9 @@ class GraphStore:
             nodes = self._nodes.write(prepared, lastseen, stats)
             if prepared.name_edges:
                 nodes.ids.update(self._nodes.resolve_names(prepared, stats))
-                prepared.encode_edges()
+                prepared.encode_edges(lastseen)
             if prepared.edge_rows:
-                stats.edges = write_edges(self._conn, self._catalogue, prepared, nodes, lastseen)
+                stats.edges = write_edges(self._conn, self._catalogue, prepared, nodes)
         return stats
 
     def _begin(self) -> None:
