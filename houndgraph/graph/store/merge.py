@@ -31,7 +31,7 @@ def merge_properties(stored: Properties, new: Properties) -> None:
 
     Collectors send stubs (an object id and `collected: false`) for objects they only saw referenced,
     e.g. the trusted domain in a trust; arriving after the full record, such a stub must not mark a
-    collected object as uncollected. `pg_merge_properties` in `sql.py` is the same rule in SQL.
+    collected object as uncollected. `_PROPERTY_MERGE` in `sql.py` is the same rule in SQL.
     """
     keep_collected = stored.get(StoreProperty.COLLECTED) is True
     stored.update(new)
@@ -90,7 +90,7 @@ class PreparedBatch:
     copied: set[EdgeKey] = field(default_factory=set)
     # Every object id an edge end gives (`match_by: id`), with each kind it gives for it.
     ends: set[tuple[str, str | None]] = field(default_factory=set)
-    # The records and edges with their properties as JSON, ready for COPY (see `encode`).
+    # The records and edges with their properties as JSON, ready for COPY (`encode_nodes`, `encode_edges`).
     node_rows: list[tuple[str, tuple[str, ...], str]] = field(default_factory=list)
     edge_rows: list[tuple[str, str, str, str]] = field(default_factory=list)
 
@@ -143,10 +143,10 @@ def prepare(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord]) -> Prepare
     by_id = MatchBy.ID
     for edge in edges:
         start, end = edge.start, edge.end
-        if start.match_by is not by_id or end.match_by is not by_id:
+        if start.match_by != by_id or end.match_by != by_id:
             prepared.name_edges.append(edge)
             for item in (start, end):
-                if item.match_by is by_id:
+                if item.match_by == by_id:
                     _note_end(prepared, seen_ends, item.value.upper(), item.kind)
                 else:
                     prepared.names.add((item.value, item.kind))
@@ -211,6 +211,6 @@ def add_name_edges(prepared: PreparedBatch, by_name: dict[NameKey, str], ambiguo
 
 def end_object_id(end: EdgeEnd, by_name: dict[NameKey, str]) -> str | None:
     """The object id an end points at; None for a name that matched no node, or several."""
-    if end.match_by is MatchBy.NAME:
+    if end.match_by == MatchBy.NAME:
         return by_name.get((end.value, end.kind))
     return end.value.upper()

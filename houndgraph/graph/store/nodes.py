@@ -76,7 +76,7 @@ class NodeWriter:
         known = self._states(objectid for objectid in ends if objectid not in records)
         written.ids.update((objectid, state[0]) for objectid, state in known.items())
         if prepared.node_rows:
-            self._upsert_records(prepared, lastseen, written)
+            self._upsert_records(prepared, written)
             # A record that changed nothing returns no row: read the ids of those that are edge ends.
             unchanged = self._states(
                 objectid for objectid in ends if objectid in records and objectid not in written.ids
@@ -115,7 +115,7 @@ class NodeWriter:
                 self.cache.put(objectid, state)
         return states
 
-    def _upsert_records(self, prepared: PreparedBatch, lastseen: str, written: WrittenNodes) -> None:
+    def _upsert_records(self, prepared: PreparedBatch, written: WrittenNodes) -> None:
         conn = self._conn
         # Kind ids are looked up before the COPY starts: the connection is busy during one.
         literals = {kinds: self._catalogue.kind_list(kinds).literal for kinds in {row[1] for row in prepared.node_rows}}
@@ -126,7 +126,7 @@ class NodeWriter:
             for objectid, kinds, properties in prepared.node_rows:
                 write_row((objectid, literals[kinds], properties))
         parse = self._catalogue.parse
-        for objectid, node_id, kind_ids, created in conn.execute(sql.UPSERT_RECORDS, {"lastseen": lastseen}):
+        for objectid, node_id, kind_ids, created in conn.execute(sql.UPSERT_RECORDS):
             self._remember(objectid, node_id, parse(kind_ids), created, written)
 
     def _upsert_kinded_ends(
