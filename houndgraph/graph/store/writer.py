@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import gc
-import sys
-import threading
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from datetime import datetime
 from functools import partial
 
@@ -19,14 +16,11 @@ from houndgraph.graph.store.edges import write_edges
 from houndgraph.graph.store.encoding import rfc3339
 from houndgraph.graph.store.merge import PreparedBatch, prepare_batch
 from houndgraph.graph.store.nodes import NodeWriter
-from houndgraph.graph.store.pipeline import ReadAhead
+from houndgraph.graph.store.pipeline import ReadAhead, bulk_tuning
 from houndgraph.graph.store.stats import WriteStats
 
 # Sorting a staged batch (edges with their properties) in memory rather than in temporary files.
 _WORK_MEM = "64MB"
-# Interpreter settings while `write_all` runs (see `_bulk_tuning`).
-_SWITCH_INTERVAL = 0.001
-_GC_THRESHOLD = (100_000, 50, 100)
 
 
 class GraphStore:
@@ -72,16 +66,16 @@ class GraphStore:
     ) -> WriteStats:
         """`write` every batch, reading and preparing the next ones in a second thread meanwhile.
 
-        Same result as calling `write` in a loop, in about the time of the slower of reading and
-        writing rather than their sum; the interpreter is tuned for bulk work meanwhile (`_bulk_tuning`).
+        Same result as calling `write` in a loop, in about the time of the slower of reading and writing
+        rather than their sum; the interpreter is tuned for bulk work meanwhile (`pipeline.bulk_tuning`).
         `batches` is iterated in that thread (a reader's generator is fine; it is closed if writing
-        fails). `on_batch` runs in the calling thread after each batch;
-        an exception it raises (e.g. a stop request) stops the reading and propagates.
+        fails). `on_batch` runs in the calling thread after each batch; an exception it raises (e.g. a
+        stop request) stops the reading and propagates.
         """
         lastseen = rfc3339(seen_at)
         total = WriteStats()
         with (
-            _bulk_tuning(),
+            bulk_tuning(),
             ReadAhead(batches, partial(_with_prepared, lastseen=lastseen), depth=2) as prepared_batches,
         ):
             for batch, prepared in prepared_batches:
@@ -121,43 +115,3 @@ class GraphStore:
 
 def _with_prepared(batch: Batch, lastseen: str) -> tuple[Batch, PreparedBatch]:
     return batch, prepare_batch(batch, lastseen)
-
-
-_tuning_lock = threading.Lock()
-_tuning_users = 0
-_saved_switch_interval = 0.0
-_saved_gc_threshold: tuple[int, int, int] = (0, 0, 0)
-
-
-@contextmanager
-def _bulk_tuning() -> Iterator[None]:
-    """Interpreter settings for the length of a `write_all`, measured on 100,000 objects.
-
-    - Threads hand over the interpreter every millisecond instead of every five: the writing thread
-      returns from PostgreSQL a dozen times per batch and must each time take the interpreter back
-      from the reading thread, which is always busy; at five milliseconds that waiting cost a quarter
-      of the ingest time.
-    - The cyclic garbage collector runs a hundred times less often: a batch is a few hundred thousand
-      short-lived objects (records, their dicts and tuples, all freed by reference counting), and the
-      default thresholds made the collector traverse them again and again, 7 of the 17 s that reading
-      and preparing took.
-    Both are process-wide, so nested and concurrent uses share one saved value and the last restores it.
-    """
-    global _tuning_users, _saved_switch_interval, _saved_gc_threshold
-    with _tuning_lock:
-        if _tuning_users == 0:
-            _saved_switch_interval = sys.getswitchinterval()
-            _saved_gc_threshold = gc.get_threshold()
-            sys.setswitchinterval(min(_saved_switch_interval, _SWITCH_INTERVAL))
-            gc.set_threshold(
-                *(max(saved, bulk) for saved, bulk in zip(_saved_gc_threshold, _GC_THRESHOLD, strict=True))
-            )
-        _tuning_users += 1
-    try:
-        yield
-    finally:
-        with _tuning_lock:
-            _tuning_users -= 1
-            if _tuning_users == 0:
-                sys.setswitchinterval(_saved_switch_interval)
-                gc.set_threshold(*_saved_gc_threshold)
