@@ -465,6 +465,9 @@ def test_write_all_raises_the_readers_error_and_closes_the_reader_when_writing_f
     def stop(stats: WriteStats) -> None:
         raise KeyboardInterrupt
 
+    with pytest.raises(TypeError):
+        GraphStore(conn).write_all(42, seen_at=SEEN)  # type: ignore[arg-type]
+
     closed.clear()
     with pytest.raises(KeyboardInterrupt):
         GraphStore(conn).write_all(endless_reader(), seen_at=SEEN, on_batch=stop)

@@ -71,8 +71,9 @@ class ReadAhead(Generic[Item, Result]):
         return False
 
     def _produce(self) -> None:
-        iterator = iter(self._source)
+        iterator: Iterator[Item] | None = None
         try:
+            iterator = iter(self._source)
             for item in iterator:
                 if not self._put(("item", self._work(item))):
                     return
@@ -81,7 +82,7 @@ class ReadAhead(Generic[Item, Result]):
         else:
             self._put(("done", None))
         finally:
-            close = getattr(iterator, "close", None)
+            close = getattr(iterator, "close", None) if iterator is not None else None
             if close is not None:
                 close()
 
