@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -14,6 +15,8 @@ from houndgraph.db import Database
 from houndgraph.graph.kinds import ADEdge, ADNode, AZNode, primary_kind
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
 from houndgraph.graph.store import GraphStore, WriteStats
+from houndgraph.ingest import IngestFile, read_file
+from tests.conftest import DATA
 
 SEEN = datetime(2026, 3, 1, 12, 30, tzinfo=UTC)
 SEEN_LATER = SEEN + timedelta(days=1)
@@ -507,3 +510,33 @@ def test_two_processes_writing_the_same_objects_at_once_neither_deadlock_nor_dup
     with empty_graph.connect_raw() as conn:
         assert len(nodes(conn)) == 201
         assert len(edges(conn)) == 200
+
+
+def test_a_real_collection_written_batch_by_batch_or_with_read_ahead_gives_the_same_graph(
+    empty_graph: Database,
+) -> None:
+    """Both SharpHound v6 sets from ../shared/data, file after file (the testlab's `deleted` file
+    included), in small batches so records of one object span several."""
+    paths = sorted((DATA / "sharphound" / "v6-adcs-lab").glob("*.json")) + sorted(
+        (DATA / "sharphound" / "v6-testlab").glob("*.json")
+    )
+    assert len(paths) > 20
+
+    def ingest(read_ahead: bool) -> tuple[dict[str, Any], dict[tuple[str, str, str], dict[str, Any]]]:
+        with empty_graph.connect_raw() as conn:
+            conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+            for path in paths:
+                store = GraphStore(conn)
+                document = IngestFile(name=path.name, parent_name=None, open=partial(path.open, "rb"))
+                batches = read_file(document, batch_size=50)
+                if read_ahead:
+                    store.write_all(batches, seen_at=SEEN)
+                else:
+                    for batch in batches:
+                        store.write(batch, seen_at=SEEN)
+                conn.commit()
+            return nodes(conn), edges(conn)
+
+    graph, links = ingest(read_ahead=False)
+    assert len(graph) > 300 and len(links) > 1000
+    assert ingest(read_ahead=True) == (graph, links)
