@@ -20,6 +20,7 @@ from houndgraph.graph.cypher.execute import Result, run_query
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.translate.values import T
 from houndgraph.graph.cypher.validate import has_mutation
+from houndgraph.graph.store.sql import WRITE_LOCK_ID
 from houndgraph.graph.unified import graph_edge, graph_node
 from houndgraph.graph_query.schemas import CypherGraph, CypherQueryRequest, Literal
 
@@ -64,6 +65,9 @@ async def _run(session: AsyncSession, text: str, allow_mutations: bool, complexi
         raw = await connection.get_raw_connection()
         driver: Any = raw.driver_connection
         assert isinstance(driver, psycopg.AsyncConnection)
+        if allow_mutations:
+            # Mutations serialise with ingest and analysis: their node caches assume no other writer.
+            await driver.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
         return await run_query(driver, text, allow_mutations=allow_mutations, complexity_limit=complexity_limit)
     except CypherError as error:
         raise BadRequest(error.message) from error
