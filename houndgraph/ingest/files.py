@@ -111,7 +111,8 @@ def _starts_like_zip(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
     try:
         with archive.open(info) as member:
             return member.read(4) in (ZIP_MAGIC, EMPTY_ZIP_MAGIC)
-    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, EOFError) as exc:
+    # zipfile raises NotImplementedError for a compression method it lacks (issue #3: a bad zip fails alone).
+    except (zipfile.BadZipFile, NotImplementedError, RuntimeError, OSError, EOFError) as exc:  # see #3
         raise IngestError(f"zip member {info.filename!r} cannot be read: {exc}") from exc
 
 

@@ -88,7 +88,7 @@ def parse_query_zip(data: bytes) -> list[TransferableQuery]:
         for info in entries:
             try:
                 content = _read_capped(archive, info)
-            except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError, EOFError) as error:
+            except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError, EOFError) as error:  # see #7
                 # Bad CRC, encrypted or unsupported compression, truncated data.
                 raise BadRequest(f"error during zip validation: {info.filename}: {error}") from None
             total += len(content)
