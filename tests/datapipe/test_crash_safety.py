@@ -7,17 +7,14 @@ import contextlib
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import psycopg
 import pytest
 
-from tests.conftest import _free_port
+from tests.service import ServiceProcess
 
 PASSWORD = "Crash-Test-Password-9!"
 DOMAIN_SID = "S-1-5-21-1111111111-2222222222-3333333333"
@@ -46,27 +43,12 @@ def synthetic_users(path: Path) -> None:
         out.write(f'], "meta": {json.dumps(meta)}}}')
 
 
-class Service:
+class Service(ServiceProcess):
+    """The service, logged in as admin, with the upload-job helpers the crash test needs."""
+
     def __init__(self, data_dir: Path) -> None:
-        self.port = _free_port()
-        env = {**os.environ, "HOUNDGRAPH_DATA_DIR": str(data_dir), "HOUNDGRAPH_PORT": str(self.port),
-               "HOUNDGRAPH_ADMIN_PASSWORD": PASSWORD, "HOUNDGRAPH_DATAPIPE_INTERVAL": "0.2"}
-        self.process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve"], env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=120)
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if self.http.get("/api/version", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert self.process.poll() is None and time.monotonic() < deadline, "the service did not start"
-            time.sleep(0.2)
-        response = self.http.post("/api/v2/login", json={"login_method": "secret", "username": "admin",
-                                                         "secret": PASSWORD})
-        assert response.status_code == 200, response.text
-        self.http.headers["Authorization"] = f"Bearer {response.json()['data']['session_token']}"
+        super().__init__(data_dir, PASSWORD, HOUNDGRAPH_DATAPIPE_INTERVAL="0.2")
+        self.http.headers["Authorization"] = f"Bearer {self.login()}"
 
     def job(self, job_id: int) -> dict:
         return self.http.get("/api/v2/file-upload", params={"id": f"eq:{job_id}"}).json()["data"][0]
@@ -86,16 +68,6 @@ class Service:
             time.sleep(0.2)
         return job
 
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=30)
-        self.http.close()
-
-    def stop(self) -> None:
-        self.http.close()
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            self.process.wait(timeout=120)
 
 
 def connect(data_dir: Path) -> psycopg.Connection:
