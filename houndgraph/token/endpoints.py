@@ -26,7 +26,7 @@ async def create_token(body: TokenCreate, auth: CurrentAuth, session: SessionDep
     return DataEnvelope(data=NewTokenView.of(token))
 
 
-async def list_tokens(query: TokenQuery, auth: CurrentAuth, session: SessionDep) -> DataEnvelope[TokenList]:
+async def list_tokens(auth: CurrentAuth, query: TokenQuery, session: SessionDep) -> DataEnvelope[TokenList]:
     tokens = await token_service.list_tokens(session, auth, query.filters, query.sort)
     return DataEnvelope(data=TokenList(tokens=[TokenView.of(token) for token in tokens]))
 
