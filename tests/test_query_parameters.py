@@ -91,3 +91,11 @@ def test_the_largest_64_bit_limit_is_accepted(admin: httpx.Client) -> None:
     response = admin.get("/api/v2/file-upload", params={"limit": str(2**63 - 1)})
     assert response.status_code == 200
     assert response.json()["limit"] == 2**63 - 1
+
+
+def test_integer_filters_beyond_64_bits_are_bad_filters(admin: httpx.Client) -> None:
+    for path in ("/api/v2/roles", "/api/v2/permissions", "/api/v2/saved-queries", "/api/v2/sso-providers",
+                 "/api/v2/file-upload"):
+        response = admin.get(path, params={"id": f"eq:{BEYOND_64_BITS}"})
+        assert response.status_code == 400, path
+        assert response.json()["errors"][0]["message"] == "there are errors in the query parameter filters specified"

@@ -80,15 +80,8 @@ class CompletedTaskView(BaseModel):
 
 
 # Filters and sort columns of `GET /api/v2/file-upload` (the reference's list, plus the counters).
-def _as_int64(raw: str) -> int:
-    value = as_int(raw)
-    if not -(2**63) <= value < 2**63:
-        raise ValueError(raw)  # reported as a bad filter rather than failing in the database
-    return value
-
-
 _TIME = FilterColumn(ORDERED_PREDICATES, as_datetime)
-_COUNT = FilterColumn(ORDERED_PREDICATES, _as_int64)
+_COUNT = FilterColumn(ORDERED_PREDICATES, as_int)
 _JOB_FILTERS: dict[str, FilterColumn] = {
     "id": _COUNT,
     "user_id": FilterColumn(ID_PREDICATES, as_uuid),
