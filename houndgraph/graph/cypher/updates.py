@@ -183,7 +183,8 @@ class _Runner:
         matched_or_not = await self.read(table, [a.Match((part,), None, optional=True)])
         new_names = [n for n in [*(x.variable for x in part.nodes), *(r.variable for r in part.rels)]
                      if n is not None and n not in table.names()]
-        matched_rows, missing_rows = [], []
+        matched_rows: list[tuple[Any, ...]] = []
+        missing_rows: list[tuple[Any, ...]] = []
         for row in matched_or_not.rows:
             found = all(matched_or_not.value(row, n) is not None for n in new_names)
             (matched_rows if found else missing_rows).append(row)

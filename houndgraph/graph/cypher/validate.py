@@ -66,14 +66,7 @@ def check_create(patterns: Sequence[a.PatternPart], known: Iterable[str]) -> Non
         if part.shortest is not None:
             raise CypherSemanticError(f"{part.shortest} cannot be used to create a pattern")
         for node in part.nodes:
-            if node.variable is not None and node.variable in declared:
-                if node.labels or node.properties is not None:
-                    raise CypherSemanticError(ALREADY_DECLARED_NODE.format(node.variable))
-                continue
-            if any(len(group) > 1 for group in node.labels):
-                raise CypherSemanticError("label expressions (A|B) cannot be used to create a node")
-            if node.variable is not None:
-                declared.add(node.variable)
+            _check_created_node(node, declared)
         for rel in part.rels:
             _check_new_relationship(rel, "CREATE")
             if rel.direction is a.Direction.BOTH:
@@ -82,6 +75,17 @@ def check_create(patterns: Sequence[a.PatternPart], known: Iterable[str]) -> Non
                 raise CypherSemanticError(f"Variable `{rel.variable}` already declared")
             if rel.variable is not None:
                 declared.add(rel.variable)
+
+
+def _check_created_node(node: a.NodePattern, declared: set[str]) -> None:
+    if node.variable is not None and node.variable in declared:
+        if node.labels or node.properties is not None:
+            raise CypherSemanticError(ALREADY_DECLARED_NODE.format(node.variable))
+        return
+    if any(len(group) > 1 for group in node.labels):
+        raise CypherSemanticError("label expressions (A|B) cannot be used to create a node")
+    if node.variable is not None:
+        declared.add(node.variable)
 
 
 def check_merge(part: a.PatternPart, known: Iterable[str]) -> None:

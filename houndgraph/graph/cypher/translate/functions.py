@@ -9,6 +9,7 @@ from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCyphe
 from houndgraph.graph.cypher.translate import expressions as ex
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import NULL_JSON, Scope, T, Typed, as_json
+from houndgraph.graph.cypher.validate import walk
 
 # Compiles one function call from the call and its arguments, already compiled.
 FunctionHandler = Callable[[Translation, a.FunctionCall, list[Typed]], Typed]
@@ -20,6 +21,8 @@ STRING_FUNCTIONS = {
     "tolower": "lower(s)", "toupper": "upper(s)", "trim": "btrim(s)", "ltrim": "ltrim(s)",
     "rtrim": "rtrim(s)", "reverse": "reverse(s)", "lower": "lower(s)", "upper": "upper(s)",
 }
+# Functions of string arguments only: their argument count and the SQL function computing them.
+TEXT_FUNCTIONS = {"split": (2, "string_to_array"), "replace": (3, "replace")}
 JSON_HELPERS = {
     "tointeger": "hg_to_integer", "tofloat": "hg_to_float", "toboolean": "hg_to_boolean",
     "tostring": "hg_to_string", "tointegerornull": "hg_to_integer", "tofloatornull": "hg_to_float",
@@ -32,8 +35,6 @@ DURATION_UNITS = {"years": "years", "months": "months", "weeks": "weeks", "days"
 
 
 def contains_aggregate(e: object) -> bool:
-    from houndgraph.graph.cypher.validate import walk
-
     for node in walk(e):
         if isinstance(node, a.CountStar):
             return True
@@ -146,14 +147,10 @@ def _numeric_function(st: Translation, e: a.FunctionCall, args: list[Typed]) -> 
                  f"(({value})::numeric)) END)", T.JSON)
 
 
-def _split(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    text, sep = (text_of(arg) for arg in exactly(args, 2, e.name))
-    return Typed(f"to_jsonb(string_to_array({text}, {sep}))", T.JSON)
-
-
-def _replace(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    text, old, new = (text_of(arg) for arg in exactly(args, 3, e.name))
-    return Typed(f"to_jsonb(replace({text}, {old}, {new}))", T.JSON)
+def _text_function(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
+    count, function = TEXT_FUNCTIONS[e.name]
+    texts = ", ".join(text_of(arg) for arg in exactly(args, count, e.name))
+    return Typed(f"to_jsonb({function}({texts}))", T.JSON)
 
 
 def _substring(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
@@ -227,7 +224,7 @@ def aggregate(st: Translation, e: a.FunctionCall, scope: Scope) -> Typed:
         raise CypherSemanticError(f"{e.name}() can only be used in WITH or RETURN")
     if len(e.args) != 1:
         raise CypherSemanticError(f"{e.name}() takes one argument")
-    with st.aggregating_as(False):  # aggregates do not nest
+    with st.within(aggregating=False):  # aggregates do not nest
         value = ex.expr(st, e.args[0], scope)
     distinct = "DISTINCT " if e.distinct else ""
     if e.name == "count":
@@ -337,8 +334,8 @@ _FUNCTIONS: dict[str, FunctionHandler] = {
     "startnode": _end_node, "endnode": _end_node, "nodes": _nodes, "relationships": _relationships,
     "length": _length, "size": _size, "head": _head_or_last, "last": _head_or_last, "coalesce": _coalesce,
     **dict.fromkeys(STRING_FUNCTIONS, _string_function), **dict.fromkeys(JSON_HELPERS, _json_helper),
-    **dict.fromkeys(NUMERIC_FUNCTIONS, _numeric_function),
-    "split": _split, "replace": _replace, "substring": _substring, "left": _left_or_right, "right": _left_or_right,
+    **dict.fromkeys(NUMERIC_FUNCTIONS, _numeric_function), **dict.fromkeys(TEXT_FUNCTIONS, _text_function),
+    "substring": _substring, "left": _left_or_right, "right": _left_or_right,
     "keys": _keys, "properties": _properties, "exists": _exists, "range": _range,
     "datetime": _datetime, "localdatetime": _datetime, "date": _datetime, "timestamp": _timestamp,
     "duration": _duration,

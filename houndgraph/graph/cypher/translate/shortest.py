@@ -62,8 +62,9 @@ def _bound_after(clause: a.Clause, bound: list[str]) -> list[str]:
     """The variables in scope after `clause`. A CALL { } adds its explicit return columns only: the
     end point queries then keep fewer WHERE conditions, which widens their candidates, never narrows."""
     if isinstance(clause, a.Match):
-        names = [n.variable for part in clause.patterns for n in (*part.nodes, *part.rels)]
-        names += [part.variable for part in clause.patterns]
+        names = [part.variable for part in clause.patterns]
+        names += [n.variable for part in clause.patterns for n in part.nodes]
+        names += [r.variable for part in clause.patterns for r in part.rels]
         return bound + [n for n in names if n is not None]
     if isinstance(clause, a.Unwind):
         return [*bound, clause.variable]

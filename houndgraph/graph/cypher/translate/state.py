@@ -29,17 +29,14 @@ class Translation:
     top_match: bool = False
 
     @contextmanager
-    def aggregating_as(self, aggregating: bool) -> Iterator[None]:
-        saved, self.aggregating = self.aggregating, aggregating
+    def within(self, *, aggregating: bool | None = None, top_match: bool | None = None) -> Iterator[None]:
+        """Sets the flags given for the duration of the block."""
+        saved = self.aggregating, self.top_match
+        if aggregating is not None:
+            self.aggregating = aggregating
+        if top_match is not None:
+            self.top_match = top_match
         try:
             yield
         finally:
-            self.aggregating = saved
-
-    @contextmanager
-    def top_match_as(self, top_match: bool) -> Iterator[None]:
-        saved, self.top_match = self.top_match, top_match
-        try:
-            yield
-        finally:
-            self.top_match = saved
+            self.aggregating, self.top_match = saved

@@ -16,7 +16,7 @@ def pattern_from(st: Translation, scope: Scope, patterns: tuple[a.PatternPart, .
                  where: a.Expr | None) -> tuple[From, Scope]:
     inner = From()
     inner_scope = scope.child()
-    with st.top_match_as(False):
+    with st.within(top_match=False):
         pt.bind_patterns(st, inner, inner_scope, patterns, where)
     return inner, inner_scope
 
@@ -32,7 +32,7 @@ def pattern_predicate(st: Translation, e: a.PatternPredicate, scope: Scope) -> T
 
 def subquery(st: Translation, e: a.Subquery, scope: Scope) -> Typed:
     if e.query is not None:
-        with st.aggregating_as(False):
+        with st.within(aggregating=False):
             sql, _ = tr.query_sql(st, e.query, scope, top=False)
         if e.kind == "exists":
             return Typed(f"EXISTS ({sql})", T.BOOL)
@@ -46,7 +46,7 @@ def subquery(st: Translation, e: a.Subquery, scope: Scope) -> Typed:
 def pattern_comprehension(st: Translation, e: a.PatternComprehension, scope: Scope) -> Typed:
     part = a.PatternPart(e.path_variable, e.pattern.nodes, e.pattern.rels)
     inner, inner_scope = pattern_from(st, scope, (part,), e.where)
-    with st.aggregating_as(False):
+    with st.within(aggregating=False):
         projection = ex.expr(st, e.projection, inner_scope)
     listed = ex.aggregate_list(projection, "1", "TRUE")
     return Typed(f"(SELECT {listed.sql} {inner.sql()})", listed.type)

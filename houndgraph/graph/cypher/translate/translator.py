@@ -79,7 +79,7 @@ def single_sql(st: Translation, single: a.SingleQuery, outer: Scope, top: bool) 
         bind_inputs(st, frm, scope)
     for index, clause in enumerate(clauses):
         if isinstance(clause, a.Match):
-            with st.top_match_as(top):
+            with st.within(top_match=top):
                 pt.match(st, frm, scope, clause)
         elif isinstance(clause, a.Unwind):
             unwind(st, frm, scope, clause)
@@ -168,7 +168,7 @@ def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Proje
     aggregates = [fn.contains_aggregate(item.expression) for item in items]
     compiled: list[Typed] = []
     for item, aggregate in zip(items, aggregates, strict=True):
-        with st.aggregating_as(aggregate):
+        with st.within(aggregating=aggregate):
             compiled.append(ex.expr(st, item.expression, scope))
     select = ", ".join(f"{value.sql} AS c{i}" for i, value in enumerate(compiled))
     sql = f"SELECT {'DISTINCT ' if projection.distinct else ''}{select} {frm.sql()}"
@@ -196,7 +196,7 @@ def sort_key(st: Translation, sort: a.SortItem, items: Sequence[a.ProjectionItem
     order_scope = scope.child()
     for item, value in zip(items, compiled, strict=True):
         order_scope.bind(item.alias, value)
-    with st.aggregating_as(fn.contains_aggregate(sort.expression)):
+    with st.within(aggregating=fn.contains_aggregate(sort.expression)):
         value = ex.expr(st, sort.expression, order_scope)
     return value.sql if value.type is not T.BOOL else f"({value.sql})"
 
