@@ -6,6 +6,7 @@ from __future__ import annotations
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.translate import expressions as ex
+from houndgraph.graph.cypher.translate import lists
 from houndgraph.graph.cypher.translate import patterns as pt
 from houndgraph.graph.cypher.translate import translator as tr
 from houndgraph.graph.cypher.translate.state import Translation
@@ -48,7 +49,7 @@ def pattern_comprehension(st: Translation, e: a.PatternComprehension, scope: Sco
     inner, inner_scope = pattern_from(st, scope, (part,), e.where)
     with st.within(aggregating=False):
         projection = ex.expr(st, e.projection, inner_scope)
-    listed = ex.aggregate_list(projection, "1", "TRUE")
+    listed = lists.aggregate_list(projection, "1", "TRUE")
     return Typed(f"(SELECT {listed.sql} {inner.sql()})", listed.type)
 
 

@@ -86,14 +86,7 @@ def single_sql(st: Translation, single: a.SingleQuery, outer: Scope, top: bool) 
         elif isinstance(clause, a.CallSubquery):
             call_subquery(st, frm, scope, clause)
         elif isinstance(clause, a.With):
-            select, columns = projection_sql(st, frm, scope, clause.projection)
-            alias = st.aliases.new("w")
-            frm = From([f"({select}) AS {alias}"])
-            scope = outer.child()
-            for column_index, (name, kind) in enumerate(columns):
-                scope.bind(name, pt.rebind(st, frm, f"{alias}.c{column_index}", kind))
-            if clause.where is not None:
-                frm.where.append(ex.pred(st, clause.where, scope))
+            frm, scope = with_clause(st, frm, scope, outer, clause)
         elif isinstance(clause, a.Return):
             if index != len(clauses) - 1:
                 raise CypherSemanticError("RETURN can only be used at the end of the query")
@@ -103,6 +96,24 @@ def single_sql(st: Translation, single: a.SingleQuery, outer: Scope, top: bool) 
         else:
             raise UnsupportedCypher(type(clause).__name__)
     raise CypherSemanticError("query without RETURN")
+
+
+def with_clause(st: Translation, frm: From, scope: Scope, outer: Scope, clause: a.With) -> tuple[From, Scope]:
+    """Closes the query part into a derived table: the FROM list and scope the next part starts from."""
+    select, columns = projection_sql(st, frm, scope, clause.projection)
+    alias = st.aliases.new("w")
+    frm = From([f"({select}) AS {alias}"])
+    scope = outer.child()
+    bind_columns(st, frm, scope, alias, columns)
+    if clause.where is not None:
+        frm.where.append(ex.pred(st, clause.where, scope))
+    return frm, scope
+
+
+def bind_columns(st: Translation, frm: From, scope: Scope, alias: str, columns: Columns) -> None:
+    """Binds the columns c0, c1, ... of the subquery `alias` to their Cypher names."""
+    for index, (name, kind) in enumerate(columns):
+        scope.bind(name, pt.rebind(st, frm, f"{alias}.c{index}", kind))
 
 
 def bind_inputs(st: Translation, frm: From, scope: Scope) -> str:
@@ -151,8 +162,7 @@ def call_subquery(st: Translation, frm: From, scope: Scope, clause: a.CallSubque
     sql, columns = query_sql(st, clause.query, scope, top=False)
     alias = st.aliases.new("q")
     frm.join(f"CROSS JOIN LATERAL ({sql}) AS {alias}")
-    for index, (name, kind) in enumerate(columns):
-        scope.bind(name, pt.rebind(st, frm, f"{alias}.c{index}", kind))
+    bind_columns(st, frm, scope, alias, columns)
 
 
 def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Projection) -> tuple[str, Columns]:
