@@ -15,6 +15,9 @@ from psycopg.types.json import Jsonb
 
 from houndgraph.graph.cypher.errors import CypherError
 
+# Creating kinds belongs to the kind catalogue; named here for the update steps that call writes.*.
+from houndgraph.graph.kind_catalogue import ensure_kinds as ensure_kinds
+
 OBJECT_ID = "objectid"
 
 
@@ -59,18 +62,6 @@ def normalise(properties: dict[str, Any]) -> dict[str, Any]:
     if isinstance(value, str):
         return {**properties, OBJECT_ID: value.upper()}
     return properties
-
-
-async def ensure_kinds(conn: psycopg.AsyncConnection, kinds: dict[str, int], names: Iterable[str]) -> None:
-    """Adds the missing kind names to the catalogue and to `kinds`."""
-    missing = sorted({name for name in names if name not in kinds})
-    if not missing:
-        return
-    # Sorted, so that two writers creating the same kinds lock the names in the same order.
-    await conn.execute("INSERT INTO kind (name) SELECT unnest(%s::text[]) ORDER BY 1 ON CONFLICT (name) DO NOTHING",
-                       (missing,))
-    cursor = await conn.execute("SELECT name, id FROM kind WHERE name = ANY(%s::text[])", (missing,))
-    kinds.update({name: kind_id for name, kind_id in await cursor.fetchall()})
 
 
 async def new_node_ids(conn: psycopg.AsyncConnection, count: int) -> list[int]:

@@ -7,8 +7,8 @@ from psycopg import postgres
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
 
+from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.store import sql
-from houndgraph.graph.store.catalogue import KindCatalogue
 from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.nodes import WrittenNodes
 
@@ -36,7 +36,8 @@ def write_edges(
     names = sorted({row[1] for row in prepared.edge_rows})
     kind_ids = dict(zip(names, catalogue.ids(names), strict=True))
     node_ids, created = nodes.ids, nodes.created
-    fresh, others = [], []
+    fresh: list[tuple[int, int, int, str]] = []
+    others: list[tuple[int, int, int, str]] = []
     for start, kind, end, properties in prepared.edge_rows:
         start_id, end_id = node_ids[start], node_ids[end]
         row = (start_id, end_id, kind_ids[kind], properties)
