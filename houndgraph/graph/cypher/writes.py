@@ -6,6 +6,7 @@ SET u.owned = true` over 50,000 users is one UPDATE, not 50,000.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,7 @@ from houndgraph.graph.cypher.errors import CypherError
 
 # Creating kinds belongs to the kind catalogue; named here for the update steps that call writes.*.
 from houndgraph.graph.kind_catalogue import ensure_kinds as ensure_kinds
+from houndgraph.graph.store.edges import upsert_edges_returning_ids
 
 OBJECT_ID = "objectid"
 
@@ -96,13 +98,8 @@ async def upsert_edges(conn: psycopg.AsyncConnection, edges: Sequence[tuple[int,
         merged.setdefault((start, kind_id, end), {}).update(props)
     if not merged:
         return {}
-    rows = Jsonb([[start, kind_id, end, props] for (start, kind_id, end), props in merged.items()])
-    cursor = await conn.execute(
-        "INSERT INTO edge (start_id, kind_id, end_id, properties) "
-        "SELECT (x->>0)::bigint, (x->>1)::smallint, (x->>2)::bigint, x->3 FROM jsonb_array_elements(%s::jsonb) AS x "
-        "ON CONFLICT (start_id, kind_id, end_id) DO UPDATE SET properties = edge.properties || EXCLUDED.properties "
-        "RETURNING start_id, kind_id, end_id, id", (rows,))
-    return {(start, kind_id, end): edge_id for start, kind_id, end, edge_id in await cursor.fetchall()}
+    return await upsert_edges_returning_ids(
+        conn, [(start, end, kind_id, json.dumps(props)) for (start, kind_id, end), props in merged.items()])
 
 
 async def write_properties(conn: psycopg.AsyncConnection, table: str, changes: dict[int, PropertyChange]) -> None:

@@ -101,7 +101,7 @@ class GraphStore:
 
     def _begin(self) -> None:
         """Take the writer lock; on a new transaction, forget what the last one cached and create the
-        staging tables (both may have been rolled back with it)."""
+        node staging table (both may have been rolled back with it; `upsert_edges` creates its own)."""
         row = self._conn.execute(sql.BEGIN_WRITE, (sql.WRITE_LOCK_ID,)).fetchone()
         assert row is not None
         if row[0] != self._transaction:
@@ -109,7 +109,6 @@ class GraphStore:
             self._catalogue.reset()
             self._nodes.cache.clear()
             self._conn.execute(sql.STAGE_NODE)
-            self._conn.execute(sql.STAGE_EDGE)
             self._conn.execute(sql.RAISE_WORK_MEM, {"work_mem": _WORK_MEM})
 
 
