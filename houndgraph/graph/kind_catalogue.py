@@ -25,7 +25,7 @@ from houndgraph.graph.connection import GraphConnection
 _CLEAN = "pg_current_xact_id_if_assigned() IS NULL"
 SELECT_NAMED = f"SELECT name, id, {_CLEAN} FROM kind WHERE name = ANY(%s::text[])"
 SELECT_ALL = f"SELECT name, id, {_CLEAN} FROM kind"
-COUNT = "SELECT count(*) FROM kind"
+COUNT = f"SELECT count(*), {_CLEAN} FROM kind"
 # Sorted, so two processes creating the same new kinds lock the names in the same order.
 CREATE = "INSERT INTO kind (name) SELECT unnest(%s::text[]) ORDER BY 1 ON CONFLICT (name) DO NOTHING"
 
@@ -127,23 +127,26 @@ class KindCatalogue:
         return found
 
 
-_seen_count = 0
+# How many kinds the last full read of a clean transaction saw; all of them are in the process cache.
+_full_read_count = -1
 
 
 async def kind_map(conn: GraphConnection) -> dict[str, int]:
-    """Every kind name and its id, as this transaction sees them (reloaded when the table has grown)."""
-    global _seen_count
+    """Every kind name and its id, as this transaction sees them. Answered from the process cache while
+    the table has not grown since the last full read (it only grows, so an equal count means the same
+    rows); otherwise, or when this transaction has written, read again."""
+    global _full_read_count
     cursor = await conn.execute(COUNT)
     row = await cursor.fetchone()
-    count = int(row[0]) if row else 0
-    if count == _seen_count and count == len(_COMMITTED.ids):
+    assert row is not None
+    count, clean = int(row[0]), bool(row[1])
+    if clean and count == _full_read_count:
         return dict(_COMMITTED.ids)
     local: dict[str, int] = {}
     cursor = await conn.execute(SELECT_ALL)
-    rows = await cursor.fetchall()
-    _COMMITTED.absorb(rows, local)
-    if not local:
-        _seen_count = count
+    _COMMITTED.absorb(await cursor.fetchall(), local)
+    if clean:
+        _full_read_count = count
     return {**_COMMITTED.ids, **local}
 
 

@@ -9,7 +9,7 @@ import uuid
 import psycopg
 
 from houndgraph.db import Database
-from houndgraph.graph.kind_catalogue import KindCatalogue, kind_map
+from houndgraph.graph.kind_catalogue import KindCatalogue, ensure_kinds, kind_map
 
 
 def _name(label: str) -> str:
@@ -72,3 +72,19 @@ def test_kinds_read_before_any_write_are_shared_with_later_transactions(database
         # A later transaction is answered from the cache: no statement, so still no transaction id.
         assert KindCatalogue(conn).id(name) == kind_id
         assert conn.execute("SELECT pg_current_xact_id_if_assigned()").fetchone() == (None,)
+
+
+def test_a_request_sees_the_kinds_it_created_and_no_one_keeps_them_after_a_rollback(database: Database) -> None:
+    name = _name("Request")
+
+    async def create_then_roll_back() -> tuple[dict[str, int], dict[str, int]]:
+        async with await psycopg.AsyncConnection.connect(database.conninfo) as conn:
+            kinds = await kind_map(conn)
+            await ensure_kinds(conn, kinds, [name])
+            seen = await kind_map(conn)
+            await conn.rollback()
+            return kinds, seen
+
+    kinds, seen = asyncio.run(create_then_roll_back())
+    assert seen[name] == kinds[name]
+    assert name not in _kind_map(database)
