@@ -24,7 +24,7 @@ from houndgraph.cli.ingest_display import (
 from houndgraph.datapipe import pipeline_repository as repo
 from houndgraph.datapipe.ingest import TaskProgress
 from houndgraph.datapipe.local_jobs import collect_files, queue_files
-from houndgraph.datapipe.pipeline import Datapipe, Observer
+from houndgraph.datapipe.loop import Datapipe, Observer
 from houndgraph.datapipe.pipeline_repository import TaskRow
 from houndgraph.db import Database
 from houndgraph.graph.store import WriteStats

@@ -1,6 +1,6 @@
 """Datapipe requests from the API: its status, analysis requests, clear-database requests.
 
-The work itself happens in the loop (`pipeline.Datapipe`); these only record what was asked, in the
+The work itself happens in the loop (`loop.Datapipe`); these only record what was asked, in the
 request's transaction."""
 
 from __future__ import annotations
