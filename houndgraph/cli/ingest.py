@@ -22,7 +22,7 @@ from houndgraph.cli.ingest_display import (
     summary_table,
 )
 from houndgraph.datapipe import pipeline_repository as repo
-from houndgraph.datapipe.ingest import TaskProgress
+from houndgraph.datapipe.task_writer import TaskProgress
 from houndgraph.datapipe.local_jobs import collect_files, queue_files
 from houndgraph.datapipe.loop import Datapipe, Observer
 from houndgraph.datapipe.pipeline_repository import TaskRow

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import psycopg
 
-from houndgraph.datapipe.ingest import BATCH_SIZE
+from houndgraph.datapipe.task_writer import BATCH_SIZE
 from houndgraph.datapipe.loop import AnalysisHook, Datapipe, no_analysis
 from houndgraph.datapipe.pipeline_repository import DATAPIPE_LOCK_ID
 from houndgraph.db import Database

@@ -6,7 +6,7 @@ import time
 
 import httpx
 
-from houndgraph.datapipe.ingest import TaskProgress
+from houndgraph.datapipe.task_writer import TaskProgress
 from houndgraph.datapipe.loop import Datapipe, Observer
 from houndgraph.db import Database
 from houndgraph.settings import Settings
