@@ -11,8 +11,8 @@ from datetime import datetime
 import psycopg
 
 from houndgraph.analysis.context import AnalysisOptions
-from houndgraph.analysis.rule_order import ALL_RULES, finish_run
 from houndgraph.analysis.rule import Rule
+from houndgraph.analysis.rule_order import ALL_RULES, finish_run
 from houndgraph.analysis.runner import AnalysisReport, Progress, RuleReport, run_rules
 
 

@@ -24,8 +24,8 @@ from houndgraph.config import service as config_service
 from houndgraph.datapipe import files
 from houndgraph.datapipe import pipeline_repository as repo
 from houndgraph.datapipe import purge_repository as purge_repo
-from houndgraph.datapipe.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
 from houndgraph.datapipe.pipeline_repository import PipeStatus, TaskRow
+from houndgraph.datapipe.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
 from houndgraph.db import Database
 from houndgraph.graph.store import WriteStats
 from houndgraph.ingest.errors import IngestError
