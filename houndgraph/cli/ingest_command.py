@@ -22,10 +22,10 @@ from houndgraph.cli.ingest_display import (
     summary_table,
 )
 from houndgraph.datapipe import pipeline_repository as repo
-from houndgraph.datapipe.task_writer import TaskProgress
 from houndgraph.datapipe.local_jobs import collect_files, queue_files
 from houndgraph.datapipe.loop import Datapipe, Observer
 from houndgraph.datapipe.pipeline_repository import TaskRow
+from houndgraph.datapipe.task_writer import TaskProgress
 from houndgraph.db import Database
 from houndgraph.graph.store import WriteStats
 from houndgraph.models.ingest_task import TaskState
