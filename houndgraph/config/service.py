@@ -10,7 +10,7 @@ import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.config import repository
-from houndgraph.config.catalogue import DEFAULTS, ParameterKey, updatable_spec
+from houndgraph.config.parameters import DEFAULTS, ParameterKey, updatable_spec
 from houndgraph.config.validation import duration_to_timedelta, validate_value
 from houndgraph.errors import BadRequest
 from houndgraph.kit.filters import Filter, where

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from houndgraph.config.catalogue import PARAMETERS, USER_UPDATABLE, ParameterKey
+from houndgraph.config.parameters import PARAMETERS, USER_UPDATABLE, ParameterKey
 from houndgraph.config.validation import validate_value
 from houndgraph.db import Database
 from houndgraph.errors import BadRequest

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from houndgraph.config import service as config_service
-from houndgraph.config.catalogue import DEFAULTS, USER_UPDATABLE, ParameterKey
+from houndgraph.config.parameters import DEFAULTS, USER_UPDATABLE, ParameterKey
 from houndgraph.db import Database
 from tests.auth.test_login import assert_error
 from tests.config.conftest import run_in_session
