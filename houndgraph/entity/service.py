@@ -10,7 +10,7 @@ import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.entity import repository
-from houndgraph.entity.catalogue import Entity
+from houndgraph.entity.ad_panels import Entity
 from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
 from houndgraph.graph import lookup
 from houndgraph.graph.cypher.execute import NodeRow
