@@ -12,7 +12,7 @@ from houndgraph.datapipe import repository
 from houndgraph.datapipe.schemas import ClearDatabaseRequest
 from houndgraph.errors import BadRequest, InternalError
 from houndgraph.feature_flag import service as feature_flag_service
-from houndgraph.feature_flag.catalogue import FeatureFlagKey
+from houndgraph.feature_flag.flag_keys import FeatureFlagKey
 from houndgraph.graph.kinds import ADEdge, AZEdge
 from houndgraph.models import DatapipeStatus, PurgeRequest
 from houndgraph.models.base import utcnow
