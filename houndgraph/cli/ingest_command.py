@@ -21,10 +21,10 @@ from houndgraph.cli.ingest_display import (
     IngestProgress,
     summary_table,
 )
-from houndgraph.datapipe import pipeline_repository as repo
+from houndgraph.datapipe import loop_repository as repo
 from houndgraph.datapipe.local_jobs import collect_files, queue_files
 from houndgraph.datapipe.loop import Datapipe, Observer
-from houndgraph.datapipe.pipeline_repository import TaskRow
+from houndgraph.datapipe.loop_repository import TaskRow
 from houndgraph.datapipe.task_writer import TaskProgress
 from houndgraph.db import Database
 from houndgraph.graph.store import WriteStats

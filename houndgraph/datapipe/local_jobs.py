@@ -8,7 +8,7 @@ from pathlib import Path
 
 import psycopg
 
-from houndgraph.datapipe import pipeline_repository as repo
+from houndgraph.datapipe import loop_repository as repo
 from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.files import EmptyArchive, plan_tasks
 from houndgraph.models.ingest_job import JobStatus

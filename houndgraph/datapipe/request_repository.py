@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import column, select, table
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.datapipe.pipeline_repository import REQUEST_ANALYSIS
+from houndgraph.datapipe.loop_repository import REQUEST_ANALYSIS
 from houndgraph.models import DatapipeStatus, PurgeRequest, SourceKind
 
 # The graph's kind catalogue (a graph table, created by migration 0002 without an ORM model).
