@@ -21,9 +21,9 @@ import psycopg
 
 from houndgraph.analysis import run_analysis
 from houndgraph.config import service as config_service
+from houndgraph.datapipe import clear_database_repository as purge_repo
 from houndgraph.datapipe import files
 from houndgraph.datapipe import loop_repository as repo
-from houndgraph.datapipe import purge_repository as purge_repo
 from houndgraph.datapipe.loop_repository import PipeStatus, TaskRow
 from houndgraph.datapipe.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
 from houndgraph.db import Database

@@ -1,7 +1,7 @@
 """The datapipe's SQL, over a psycopg connection it owns: the status row, ingest tasks and jobs.
 
 Callers decide the transactions (an ingest task's graph writes and its status change commit together);
-functions here never commit. The graph deletions of clear-database are in `purge_repository`.
+functions here never commit. The graph deletions of clear-database are in `clear_database_repository`.
 """
 
 from __future__ import annotations
