@@ -1,5 +1,5 @@
 """Jobs for files on this machine (`houndgraph ingest` without `--url`): queued as tasks that read the
-files in place, then ingested by the same datapipe ticks as uploads."""
+files in place, then ingested by the same datapipe ticks as uploads, and followed until they end."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 import psycopg
 
 from houndgraph.datapipe import loop_repository as repo
+from houndgraph.datapipe.loop_repository import JobProgress, TaskSummary
 from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.files import EmptyArchive, plan_tasks
 from houndgraph.models.ingest_job import JobStatus
@@ -50,3 +51,13 @@ def queue_files(conn: psycopg.Connection, settings: Settings, files: list[Path])
                                     str(path), task.member_name, errors=[], warnings=task.warnings)
         repo.set_job_status(conn, job_id, JobStatus.INGESTING, ended=False)
     return job_id
+
+
+def job_progress(conn: psycopg.Connection, job_id: int) -> JobProgress:
+    progress = repo.job_progress(conn, job_id)
+    assert progress is not None
+    return progress
+
+
+def job_tasks(conn: psycopg.Connection, job_id: int) -> list[TaskSummary]:
+    return repo.job_tasks(conn, job_id)
