@@ -3,11 +3,11 @@ commits; the datapipe ingests them. Nothing here commits: the request boundary d
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession
-from starlette.concurrency import run_in_threadpool
 
 from houndgraph.auth.context import AuthContext
 from houndgraph.errors import BadRequest, NotFound
@@ -71,7 +71,7 @@ async def attach_file(session: AsyncSession, settings: Settings, job_id: int, *,
     stored = await storage.store_body(body, directory, ".zip" if is_zip else ".json")
     try:
         name = (display_name or "").strip()[:MAX_DISPLAY_NAME] or stored.path.name
-        tasks = await run_in_threadpool(_plan_tasks, settings, job_id, stored.path, is_zip, name)
+        tasks = await asyncio.to_thread(_plan_tasks, settings, job_id, stored.path, is_zip, name)
         # Checked again under the row lock: the job may have been ended or timed out meanwhile.
         job = await _running_job(session, job_id, NOT_RUNNING_TO_ATTACH, for_update=True)
         await repository.add_tasks(session, job, tasks, utcnow())
