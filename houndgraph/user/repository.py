@@ -77,7 +77,8 @@ def user_by_principal(session: Session, principal_name: str) -> User | None:
 
 
 def email_in_use_sync(session: Session, email: str) -> bool:
-    return session.scalar(select(func.count()).select_from(User).where(_same_text(User.email_address, email, None))) > 0
+    return session.execute(select(func.count()).select_from(User)
+                           .where(_same_text(User.email_address, email, None))).scalar_one() > 0
 
 
 def add_user(session: Session, user: User) -> User:
