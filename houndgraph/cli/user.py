@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from sqlalchemy.orm import Session
 
+from houndgraph.auth import passwords
 from houndgraph.auth.passwords import random_password
 from houndgraph.auth.permissions import ROLE_ADMINISTRATOR, ROLE_POWER_USER, ROLE_READ_ONLY, ROLE_UPLOAD_ONLY, ROLE_USER
 from houndgraph.db import Database
@@ -24,7 +25,9 @@ T = TypeVar("T")
 @contextmanager
 def _session() -> Iterator[Session]:
     """One transaction on the service's database (started, or attached to, as `serve` would)."""
-    database = Database.open(Settings())
+    settings = Settings()
+    passwords.configure(settings)
+    database = Database.open(settings)
     try:
         database.migrate()
         with Session(database.sync_engine) as session, session.begin():
