@@ -22,7 +22,7 @@ from houndgraph.settings import Settings
 
 if TYPE_CHECKING:
     from houndgraph.api import Route
-    from tests.service import SharedService
+    from tests.service import ServiceDirectory
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 DATA = SHARED / "data"
@@ -156,12 +156,12 @@ def another_server(settings: Settings, database: Database, *, routes: Sequence[R
         own_database.close()
 
 
-@pytest.fixture(scope="session")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedService]:
-    """`houndgraph serve` as a subprocess, shared by this worker's tests of the service as a process."""
-    from tests.service import SharedService
+@pytest.fixture
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceDirectory]:
+    """`houndgraph serve` as a subprocess on a data directory of its own (see tests/service.py for why not shared)."""
+    from tests.service import ServiceDirectory
 
-    shared = SharedService(tmp_path_factory.mktemp("svc"))
+    shared = ServiceDirectory(tmp_path_factory.mktemp("svc", numbered=True))
     yield shared
     shared.close()
 

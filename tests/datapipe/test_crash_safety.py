@@ -10,9 +10,8 @@ from typing import Any
 
 import httpx
 import psycopg
-import pytest
 
-from tests.service import ServiceProcess, SharedService
+from tests.service import ServiceDirectory, ServiceProcess
 
 DOMAIN_SID = "S-1-5-21-1111111111-2222222222-3333333333"
 USERS = 20_000  # 8 batches of the datapipe: the kill at the first write lands well before the end
@@ -87,8 +86,7 @@ def graph_fingerprint(conn: psycopg.Connection) -> tuple[int, int, str, str]:
     return nodes[0], edges[0], nodes[1], edges[1]
 
 
-@pytest.mark.xdist_group("service")
-def test_kill_9_during_ingest_loses_nothing(service: SharedService, tmp_path: Path) -> None:
+def test_kill_9_during_ingest_loses_nothing(service: ServiceDirectory, tmp_path: Path) -> None:
     data_dir = service.data_dir
     collection = tmp_path / "users.json"
     synthetic_users(collection)
@@ -116,7 +114,7 @@ def test_kill_9_during_ingest_loses_nothing(service: SharedService, tmp_path: Pa
         assert Path(stored).exists(), "the accepted file is still on disk"
         assert graph_fingerprint(conn)[:2] == (0, 0), "nothing of the half-read file is in the graph"
 
-    second = Uploads(service.start())  # left running for the next test
+    second = Uploads(service.start())
     finished = second.wait_for_job(job_id)
     assert finished["status"] == 2, finished
     assert (finished["completed_files"], finished["failed_files"]) == (1, 0)
