@@ -161,9 +161,9 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceDirecto
     """`houndgraph serve` as a subprocess on a data directory of its own (see tests/service.py for why not shared)."""
     from tests.service import ServiceDirectory
 
-    shared = ServiceDirectory(tmp_path_factory.mktemp("svc", numbered=True))
-    yield shared
-    shared.close()
+    directory = ServiceDirectory(tmp_path_factory.mktemp("svc", numbered=True))
+    yield directory
+    directory.close()
 
 
 @pytest.fixture

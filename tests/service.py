@@ -74,6 +74,7 @@ class ServiceDirectory:
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
         self.current: ServiceProcess | None = None
+        self.started: list[ServiceProcess] = []
 
     def running(self) -> ServiceProcess:
         if self.current is None or self.current.process.poll() is not None:
@@ -83,14 +84,15 @@ class ServiceDirectory:
     def start(self) -> ServiceProcess:
         """Another `houndgraph serve` on the same data directory; the latest one started is `current`."""
         self.current = ServiceProcess(self.data_dir, PASSWORD, **ENVIRONMENT)
+        self.started.append(self.current)
         return self.current
 
     def postgres_running(self) -> bool:
         return (self.data_dir / "pgdata" / "postmaster.pid").exists()
 
     def close(self) -> None:
-        if self.current is not None:
-            self.current.stop()
+        for process in reversed(self.started):
+            process.stop()
         # A test that failed between a kill and a restart leaves the embedded server running: stop it (fast mode).
         pid_file = self.data_dir / "pgdata" / "postmaster.pid"
         if pid_file.exists():
