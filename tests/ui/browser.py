@@ -20,8 +20,8 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-# The Cypher endpoint answers an empty result with 404, as the reference does: the page shows "No results".
-EXPECTED_FAILED_LOADS = ("/api/v2/graphs/cypher",)
+# Cypher and path finding answer "nothing found" with 404, as the reference does: the page says so.
+NOT_FOUND_MEANS_EMPTY = ("/api/v2/graphs/cypher", "/api/v2/graphs/shortest-path")
 
 
 @dataclass
@@ -36,6 +36,7 @@ class UI:
     def screenshot(self, name: str) -> Path:
         SCREENSHOTS.mkdir(exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
+        self.page.wait_for_timeout(150)  # node pictograms reach the WebGL texture a frame or two after drawing
         self.page.screenshot(path=str(path))
         return path
 
@@ -48,14 +49,15 @@ def _record(ui: UI, message: ConsoleMessage) -> None:
     if message.type != "error":
         return
     url = message.location.get("url", "")
-    if message.text.startswith("Failed to load resource") and any(p in url for p in EXPECTED_FAILED_LOADS):
+    if "status of 404" in message.text and any(path in url for path in NOT_FOUND_MEANS_EMPTY):
         return
     ui.errors.append(f"{message.text} ({url})")
 
 
 def launch_browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
-        pytest.fail("the browser tests need Chromium: install the Debian package 'chromium' (make test does it as root)")
+        pytest.fail("the browser tests need Chromium: install the Debian package 'chromium' "
+                    "(make test does it when run as root)")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:

@@ -8,7 +8,8 @@ from houndgraph.ui.serving import STATIC_ROOT
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 # The same inputs, walk and digest as web/scripts/stamp.mjs.
-INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "index.html", "src", "public"]
+INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "index.html", "bench.html", "src",
+          "public"]
 
 
 def sources_digest() -> str:

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
 const web = new URL("..", import.meta.url).pathname;
-const INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "index.html", "src", "public"];
+const INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "index.html", "bench.html", "src", "public"];
 
 function files(path) {
   if (statSync(path).isDirectory()) return readdirSync(path).flatMap((name) => files(join(path, name)));

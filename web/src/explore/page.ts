@@ -124,6 +124,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
     const to = end.value();
     if (!from || !to) return;
     pathStatus.textContent = "Searching…";
+    pathStatus.dataset.state = "searching";
     const kinds = ALL_PATH_KINDS.filter((kind) => !excludedKinds.has(kind));
     const filter = excludedKinds.size ? `&relationship_kinds=in:${kinds.join(",")}` : "";
     try {
@@ -133,6 +134,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
     } catch (error) {
       pathStatus.textContent = error instanceof ApiError && error.status === 404 ? "No path between these nodes." : (error as Error).message;
     }
+    pathStatus.dataset.state = "done";
   }
 
   async function editFilter(): Promise<void> {

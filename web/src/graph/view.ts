@@ -45,6 +45,8 @@ export class GraphView {
   private edgesById = new Map<string, GraphEdge>();
   private selected: string | null = null;
   private labelsVisible = true;
+  // Past this many edges their labels are not drawn (unreadable, and the most costly part of a frame).
+  static readonly EDGE_LABEL_LIMIT = 500;
   private dragged: string | null = null;
   private dragMoved = false;
   layoutName: LayoutName = "force";
@@ -57,7 +59,7 @@ export class GraphView {
           { size: { fill: true }, color: { attribute: "color" } },
         ],
       }),
-      createNodeImageProgram({ drawingMode: "color", colorAttribute: "pictoColor", padding: 0.28, keepWithinCircle: true }),
+      createNodeImageProgram({ drawingMode: "color", colorAttribute: "pictoColor", padding: 0.28, keepWithinCircle: true, debounceTimeout: 0 }),
     ]);
     const colors = themeColors();
     this.renderer = new Sigma(this.graph, container, {
@@ -170,6 +172,7 @@ export class GraphView {
     this.selected = null;
     this.renderer.setCustomBBox(null);
     this.addData(data, false);
+    this.applyLabelSettings();
     this.layout(layout);
   }
 
@@ -244,9 +247,17 @@ export class GraphView {
 
   toggleLabels(): boolean {
     this.labelsVisible = !this.labelsVisible;
-    this.renderer.setSetting("renderLabels", this.labelsVisible);
-    this.renderer.setSetting("renderEdgeLabels", this.labelsVisible);
+    this.applyLabelSettings();
     return this.labelsVisible;
+  }
+
+  private applyLabelSettings(): void {
+    const large = this.graph.size > GraphView.EDGE_LABEL_LIMIT;
+    this.renderer.setSetting("renderLabels", this.labelsVisible);
+    this.renderer.setSetting("renderEdgeLabels", this.labelsVisible && !large);
+    // Large graphs: draw edges only at rest while the user drags or zooms the view.
+    this.renderer.setSetting("hideEdgesOnMove", large);
+    this.renderer.setSetting("labelRenderedSizeThreshold", large ? 10 : 6);
   }
 
   exportJson(): void {

@@ -11,6 +11,13 @@ interface Environment {
 
 type Snapshot = Record<string, number | string> & { created_at: string };
 
+const LABELS: Record<string, string> = {
+  ous: "OUs", gpos: "GPOs", aiacas: "AIA CAs", rootcas: "Root CAs", enterprisecas: "Enterprise CAs",
+  ntauthstores: "NTAuth stores", certtemplates: "Certificate templates", issuancepolicies: "Issuance policies",
+  acls: "ACLs", domains: "Domains", tenants: "Tenants", aiacas_count: "AIA CAs",
+};
+const labelOf = (key: string) => LABELS[key] ?? key.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+
 const SKIP = new Set(["id", "created_at", "updated_at", "deleted_at", "run_id", "domain_sid", "tenant_id", "tenantid"]);
 
 function statsPath(value: string): string {
@@ -66,11 +73,11 @@ export function dataQualityPage(root: HTMLElement): void {
         h("p", { class: "muted" }, `Latest analysis: ${new Date(latest.created_at).toLocaleString()} — ${history.length} snapshot(s).`),
         h("div", { class: "stat-grid" }, keys.map((k) => h("div", { class: "stat card", "data-stat": k },
           h("span", { class: "stat-value" }, k.endsWith("completeness") ? `${Math.round(Number(latest[k]) * 100)}%` : String(latest[k])),
-          h("span", { class: "stat-label" }, k.replace(/_/g, " "))))),
+          h("span", { class: "stat-label" }, labelOf(k))))),
         h("h2", null, "History"),
         h("div", { class: "chart-grid" }, keys.map((k) => h("figure", { class: "card" },
-          lineChart(k, history.map((s) => ({ t: Date.parse(s.created_at), v: Number(s[k]) })), k.endsWith("completeness")),
-          h("figcaption", null, k.replace(/_/g, " "))))));
+          lineChart(labelOf(k), history.map((s) => ({ t: Date.parse(s.created_at), v: Number(s[k]) })), k.endsWith("completeness")),
+          h("figcaption", null, labelOf(k))))));
     } catch (error) {
       replace(content, h("p", { class: "form-error" }, (error as Error).message));
     }
