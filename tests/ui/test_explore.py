@@ -117,6 +117,43 @@ def test_path_between_two_searched_nodes(ui: UI) -> None:
     ui.screenshot("explore-pathfinding")
 
 
+def click_graph_centre(ui: UI, button: str = "left") -> None:
+    """A one-node graph, or a two-node one with its edge, is fitted around the centre of the canvas."""
+    box = ui.page.locator("#graph").bounding_box()
+    assert box
+    ui.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, button=button)  # type: ignore[arg-type]
+
+
+def test_an_edge_click_opens_its_help(ui: UI) -> None:
+    graph = drawn_graph(ui)
+    assert len(graph["edges"]) == 1, "JONES reaches the domain in one ADCSESC1 step"
+    box = ui.page.locator("#graph").bounding_box()
+    assert box
+    # The edge crosses the centre of the canvas; it is a few pixels thick, so try the pixels around the centre.
+    for dy in (0, -2, 2, -4, 4, -6, 6):
+        ui.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2 + dy)
+        if ui.page.locator("#edge-kind").count():
+            break
+    assert ui.page.locator("#edge-kind").inner_text() == "ADCSESC1"
+    panel = ui.page.locator("#entity-panel")
+    assert "Abuse" in panel.inner_text() and "Remediation" in panel.inner_text()
+    ui.screenshot("explore-edge-panel")
+
+
+def test_right_click_sets_the_start_node(ui: UI) -> None:
+    open_explore(ui)
+    choose(ui, "node-search", "SMITH", "SMITH@ESC1.LOCAL")
+    graph_stats(ui, "^1 nodes")
+    click_graph_centre(ui, "right")
+    menu = ui.page.locator("#context-menu")
+    menu.locator("button", has_text="Set as starting node").wait_for()
+    ui.screenshot("explore-context-menu")
+    menu.locator("button", has_text="Set as starting node").click()
+    assert ui.page.locator("#path-start").input_value() == "SMITH@ESC1.LOCAL"
+    choose(ui, "path-end", "ESC1.LOCAL", DOMAIN)
+    graph_stats(ui, "[1-9][0-9]* edges")
+
+
 def test_the_path_edge_filter_excludes_kinds(ui: UI) -> None:
     ui.page.click("#path-filter")
     dialog = ui.page.locator("dialog.modal")

@@ -77,6 +77,7 @@ export class GraphView {
       edgeLabelSize: 10,
       labelRenderedSizeThreshold: 6,
       zIndex: true,
+      stagePadding: 60,
       allowInvalidContainer: true,
       nodeReducer: (node, data) => {
         if (this.selected === node) return { ...data, highlighted: true, zIndex: 2 };
@@ -191,7 +192,7 @@ export class GraphView {
       if (!this.graph.hasNode(edge.source) || !this.graph.hasNode(edge.target) || this.graph.hasEdge(edge.id)) continue;
       this.edgesById.set(edge.id, edge);
       this.graph.addDirectedEdgeWithKey(edge.id, edge.source, edge.target, {
-        label: edge.label || edge.kind, size: data.edges.length > 2000 ? 1 : 2, color: edgeColor,
+        label: edge.label || edge.kind, size: data.edges.length > 2000 ? 1 : 3, color: edgeColor,
       });
     }
     if (relayout) this.layout(this.layoutName);
