@@ -216,18 +216,18 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
     id: "toggle-labels", "aria-pressed": "false",
     onclick: () => {
       const visible = view.toggleLabels();
-      labelsButton.textContent = visible ? "Hide labels" : "Show labels";
       labelsButton.setAttribute("aria-pressed", String(!visible));
     },
-  }, "Hide labels");
+    title: "Hide or show the labels",
+  }, "Labels");
   const toolbar = h("div", { class: "graph-toolbar", role: "toolbar", "aria-label": "Graph tools" },
     layoutSelect,
     h("button", { onclick: () => view.fit(), title: "Fit the graph to the screen" }, "Fit"),
     h("button", { onclick: () => view.zoom(1.5), "aria-label": "Zoom in" }, "+"),
     h("button", { onclick: () => view.zoom(1 / 1.5), "aria-label": "Zoom out" }, "−"),
     labelsButton,
-    h("button", { id: "export-json", onclick: () => view.exportJson() }, "Export JSON"),
-    h("button", { id: "export-png", onclick: () => void view.exportPng() }, "Export PNG"),
+    h("button", { id: "export-json", onclick: () => view.exportJson(), title: "Export the graph as JSON" }, "JSON"),
+    h("button", { id: "export-png", onclick: () => void view.exportPng(), title: "Export the graph as a PNG image" }, "PNG"),
     h("button", { id: "show-table", onclick: () => (lastLiterals.length ? showTable() : toast("The last query returned no table.")) }, "Table"),
     stats);
 

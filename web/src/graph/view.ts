@@ -12,6 +12,7 @@ import { EdgeArrowProgram } from "sigma/rendering";
 import { createNodeCompoundProgram } from "sigma/rendering";
 
 import { download } from "../dom";
+import { hoverDrawer } from "./hover";
 import { kindColor, kindIcon } from "./kinds";
 import type { GraphData, GraphEdge, GraphNode } from "./model";
 
@@ -50,8 +51,10 @@ export class GraphView {
   private dragged: string | null = null;
   private dragMoved = false;
   layoutName: LayoutName = "force";
+  private colors = themeColors();
 
   constructor(private container: HTMLElement, private events: GraphEvents = {}) {
+    const drawHover = hoverDrawer(() => this.colors.background);
     const NodeProgram = createNodeCompoundProgram([
       createNodeBorderProgram({
         borders: [
@@ -60,7 +63,7 @@ export class GraphView {
         ],
       }),
       createNodeImageProgram({ drawingMode: "color", colorAttribute: "pictoColor", padding: 0.28, keepWithinCircle: true, debounceTimeout: 0 }),
-    ]);
+    ], undefined, drawHover);
     const colors = themeColors();
     this.renderer = new Sigma(this.graph, container, {
       defaultNodeType: "kind",
@@ -69,6 +72,7 @@ export class GraphView {
       edgeProgramClasses: { arrow: EdgeArrowProgram },
       renderEdgeLabels: true,
       enableEdgeEvents: true,
+      defaultDrawNodeHover: drawHover,
       labelColor: { color: colors.label },
       edgeLabelColor: { color: colors.edgeLabel },
       labelFont: "system-ui, sans-serif",
@@ -84,7 +88,7 @@ export class GraphView {
         return data;
       },
       edgeReducer: (edge, data) => {
-        if (this.selected === edge) return { ...data, color: themeColors().highlight, size: 3, zIndex: 2 };
+        if (this.selected === edge) return { ...data, color: this.colors.highlight, size: 4, zIndex: 2 };
         return data;
       },
     });
@@ -93,7 +97,7 @@ export class GraphView {
   }
 
   private applyTheme(): void {
-    const colors = themeColors();
+    const colors = (this.colors = themeColors());
     this.renderer.setSetting("labelColor", { color: colors.label });
     this.renderer.setSetting("edgeLabelColor", { color: colors.edgeLabel });
     this.graph.forEachEdge((edge) => this.graph.setEdgeAttribute(edge, "color", colors.edge));
