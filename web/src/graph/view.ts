@@ -12,7 +12,7 @@ import { EdgeArrowProgram } from "sigma/rendering";
 import { createNodeCompoundProgram } from "sigma/rendering";
 
 import { download } from "../dom";
-import { hoverDrawer } from "./hover";
+import { drawLabelBelow, hoverDrawer } from "./labels";
 import { kindColor, kindIcon } from "./kinds";
 import type { GraphData, GraphEdge, GraphNode } from "./model";
 
@@ -63,7 +63,7 @@ export class GraphView {
         ],
       }),
       createNodeImageProgram({ drawingMode: "color", colorAttribute: "pictoColor", padding: 0.28, keepWithinCircle: true, debounceTimeout: 0 }),
-    ], undefined, drawHover);
+    ], drawLabelBelow, drawHover);
     const colors = themeColors();
     this.renderer = new Sigma(this.graph, container, {
       defaultNodeType: "kind",
@@ -73,6 +73,7 @@ export class GraphView {
       renderEdgeLabels: true,
       enableEdgeEvents: true,
       defaultDrawNodeHover: drawHover,
+      defaultDrawNodeLabel: drawLabelBelow,
       labelColor: { color: colors.label },
       edgeLabelColor: { color: colors.edgeLabel },
       labelFont: "system-ui, sans-serif",
@@ -81,7 +82,10 @@ export class GraphView {
       edgeLabelSize: 10,
       labelRenderedSizeThreshold: 6,
       zIndex: true,
-      stagePadding: 60,
+      stagePadding: 40,
+      // Small graphs: show most labels (the default grid keeps about one label per 100px cell).
+      labelDensity: 2,
+      labelGridCellSize: 60,
       allowInvalidContainer: true,
       nodeReducer: (node, data) => {
         if (this.selected === node) return { ...data, highlighted: true, zIndex: 2 };
@@ -223,7 +227,7 @@ export class GraphView {
 
   private hierarchical(): void {
     const layout = new dagre.graphlib.Graph({ multigraph: true });
-    layout.setGraph({ rankdir: "LR", nodesep: 30, ranksep: 140, edgesep: 10 });
+    layout.setGraph({ rankdir: "LR", nodesep: 60, ranksep: 220, edgesep: 10 });
     layout.setDefaultEdgeLabel(() => ({}));
     this.graph.forEachNode((node) => layout.setNode(node, { width: 40, height: 40 }));
     this.graph.forEachEdge((edge, _attrs, source, target) => layout.setEdge(source, target, {}, edge));
@@ -241,7 +245,8 @@ export class GraphView {
   }
 
   fit(): void {
-    this.renderer.getCamera().animatedReset({ duration: 200 });
+    // A little room around the graph for the labels under the outer nodes.
+    this.renderer.getCamera().animate({ x: 0.5, y: 0.5, ratio: 1.3, angle: 0 }, { duration: 200 });
   }
 
   zoom(factor: number): void {
