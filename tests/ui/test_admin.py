@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Locator
 
 from houndgraph.db import Database
 from tests.conftest import LiveServer
@@ -20,6 +20,13 @@ from tests.ui.browser import UI, log_in, open_ui
 def empty_at_the_end(database: Database) -> Iterator[None]:
     yield
     clear(database)
+
+
+def delete_row(ui: UI, row: Locator) -> None:
+    """The row's Delete button, confirmed in the dialog; the row goes away."""
+    row.locator("button", has_text="Delete").click()
+    ui.page.click("dialog.modal button:has-text('Delete')")
+    row.wait_for(state="detached")
 
 
 def test_upload_a_zip_and_watch_the_job_complete(ui: UI) -> None:
@@ -59,9 +66,7 @@ def test_create_an_api_token_see_its_key_once_and_delete_it(ui: UI) -> None:
     row = ui.page.locator(f'tr[data-token="{name}"]')
     row.wait_for()
     assert key.count() == 0
-    row.locator("button", has_text="Delete").click()
-    ui.page.click("dialog.modal button:has-text('Delete')")
-    row.wait_for(state="detached")
+    delete_row(ui, row)
     ui.screenshot("admin-tokens")
 
 
@@ -78,9 +83,7 @@ def test_users_and_roles(ui: UI) -> None:
     row.wait_for()
     assert row.locator("select").evaluate("s => s.options[s.selectedIndex].text") == "Read-Only"
     ui.screenshot("admin-users")
-    row.locator("button", has_text="Delete").click()
-    ui.page.click("dialog.modal button:has-text('Delete')")
-    row.wait_for(state="detached")
+    delete_row(ui, row)
 
 
 def test_configuration_and_feature_flags(ui: UI) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -182,6 +183,20 @@ def test_save_a_query_and_find_it_again(ui: UI) -> None:
     saved.locator(".query-name").click()
     graph_stats(ui, "^1 nodes, 0 edges$")
     ui.screenshot("explore-saved-query")
+
+
+def test_export_delete_and_import_a_saved_query(ui: UI, tmp_path: Path) -> None:
+    saved = ui.page.locator('.saved-query[data-name="Jones himself"]')
+    with ui.page.expect_download() as download:
+        saved.locator("button", has_text="Export").click()
+    exported = tmp_path / "jones.json"
+    download.value.save_as(exported)
+    assert "JONES" in json.loads(exported.read_text())["query"]
+    saved.locator("button", has_text="Delete").click()
+    ui.page.click("dialog.modal button:has-text('Delete')")
+    saved.wait_for(state="detached")
+    ui.page.set_input_files("#import-queries", str(exported))
+    saved.wait_for()
 
 
 def test_a_non_graph_result_shows_as_a_table(ui: UI) -> None:

@@ -30,11 +30,15 @@ async function errorOf(response: Response): Promise<ApiError> {
 
 export async function request(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<Response> {
   const isRaw = body instanceof Blob || body instanceof FormData;
+  const { headers: extra, ...rest } = init;
   const response = await fetch(`/api/v2${path}`, {
+    ...rest,
     method,
-    headers: headers(body === undefined || isRaw ? {} : { "Content-Type": "application/json" }),
+    headers: {
+      ...headers(body === undefined || isRaw ? {} : { "Content-Type": "application/json" }),
+      ...(extra as Record<string, string> | undefined),
+    },
     body: body === undefined ? undefined : isRaw ? (body as BodyInit) : JSON.stringify(body),
-    ...init,
   });
   if (response.status === 401 && path !== "/login") {
     setToken(null);

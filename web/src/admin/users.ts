@@ -41,11 +41,10 @@ export function usersSection(root: HTMLElement, context: AppContext): void {
           h("td", null, roleSelect(user)),
           h("td", null, user.is_disabled ? "Disabled" : "Active"),
           h("td", null, formatDate(user.last_login)),
-          h("td", { class: "actions" }, user.id === context.self.id ? h("span", { class: "muted" }, "you") : [
+          h("td", null, user.id === context.self.id ? h("span", { class: "muted" }, "you") : h("div", { class: "row-actions" },
             h("button", { class: "small", onclick: () => void update(user, { is_disabled: !user.is_disabled }) }, user.is_disabled ? "Enable" : "Disable"),
             h("button", { class: "small", onclick: () => void resetPassword(user) }, "Set password"),
-            h("button", { class: "small danger", onclick: () => void remove(user) }, "Delete"),
-          ]))))));
+            h("button", { class: "small danger", onclick: () => void remove(user) }, "Delete"))))))));
     } catch (error) {
       replace(table, h("p", { class: "form-error" }, (error as Error).message));
     }
