@@ -27,8 +27,9 @@ export function configSection(root: HTMLElement): void {
       const parameters = (await get<{ data: Parameter[] }>("/config")).data;
       replace(params, parameters.map((p) => {
         const id = `config-${p.key.replace(/[^a-z0-9]/gi, "-")}`;
-        const editor = h("textarea", { id, class: "mono", rows: 3, spellcheck: "false" });
-        editor.value = JSON.stringify(p.value, null, 2);
+        const text = JSON.stringify(p.value, null, 2);
+        const editor = h("textarea", { id, class: "mono", rows: Math.min(12, text.split("\n").length), spellcheck: "false" });
+        editor.value = text;
         return h("div", { class: "config-item" },
           h("label", { for: id }, h("strong", null, p.name), " ", h("code", null, p.key)),
           h("p", { class: "muted" }, p.description), editor,

@@ -46,6 +46,8 @@ function lineChart(title: string, points: { t: number; v: number }[], percent: b
     svg("line", { x1: pad, y1: pad, x2: pad, y2: height - pad, class: "axis" }),
     svg("text", { x: 2, y: pad + 4, class: "tick" }, label(vMax)),
     svg("text", { x: 2, y: height - pad + 4, class: "tick" }, "0"),
+    svg("text", { x: pad, y: height - 8, class: "tick" }, new Date(tMin).toLocaleDateString()),
+    svg("text", { x: width - pad, y: height - 8, class: "tick", "text-anchor": "end" }, new Date(tMax).toLocaleDateString()),
     svg("path", { d: path, class: "series" }),
     ...points.map((p) => svg("circle", { cx: x(p.t).toFixed(1), cy: y(p.v).toFixed(1), r: 3, class: "point" },
       svg("title", {}, `${new Date(p.t).toLocaleString()}: ${label(p.v)}`))));
