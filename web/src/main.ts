@@ -38,6 +38,8 @@ async function signOut(): Promise<void> {
   } finally {
     setToken(null);
     self = null;
+    window.clearTimeout(datapipeTimer);
+    datapipeTimer = undefined;
     navigate("/login");
   }
 }
@@ -51,6 +53,25 @@ function themeToggle(): HTMLElement {
     },
   }, getTheme() === "dark" ? "☀" : "☾");
   return button;
+}
+
+// The datapipe's state (ingesting, analyzing, purging) while it is busy, polled while someone is signed in.
+const datapipeChip = h("span", { class: "chip hidden", id: "datapipe-status", role: "status" });
+let datapipeTimer: number | undefined;
+
+async function pollDatapipe(): Promise<void> {
+  window.clearTimeout(datapipeTimer);
+  datapipeTimer = undefined;
+  if (!getToken()) return;
+  datapipeTimer = 0;
+  try {
+    const status = (await get<{ data: { status: string } }>("/datapipe/status")).data.status;
+    datapipeChip.textContent = status.charAt(0).toUpperCase() + status.slice(1) + "…";
+    datapipeChip.classList.toggle("hidden", status === "idle");
+  } catch {
+    datapipeChip.classList.add("hidden");
+  }
+  datapipeTimer = getToken() ? window.setTimeout(() => void pollDatapipe(), 5000) : undefined;
 }
 
 function shell(path: string): { main: HTMLElement } {
@@ -69,6 +90,7 @@ function shell(path: string): { main: HTMLElement } {
       h("img", { src: "/ui/favicon.svg", alt: "" }), "houndgraph"),
     h("nav", { "aria-label": "Main" }, links),
     h("div", { class: "topbar-right" },
+      datapipeChip,
       themeToggle(),
       h("span", { class: "user-name", title: "Signed in user" }, self?.principal_name ?? ""),
       h("button", { id: "logout", onclick: () => void signOut() }, "Log out")));
@@ -102,6 +124,7 @@ async function render(): Promise<void> {
       throw error;
     }
   }
+  if (datapipeTimer === undefined) void pollDatapipe();
   const item = NAV.find((entry) => path.startsWith(entry.path)) ?? NAV[0];
   const { main } = shell(path);
   const page = await item.load();
