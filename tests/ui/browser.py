@@ -71,7 +71,7 @@ def open_ui(browser: Browser, live_server: LiveServer, *, width: int = 1280, hei
     context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale,
                                   accept_downloads=True)
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)  # the suite runs beside other workers on 2 cores
     ui = UI(page, live_server.base_url)
     page.on("console", lambda message: _record(ui, message))
     page.on("pageerror", lambda error: ui.errors.append(f"uncaught: {error}"))
