@@ -46,8 +46,9 @@ def no_analysis(conn: psycopg.Connection) -> None:
 
 
 def analyse(conn: psycopg.Connection) -> None:
-    """The analysis hook: every post-processing rule, Tier Zero tags and the data-quality snapshot."""
-    run_analysis(conn, citrix_rdp_support=repo.citrix_rdp_support(conn))
+    """The analysis hook: every post-processing rule, privilege zone tags and the data-quality snapshot."""
+    run_analysis(conn, citrix_rdp_support=repo.citrix_rdp_support(conn),
+                 tag_parent_objects=repo.tag_parent_objects(conn))
 
 
 class Observer:
@@ -176,9 +177,10 @@ class Datapipe:
                         discard += purge_repo.delete_finished_jobs(conn)
                     if request.delete_data_quality_history:
                         purge_repo.delete_data_quality_history(conn)
-                    # Asset group selectors arrive with privilege zones: until then there are none to
-                    # delete. What remains of the graph is analysed again, as the reference does after a
-                    # partial deletion.
+                    if request.delete_asset_group_selectors:
+                        purge_repo.delete_custom_selectors(conn, request.delete_asset_group_selectors)
+                    # What remains of the graph is analysed again, as the reference does after a partial
+                    # deletion.
                     partial = request.delete_source_kinds or request.delete_sourceless_graph or \
                         request.delete_relationships or request.delete_asset_group_selectors
                     if partial and not request.delete_all_graph:

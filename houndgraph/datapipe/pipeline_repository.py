@@ -13,6 +13,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from houndgraph.config.catalogue import ParameterKey
+from houndgraph.feature_flag.catalogue import FeatureFlagKey
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.models.ingest_task import TaskState
 
@@ -293,3 +294,10 @@ def citrix_rdp_support(conn: psycopg.Connection) -> bool:
     row = conn.execute("SELECT value->'enabled' FROM parameters WHERE key = %s",
                        (ParameterKey.CITRIX_RDP_SUPPORT.value,)).fetchone()
     return bool(row and row[0] is True)
+
+
+def tag_parent_objects(conn: psycopg.Connection) -> bool:
+    """The `auto_tag_t0_parent_objects` feature flag: zones take the OUs, containers and GPOs above members."""
+    row = conn.execute("SELECT enabled FROM feature_flags WHERE key = %s",
+                       (FeatureFlagKey.AUTO_TAG_T0_PARENT_OBJECTS.value,)).fetchone()
+    return row is None or bool(row[0])

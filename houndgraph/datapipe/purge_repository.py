@@ -107,3 +107,9 @@ def delete_finished_jobs(conn: psycopg.Connection) -> list[str]:
 def delete_data_quality_history(conn: psycopg.Connection) -> None:
     for table in DATA_QUALITY_TABLES:  # constants above, never input
         conn.execute(f"DELETE FROM {table}")
+
+
+def delete_custom_selectors(conn: psycopg.Connection, tag_ids: list[int]) -> None:
+    """`deleteAssetGroupSelectors`: the selectors users added to these tags (the defaults stay)."""
+    conn.execute("DELETE FROM asset_group_tag_selectors WHERE asset_group_tag_id = ANY(%s) AND NOT is_default",
+                 (tag_ids,))

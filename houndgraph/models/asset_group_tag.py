@@ -1,20 +1,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import IntEnum
 
 from sqlalchemy import Boolean, DateTime, Integer, SmallInteger, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from houndgraph.models.base import Base
-
-
-class TagType(IntEnum):
-    """reference/behaviour.md §3: zones are tiers ordered by position; labels and owned are flat."""
-
-    ZONE = 1
-    LABEL = 2
-    OWNED = 3
 
 
 class AssetGroupTag(Base):

@@ -1,19 +1,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import IntEnum
 
 from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from houndgraph.analysis.zones.model import AutoCertify
 from houndgraph.models.asset_group_tag_selector_seed import AssetGroupTagSelectorSeed
 from houndgraph.models.base import Base
-
-
-class AutoCertify(IntEnum):
-    OFF = 0
-    ALL_MEMBERS = 1
-    SEEDS_ONLY = 2
 
 
 class AssetGroupTagSelector(Base):

@@ -1,26 +1,10 @@
 from __future__ import annotations
 
-from enum import IntEnum
-
 from sqlalchemy import BigInteger, ForeignKey, Integer, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from houndgraph.analysis.zones.model import Certification
 from houndgraph.models.base import Base, Timestamps
-
-
-class NodeSource(IntEnum):
-    SEED = 1
-    CHILD = 2
-    PARENT = 3
-
-
-class Certification(IntEnum):
-    """The states as the newest reference UI client numbers them."""
-
-    PENDING = 0
-    REVOKED = 1
-    MANUAL = 2
-    AUTO = 3
 
 
 class AssetGroupTagSelectorNode(Timestamps, Base):

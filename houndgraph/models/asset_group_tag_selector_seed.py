@@ -1,16 +1,9 @@
 from __future__ import annotations
 
-from enum import IntEnum
-
 from sqlalchemy import ForeignKey, Integer, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from houndgraph.models.base import Base
-
-
-class SeedType(IntEnum):
-    OBJECT_ID = 1
-    CYPHER = 2
 
 
 class AssetGroupTagSelectorSeed(Base):

@@ -1,0 +1,51 @@
+"""Members gain their tag's graph kind and lose it when no longer selected.
+
+Tier Zero and Owned also keep the legacy `system_tags` words (`admin_tier_0`, `owned`) that older
+queries and clients read, as the reference does for Tier Zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import psycopg
+
+from houndgraph.analysis.zones.model import OWNED_NAME, TAG_KIND_PREFIX, TIER_ZERO_NAME, tag_kind
+
+SYSTEM_TAGS = {tag_kind(TIER_ZERO_NAME): "admin_tier_0", tag_kind(OWNED_NAME): "owned"}
+
+
+def apply(conn: psycopg.Connection, kind: str, kind_id: int, members: set[int]) -> None:
+    ids = sorted(members)
+    conn.execute(
+        "UPDATE node SET kind_ids = array_remove(kind_ids, %(tag)s) "
+        "WHERE kind_ids @> ARRAY[%(tag)s]::smallint[] AND NOT id = ANY(%(members)s)",
+        {"tag": kind_id, "members": ids})
+    conn.execute(
+        "UPDATE node SET kind_ids = kind_ids || %(tag)s WHERE id = ANY(%(members)s) "
+        "AND NOT kind_ids @> ARRAY[%(tag)s]::smallint[]",
+        {"tag": kind_id, "members": ids})
+    word = SYSTEM_TAGS.get(kind)
+    if word is not None:
+        _system_tag(conn, word, ids)
+
+
+def _system_tag(conn: psycopg.Connection, word: str, members: list[int]) -> None:
+    has_word = "%(word)s = ANY(string_to_array(coalesce(properties->>'system_tags', ''), ' '))"
+    conn.execute(
+        "UPDATE node SET properties = properties || jsonb_build_object('system_tags', array_to_string("
+        "array_remove(string_to_array(properties->>'system_tags', ' '), %(word)s), ' ')) "
+        f"WHERE {has_word} AND NOT id = ANY(%(members)s)", {"word": word, "members": members})
+    conn.execute(
+        "UPDATE node SET properties = properties || jsonb_build_object('system_tags', "
+        "trim(coalesce(properties->>'system_tags', '') || ' ' || %(word)s)) "
+        f"WHERE id = ANY(%(members)s) AND NOT {has_word}", {"word": word, "members": members})
+
+
+def clear_other_tags(conn: psycopg.Connection, keep: Iterable[int]) -> None:
+    """Kinds of tags that no longer exist (deleted or renamed) leave every node."""
+    stale = [row[0] for row in conn.execute(
+        "SELECT id FROM kind WHERE name LIKE %s AND NOT id = ANY(%s)", (TAG_KIND_PREFIX + "%", sorted(keep)))]
+    for kind_id in stale:
+        conn.execute("UPDATE node SET kind_ids = array_remove(kind_ids, %(tag)s) "
+                     "WHERE kind_ids @> ARRAY[%(tag)s]::smallint[]", {"tag": kind_id})
