@@ -113,7 +113,7 @@ def save_selection(conn: psycopg.Connection, selector: SelectorSpec, selected: M
             rows.append((node, int(certified), int(source)))
     if not rows:
         return
-    details = _details(conn, [row[0] for row in rows], kind_names)
+    details = node_details(conn, [row[0] for row in rows], kind_names)
     conn.execute(
         """INSERT INTO asset_group_tag_selector_nodes AS sn (selector_id, node_id, certified, certified_by, source,
                node_primary_kind, node_environment_id, node_object_id, node_name)
@@ -137,7 +137,7 @@ def save_selection(conn: psycopg.Connection, selector: SelectorSpec, selected: M
     )
 
 
-def _details(conn: psycopg.Connection, nodes: list[int],
+def node_details(conn: psycopg.Connection, nodes: list[int],
              kind_names: Mapping[int, str]) -> dict[int, tuple[str, str, str, str]]:
     """The cached display fields of each node: primary kind, environment, object id, name."""
     found: dict[int, tuple[str, str, str, str]] = {}
