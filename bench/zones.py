@@ -41,8 +41,9 @@ def add_selectors(db: Database, setup: str, generator: Generator) -> None:
             (selector,) = conn.execute(
                 "INSERT INTO asset_group_tag_selectors (asset_group_tag_id, name) "
                 "SELECT id, 'owned' FROM asset_group_tags WHERE name = 'Owned' RETURNING id").fetchone()
-            conn.executemany("INSERT INTO asset_group_tag_selector_seeds (selector_id, type, value) VALUES (%s, 1, %s)",
-                             [(selector, user) for user in generator.users[::len(generator.users) // 500][:500]])
+            conn.cursor().executemany(
+                "INSERT INTO asset_group_tag_selector_seeds (selector_id, type, value) VALUES (%s, 1, %s)",
+                [(selector, user) for user in generator.users[::len(generator.users) // 500][:500]])
         conn.commit()
 
 

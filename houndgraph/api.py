@@ -13,6 +13,7 @@ from typing import Any, Final
 from fastapi import APIRouter, Depends
 from fastapi.routing import APIRoute
 
+from houndgraph.asset_group_tag import endpoints as zone_endpoints
 from houndgraph.auth import endpoints as auth_endpoints
 from houndgraph.auth.dependencies import permission_guard
 from houndgraph.auth.permissions import P
@@ -148,6 +149,41 @@ ROUTES: list[Route] = [
           P.SAVED_QUERIES_WRITE),
     Route("DELETE", "/api/v2/saved-queries/{saved_query_id}/permissions", saved_query_endpoints.unshare_saved_query,
           P.SAVED_QUERIES_WRITE),
+    # --- privilege zones (asset group tags): reads GraphDBRead, changes GraphDBWrite -----------
+    # The fixed paths before "/{asset_group_tag_id}", which would otherwise take them for (malformed) ids.
+    Route("POST", "/api/v2/asset-group-tags/preview-selectors", zone_endpoints.preview_selectors, P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/asset-group-tags/search", zone_endpoints.search, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-group-tags/certifications", zone_endpoints.list_certifications, P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/asset-group-tags/certifications", zone_endpoints.certify, P.GRAPH_DB_WRITE),
+    Route("GET", "/api/v2/asset-group-tags-history", zone_endpoints.list_history, P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/asset-group-tags-history", zone_endpoints.search_history, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-group-tags", zone_endpoints.list_tags, P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/asset-group-tags", zone_endpoints.create_tag, P.GRAPH_DB_WRITE, status_code=201),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}", zone_endpoints.get_tag, P.GRAPH_DB_READ),
+    Route("PATCH", "/api/v2/asset-group-tags/{asset_group_tag_id}", zone_endpoints.update_tag, P.GRAPH_DB_WRITE),
+    Route("DELETE", "/api/v2/asset-group-tags/{asset_group_tag_id}", zone_endpoints.delete_tag, P.GRAPH_DB_WRITE,
+          status_code=204),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors", zone_endpoints.list_selectors,
+          P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors", zone_endpoints.create_selector,
+          P.GRAPH_DB_WRITE, status_code=201),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}",
+          zone_endpoints.get_selector, P.GRAPH_DB_READ),
+    Route("PATCH", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}",
+          zone_endpoints.update_selector, P.GRAPH_DB_WRITE),
+    Route("DELETE", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}",
+          zone_endpoints.delete_selector, P.GRAPH_DB_WRITE, status_code=204),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}/members",
+          zone_endpoints.list_selector_members, P.GRAPH_DB_READ),
+    Route("GET",
+          "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}/members/counts",
+          zone_endpoints.selector_member_counts, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/members", zone_endpoints.list_members,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/members/counts", zone_endpoints.member_counts,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/members/{asset_group_tag_member_id}",
+          zone_endpoints.get_member, P.GRAPH_DB_READ),
     # SAML provider forms stream in through a 10 MiB cap of their own (an oversized metadata file is a 400).
     Route("POST", "/api/v2/sso-providers/saml", sso_endpoints.create_saml_provider, P.AUTH_MANAGE_PROVIDERS,
           streams_body=True),

@@ -15,15 +15,21 @@ from houndgraph.analysis.zones.model import OWNED_NAME, TAG_KIND_PREFIX, TIER_ZE
 SYSTEM_TAGS = {tag_kind(TIER_ZERO_NAME): "admin_tier_0", tag_kind(OWNED_NAME): "owned"}
 
 
+# Members are joined as a set (a hash join), never tested with `id = ANY(array)` row by row: a zone
+# may hold most of the graph.
+NOT_MEMBER = "NOT EXISTS (SELECT 1 FROM unnest(%(members)s::bigint[]) AS m(id) WHERE m.id = n.id)"
+MEMBER = "n.id IN (SELECT unnest(%(members)s::bigint[]))"
+
+
 def apply(conn: psycopg.Connection, kind: str, kind_id: int, members: set[int]) -> None:
     ids = sorted(members)
     conn.execute(
-        "UPDATE node SET kind_ids = array_remove(kind_ids, %(tag)s) "
-        "WHERE kind_ids @> ARRAY[%(tag)s]::smallint[] AND NOT id = ANY(%(members)s)",
+        "UPDATE node n SET kind_ids = array_remove(n.kind_ids, %(tag)s) "
+        f"WHERE n.kind_ids @> ARRAY[%(tag)s]::smallint[] AND {NOT_MEMBER}",
         {"tag": kind_id, "members": ids})
     conn.execute(
-        "UPDATE node SET kind_ids = kind_ids || %(tag)s WHERE id = ANY(%(members)s) "
-        "AND NOT kind_ids @> ARRAY[%(tag)s]::smallint[]",
+        f"UPDATE node n SET kind_ids = n.kind_ids || %(tag)s WHERE {MEMBER} "
+        "AND NOT n.kind_ids @> ARRAY[%(tag)s]::smallint[]",
         {"tag": kind_id, "members": ids})
     word = SYSTEM_TAGS.get(kind)
     if word is not None:
@@ -31,15 +37,15 @@ def apply(conn: psycopg.Connection, kind: str, kind_id: int, members: set[int]) 
 
 
 def _system_tag(conn: psycopg.Connection, word: str, members: list[int]) -> None:
-    has_word = "%(word)s = ANY(string_to_array(coalesce(properties->>'system_tags', ''), ' '))"
+    has_word = "%(word)s = ANY(string_to_array(coalesce(n.properties->>'system_tags', ''), ' '))"
     conn.execute(
-        "UPDATE node SET properties = properties || jsonb_build_object('system_tags', array_to_string("
-        "array_remove(string_to_array(properties->>'system_tags', ' '), %(word)s), ' ')) "
-        f"WHERE {has_word} AND NOT id = ANY(%(members)s)", {"word": word, "members": members})
+        "UPDATE node n SET properties = n.properties || jsonb_build_object('system_tags', array_to_string("
+        "array_remove(string_to_array(n.properties->>'system_tags', ' '), %(word)s), ' ')) "
+        f"WHERE n.properties ? 'system_tags' AND {has_word} AND {NOT_MEMBER}", {"word": word, "members": members})
     conn.execute(
-        "UPDATE node SET properties = properties || jsonb_build_object('system_tags', "
-        "trim(coalesce(properties->>'system_tags', '') || ' ' || %(word)s)) "
-        f"WHERE id = ANY(%(members)s) AND NOT {has_word}", {"word": word, "members": members})
+        "UPDATE node n SET properties = n.properties || jsonb_build_object('system_tags', "
+        "trim(coalesce(n.properties->>'system_tags', '') || ' ' || %(word)s)) "
+        f"WHERE {MEMBER} AND NOT {has_word}", {"word": word, "members": members})
 
 
 def clear_other_tags(conn: psycopg.Connection, keep: Iterable[int]) -> None:
