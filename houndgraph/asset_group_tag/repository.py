@@ -21,7 +21,7 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, SMALLINT
+from sqlalchemy.dialects.postgresql import ARRAY, SMALLINT, distinct_on
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -256,7 +256,7 @@ async def list_certifications(session: AsyncSession, condition: Condition, skip:
     rows_query = (select(Node, Selector.asset_group_tag_id)
                   .join(Selector, Selector.id == Node.selector_id)
                   .where(_and(Selector.disabled_at.is_(None), condition))
-                  .distinct(Node.node_id, Selector.asset_group_tag_id)
+                  .ext(distinct_on(Node.node_id, Selector.asset_group_tag_id))
                   .order_by(Node.node_id, Selector.asset_group_tag_id, Node.certified.desc()))
     count = await session.scalar(select(func.count()).select_from(rows_query.subquery())) or 0
     rows = await session.execute(rows_query.offset(skip).limit(limit))
@@ -270,7 +270,7 @@ async def search_members(session: AsyncSession, tag_ids: Sequence[int], text_que
         select(Node, Selector.asset_group_tag_id).join(Selector, Selector.id == Node.selector_id)
         .where(Selector.asset_group_tag_id.in_(tag_ids), Selector.disabled_at.is_(None),
                func.lower(Node.node_name).like(pattern) | func.lower(Node.node_object_id).like(pattern))
-        .distinct(Node.node_name, Node.node_id).order_by(Node.node_name, Node.node_id).limit(limit))
+        .ext(distinct_on(Node.node_name, Node.node_id)).order_by(Node.node_name, Node.node_id).limit(limit))
     return [(row, tag_id) for row, tag_id in rows]
 
 
