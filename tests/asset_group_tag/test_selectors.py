@@ -174,3 +174,24 @@ def test_list_sorting_filters_and_paging(admin: httpx.Client, zones: Database) -
     assert_error(admin.get(url, params={"sort_by": "seeds"}), 400, "column format does not support sorting: seeds")
     assert_error(admin.get(url, params={"allow_disable": "eq:true"}), 400,
                  "the specified column cannot be filtered: allow_disable")
+
+
+def test_parent_objects_follow_the_feature_flag(admin: httpx.Client, zones: Database, analyse: Analyse) -> None:
+    load_graph(zones, [(DOMAIN, "Domain", {}), ("OU-ADMINS", "OU", {}), (f"{DOMAIN}-512", "Group", {}),
+                       ("GPO-1", "GPO", {})],
+               [(DOMAIN, "Contains", "OU-ADMINS"), ("OU-ADMINS", "Contains", f"{DOMAIN}-512"),
+                ("GPO-1", "GPLink", "OU-ADMINS")])
+    admin.put("/api/v2/analysis")
+    assert analyse()
+    assert {"OU-ADMINS", "GPO-1"} <= tagged(zones, "Tag_Tier_Zero")
+    flags = {flag["key"]: flag for flag in admin.get("/api/v2/features").json()["data"]}
+    assert flags["tier_management_engine"]["enabled"] is True
+    flag = flags["auto_tag_t0_parent_objects"]
+    assert flag["enabled"] is True and flag["user_updatable"] is True
+    try:
+        assert admin.put(f"/api/v2/features/{flag['id']}/toggle").json() == {"data": {"enabled": False}}
+        admin.put("/api/v2/analysis")
+        assert analyse()
+        assert tagged(zones, "Tag_Tier_Zero") == {DOMAIN, f"{DOMAIN}-512"}
+    finally:
+        admin.put(f"/api/v2/features/{flag['id']}/toggle")
