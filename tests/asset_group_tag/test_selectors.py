@@ -9,8 +9,10 @@ import pytest
 from houndgraph.db import Database
 from tests.asset_group_tag.conftest import TAGS, Analyse, load_graph, tag_id, tagged
 from tests.auth.test_login import assert_error
+from tests.openapi import assert_matches_spec
 
 DOMAIN = "S-1-5-21-7"
+ONE_SELECTOR = "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}"
 
 
 def selectors_url(http: httpx.Client, tag: str = "Tier Zero") -> str:
@@ -26,6 +28,7 @@ def default_selector(http: httpx.Client, name: str) -> dict:
 def create(http: httpx.Client, url: str, body: dict) -> dict:
     response = http.post(url, json=body)
     assert response.status_code == 201, response.text
+    assert_matches_spec(response, "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors")
     return response.json()["data"]
 
 
@@ -88,6 +91,7 @@ def test_created_selector_shape_and_membership_after_analysis(admin: httpx.Clien
         tagged(zones, "Tag_Tier_Zero")
     one = admin.get(f"{url}/{selector['id']}")
     assert one.status_code == 200 and one.json()["data"]["selector"]["name"] == "Helpdesk"
+    assert_matches_spec(one, ONE_SELECTOR)
     counted = admin.get(url, params={"counts": "true", "name": "eq:Helpdesk"}).json()["data"]["selectors"]
     assert counted[0]["counts"] == {"members": 2}
 
@@ -99,6 +103,7 @@ def test_patch_changes_only_given_fields(admin: httpx.Client, zones: Database, a
     analyse()
     response = admin.patch(f"{url}/{selector['id']}", json={"description": "operators"})
     assert response.status_code == 200, response.text
+    assert_matches_spec(response, ONE_SELECTOR)
     body = response.json()["data"]
     assert (body["name"], body["description"], body["seeds"]) == ("ops", "operators", selector["seeds"])
     assert analyse()  # any change requests analysis
@@ -162,7 +167,9 @@ def test_delete_and_unknown_ids(admin: httpx.Client, zones: Database, analyse: A
 def test_list_sorting_filters_and_paging(admin: httpx.Client, zones: Database) -> None:
     url = selectors_url(admin)
     create(admin, url, {"name": "zeta", "seeds": [{"type": 1, "value": "A"}]})
-    page = admin.get(url, params={"limit": 2, "skip": 1, "sort_by": "-name"}).json()
+    listed = admin.get(url, params={"limit": 2, "skip": 1, "sort_by": "-name", "counts": "true"})
+    assert_matches_spec(listed, "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors")
+    page = listed.json()
     assert page["limit"] == 2 and page["skip"] == 1 and len(page["data"]["selectors"]) == 2
     names = [s["name"] for s in admin.get(url, params={"limit": 100, "sort_by": "-name"}).json()["data"]["selectors"]]
     assert names == sorted(names, reverse=True) and names[0] == "zeta"
