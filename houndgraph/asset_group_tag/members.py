@@ -124,7 +124,8 @@ def _preview(conn: psycopg.Connection, seeds: list[Seed], how: Expansion, limit:
     selected = expand(Walker(conn, kinds), resolve(conn, seeds, kinds), how)
     chosen = sorted(selected, key=lambda node: (selected[node], node))[:limit]
     details = node_details(conn, chosen, {kind_id: name for name, kind_id in kinds.items()})
-    properties = dict(conn.execute("SELECT id, properties FROM node WHERE id = ANY(%s)", (chosen,)).fetchall())
+    rows = conn.execute("SELECT id, properties FROM node WHERE id = ANY(%s)", (chosen,)).fetchall()
+    properties: dict[int, dict[str, Any]] = dict(rows)
     members = []
     for node in chosen:
         kind, environment, objectid, name = details[node]

@@ -31,12 +31,18 @@ UPDATE datapipe_status SET analysis_requested = false
 """
 
 
-@pytest.fixture
-def zones(empty_graph: Database) -> Iterator[Database]:
-    with empty_graph.connect_raw(autocommit=True) as conn:
+def _reset(database: Database) -> None:
+    with database.connect_raw(autocommit=True) as conn:
         for statement in RESET.split(";"):
             conn.execute(statement)
+
+
+@pytest.fixture
+def zones(empty_graph: Database) -> Iterator[Database]:
+    """Before and after: other tests' analysis runs must not meet the zones a test made."""
+    _reset(empty_graph)
     yield empty_graph
+    _reset(empty_graph)
 
 
 Analyse = Callable[[], bool]
