@@ -13,19 +13,15 @@ of each set-up inserts its selected nodes, the next ones diff against them (noth
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import tempfile
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
 from analysis import Generator, load  # bench/analysis.py
+from synthetic import machine, throwaway_database
 
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.zones import tag_zones
 from houndgraph.db import Database
-from houndgraph.settings import Settings
 
 
 def add_selectors(db: Database, setup: str, generator: Generator) -> None:
@@ -52,28 +48,22 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=2)
     args = parser.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}")
-    with tempfile.TemporaryDirectory(prefix="hgz-", dir="/tmp") as tmp:
-        db = Database.open(Settings(data_dir=Path(tmp)))
-        try:
-            db.migrate()
-            nodes, edges, seconds = load(db, args.objects)
-            print(f"collection: {args.objects} objects -> {nodes} nodes, {edges} edges, loaded in {seconds:.1f} s")
-            generator = Generator(args.objects)
-            print(f"\n{'set-up':16} {'run':>3} {'seconds':>8}  members")
-            for setup in ("defaults", "second zone", "owned"):
-                add_selectors(db, setup, generator)
-                for run in range(1, args.runs + 1):
-                    with db.connect_raw() as conn:
-                        started = time.perf_counter()
-                        report = tag_zones(Context(conn, datetime.now(UTC)))
-                        conn.commit()
-                        elapsed = time.perf_counter() - started
-                    members = ", ".join(f"{name} {count}" for name, count in report.members.items())
-                    print(f"{setup:16} {run:>3} {elapsed:8.2f}  {members}")
-        finally:
-            db.close()
+    print(machine())
+    with throwaway_database("hgz-") as db:
+        nodes, edges, seconds = load(db, args.objects)
+        print(f"collection: {args.objects} objects -> {nodes} nodes, {edges} edges, loaded in {seconds:.1f} s")
+        generator = Generator(args.objects)
+        print(f"\n{'set-up':16} {'run':>3} {'seconds':>8}  members")
+        for setup in ("defaults", "second zone", "owned"):
+            add_selectors(db, setup, generator)
+            for run in range(1, args.runs + 1):
+                with db.connect_raw() as conn:
+                    started = time.perf_counter()
+                    report = tag_zones(Context(conn, datetime.now(UTC)))
+                    conn.commit()
+                    elapsed = time.perf_counter() - started
+                members = ", ".join(f"{name} {count}" for name, count in report.members.items())
+                print(f"{setup:16} {run:>3} {elapsed:8.2f}  {members}")
 
 
 if __name__ == "__main__":
