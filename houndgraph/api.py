@@ -184,7 +184,7 @@ ROUTES: list[Route] = [
           P.GRAPH_DB_READ),
     Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/members/counts", zone_endpoints.member_counts,
           P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/members/{asset_group_tag_member_id}",
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/members/{asset_group_member_id}",
           zone_endpoints.get_member, P.GRAPH_DB_READ),
     # The legacy asset groups: a view over Tier Zero and Owned.
     Route("GET", "/api/v2/asset-groups", asset_group_endpoints.list_asset_groups, P.GRAPH_DB_READ),

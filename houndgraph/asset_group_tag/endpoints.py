@@ -151,10 +151,10 @@ async def selector_member_counts(asset_group_tag_id: str, asset_group_tag_select
     return DataEnvelope(data=counts)
 
 
-async def get_member(asset_group_tag_id: str, asset_group_tag_member_id: str,
+async def get_member(asset_group_tag_id: str, asset_group_member_id: str,
                      session: SessionDep) -> DataEnvelope[MemberData]:
     tag = await service.get_tag(session, service.parse_tag_id(asset_group_tag_id))
-    member = await members.member_info(session, tag, parse_int_id(asset_group_tag_member_id))
+    member = await members.member_info(session, tag, parse_int_id(asset_group_member_id))
     return DataEnvelope(data=MemberData(member=member))
 
 
