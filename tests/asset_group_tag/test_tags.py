@@ -8,6 +8,8 @@ import pytest
 from houndgraph.db import Database
 from tests.asset_group_tag.conftest import TAGS, Analyse, load_graph, tag_id, tagged
 from tests.auth.test_login import assert_error
+from tests.conftest import LiveServer
+from tests.factories import account
 from tests.openapi import assert_matches_spec
 
 
@@ -181,3 +183,16 @@ def test_create_and_delete_zones(admin: httpx.Client, zones: Database, analyse: 
     assert tagged(zones, "Tag_Servers") == set()
     # The name is free again.
     assert create_zone(admin, "Servers")["position"] == 2
+
+
+def test_read_only_users_read_but_do_not_change(live_server: LiveServer, zones: Database, admin: httpx.Client) -> None:
+    tier_zero = tag_id(admin, "Tier Zero")
+    with account(live_server, zones, "Read-Only") as reader:
+        assert reader.http.get(TAGS).status_code == 200
+        assert reader.http.get(f"{TAGS}/{tier_zero}/selectors").status_code == 200
+        assert reader.http.get("/api/v2/asset-groups").status_code == 200
+        assert_error(reader.http.patch(f"{TAGS}/{tier_zero}", json={"description": "x"}), 403, "not authorized")
+        assert_error(reader.http.post(f"{TAGS}/{tier_zero}/selectors",
+                                      json={"name": "x", "seeds": [{"type": 1, "value": "A"}]}), 403)
+        assert_error(reader.http.post("/api/v2/custom-nodes", json={"custom_types": {}}), 403)
+    assert admin.get(f"{TAGS}/{tier_zero}").json()["data"]["tag"]["description"] == "Tier Zero"
