@@ -202,3 +202,24 @@ def test_parent_objects_follow_the_feature_flag(admin: httpx.Client, zones: Data
         assert tagged(zones, "Tag_Tier_Zero") == {DOMAIN, f"{DOMAIN}-512"}
     finally:
         admin.put(f"/api/v2/features/{flag['id']}/toggle")
+
+
+def test_clear_database_deletes_custom_selectors_and_selections(admin: httpx.Client, zones: Database,
+                                                                 analyse: Analyse) -> None:
+    small_domain(zones)
+    url, owned = selectors_url(admin), selectors_url(admin, "Owned")
+    create(admin, url, {"name": "ops", "seeds": [{"type": 1, "value": f"{DOMAIN}-1200"}]})
+    create(admin, owned, {"name": "mine", "seeds": [{"type": 1, "value": f"{DOMAIN}-1101"}]})
+    assert analyse()
+    tier_zero = tag_id(admin, "Tier Zero")
+    response = admin.post("/api/v2/clear-database", json={"deleteAssetGroupSelectors": [tier_zero]})
+    assert response.status_code == 204, response.text
+    analyse()  # one tick: the purge, then the analysis it asks for
+    assert admin.get(url, params={"is_default": "eq:false"}).json()["count"] == 0
+    assert admin.get(owned).json()["count"] == 1
+    assert f"{DOMAIN}-1200" not in tagged(zones, "Tag_Tier_Zero")
+    assert tagged(zones, "Tag_Owned") == {f"{DOMAIN}-1101"}
+    admin.post("/api/v2/clear-database", json={"deleteCollectedGraphData": True})
+    analyse()
+    with zones.connect_raw() as conn:
+        assert conn.execute("SELECT count(*) FROM asset_group_tag_selector_nodes").fetchone() == (0,)
