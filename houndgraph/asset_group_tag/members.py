@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.analysis.zones.expansion import Walker, expand
 from houndgraph.analysis.zones.model import Certification, CertifyAction, Expansion, Seed, SeedType, TagType
-from houndgraph.analysis.zones.seeds import load_kinds, resolve
+from houndgraph.analysis.zones.seeds import resolve
 from houndgraph.analysis.zones.store import node_details
 from houndgraph.asset_group_tag import history
 from houndgraph.asset_group_tag import repository as repo
@@ -35,6 +35,7 @@ from houndgraph.auth.context import AuthContext
 from houndgraph.datapipe import service as datapipe_service
 from houndgraph.db import Database
 from houndgraph.errors import BadRequest, Conflict, NotFound
+from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey
@@ -120,7 +121,7 @@ async def preview(database: Database, body: PreviewRequest, limit: int, wait_sec
 
 
 def _preview(conn: psycopg.Connection, seeds: list[Seed], how: Expansion, limit: int) -> list[MemberView]:
-    kinds = load_kinds(conn)
+    kinds = KindCatalogue(conn).all()
     selected = expand(Walker(conn, kinds), resolve(conn, seeds, kinds), how)
     chosen = sorted(selected, key=lambda node: (selected[node], node))[:limit]
     details = node_details(conn, chosen, {kind_id: name for name, kind_id in kinds.items()})

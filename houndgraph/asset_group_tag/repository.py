@@ -26,6 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from houndgraph.analysis.zones.model import Certification, TagType, tag_kind
+from houndgraph.db import graph_connection
+from houndgraph.graph.kind_catalogue import ensure_kinds, kind_map
 from houndgraph.models import (
     AssetGroupHistory,
     AssetGroupTag,
@@ -38,7 +40,6 @@ Condition = ColumnElement[bool] | None
 Node = AssetGroupTagSelectorNode
 Selector = AssetGroupTagSelector
 # The graph tables, read here for kinds and member existence (their SQL otherwise lives in graph/).
-GRAPH_KIND = table("kind", column("id"), column("name"))
 GRAPH_NODE = table("node", column("id"), column("kind_ids", ARRAY(SMALLINT)), column("properties"))
 
 
@@ -78,13 +79,10 @@ async def zones(session: AsyncSession) -> list[AssetGroupTag]:
 async def kind_id(session: AsyncSession, name: str) -> int:
     """The graph kind of a tag name, created if new (the graph's kind catalogue table)."""
     kind = tag_kind(name)
-    found = await session.scalar(select(GRAPH_KIND.c.id).where(GRAPH_KIND.c.name == kind))
-    if found is None:
-        found = await session.scalar(text(
-            "INSERT INTO kind (name) VALUES (:name) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name "
-            "RETURNING id"), {"name": kind})
-    assert found is not None
-    return int(found)
+    conn = await graph_connection(session)
+    kinds = await kind_map(conn)
+    await ensure_kinds(conn, kinds, [kind])
+    return kinds[kind]
 
 
 async def add(session: AsyncSession, row: Any) -> None:

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.db import graph_connection
 from houndgraph.entity import repository
-from houndgraph.entity.catalogue import Entity
-from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
+from houndgraph.entity.ad_panels import Entity
+from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph import lookup
-from houndgraph.graph.cypher.execute import NodeRow
+from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.kinds import ADNode
 from houndgraph.graph.related import KindIds, Relation
-from houndgraph.graph.unified import bh_graph, display_kind, is_tier_zero
+from houndgraph.graph.rows import NodeRow
+from houndgraph.kit.graph_shapes import bh_graph, display_kind, is_tier_zero
 from houndgraph.kit.pagination import parse_page
 from houndgraph.kit.sorting import parse_sort
 
@@ -24,9 +25,6 @@ NODE_NOT_FOUND = "node not found"
 UNSUPPORTED_TYPE = "there are errors in the query parameters: unsupported result type for this query"
 LIST_DEFAULT_LIMIT = 10
 SORTABLE = ("name", "objectid")
-# strconv.ParseBool's spellings, which the reference accepts for `counts`.
-_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
-_FALSE = frozenset({"0", "f", "F", "FALSE", "false", "False"})
 
 
 @dataclass(frozen=True)
@@ -37,37 +35,25 @@ class ListRequest:
     order: list[tuple[str, bool]]
 
 
-def parse_bool(raw: str | None, default: bool) -> bool:
-    if raw is None or raw == "":
-        return default
-    if raw in _TRUE:
-        return True
-    if raw in _FALSE:
-        return False
-    raise BadRequest(BAD_FILTERS)
-
-
-def parse_list_request(params: Mapping[str, str], sort_by: Iterable[str]) -> ListRequest:
-    kind = params.get("type", "") or "list"
+def parse_list_request(kind: str | None, skip: str | None, limit: str | None, sort_by: Iterable[str]) -> ListRequest:
+    kind = kind or "list"
     if kind not in ("list", "graph"):
         raise BadRequest(UNSUPPORTED_TYPE)
-    page = parse_page(params.get("skip"), params.get("limit"), default_limit=LIST_DEFAULT_LIMIT)
+    page = parse_page(skip, limit, default_limit=LIST_DEFAULT_LIMIT)
     sort = parse_sort(sort_by, SORTABLE)
     return ListRequest(kind == "graph", page.skip, page.limit, [(key.column, key.descending) for key in sort])
 
 
-async def _find(conn: psycopg.AsyncConnection[Any], object_id: str, kinds: KindIds, kind: str) -> NodeRow:
+async def _find(conn: GraphConnection, object_id: str, kinds: KindIds, kind: str) -> NodeRow:
     node = await lookup.node_by_object_id(conn, object_id, kinds, [kind])
     if node is None:
         raise NotFound(NODE_NOT_FOUND)
     return node
 
 
-async def entity_info(session: AsyncSession, entity: Entity, object_id: str, params: Mapping[str, str]
+async def entity_info(session: AsyncSession, entity: Entity, object_id: str, include_counts: bool
                       ) -> dict[str, Any]:
-    # The upstream spec names the parameter `counts`; its description (and the seed) say `count`.
-    include_counts = parse_bool(params.get("counts", params.get("count")), True)
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     node = await _find(conn, object_id, kinds, entity.kind)
     if not include_counts:
@@ -90,7 +76,7 @@ async def related(session: AsyncSession, entity: Entity, relation: Relation, obj
                   request: ListRequest) -> dict[str, Any]:
     """`type=list`: the page envelope; `type=graph`: the legacy graph map of the root, the related nodes
     and the relation's edges among them (without the `data` wrapper, as the reference writes it)."""
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     node = await _find(conn, object_id, kinds, entity.kind)
     if request.graph:
@@ -108,7 +94,7 @@ async def related(session: AsyncSession, entity: Entity, relation: Relation, obj
 
 
 async def meta(session: AsyncSession, object_id: str) -> dict[str, Any]:
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     node = await _find(conn, object_id, kinds, ADNode.Meta)
     return {"props": node.properties}

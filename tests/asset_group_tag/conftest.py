@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 
-from houndgraph.datapipe.pipeline import analyse as run_analysis_hook
+from houndgraph.datapipe.loop import analyse as run_analysis_hook
 from houndgraph.db import Database
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, NodeRecord
 from houndgraph.graph.store import GraphStore

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.zones import meta, store, tagging
 from houndgraph.analysis.zones.expansion import Walker, expand
-from houndgraph.analysis.zones.model import EXPANSION_OF_TYPE, Expansion, TagType
-from houndgraph.analysis.zones.seeds import load_kinds, resolve
+from houndgraph.analysis.zones.model import EXPANSION_OF_TYPE, TAG_KIND_PREFIX, Expansion, TagType
+from houndgraph.analysis.zones.seeds import resolve
 
 
 @dataclass(slots=True)
@@ -27,7 +27,7 @@ def tag_zones(ctx: Context) -> ZoneReport:
     conn = ctx.conn
     store.forget_unselected(conn)
     tags = store.load_tags(conn)
-    kinds = load_kinds(conn)
+    kinds = ctx.catalogue.all()
     kind_names = {kind_id: name for name, kind_id in kinds.items()}
     walker = Walker(conn, kinds)
     report = ZoneReport()
@@ -49,6 +49,7 @@ def tag_zones(ctx: Context) -> ZoneReport:
         tagging.apply(conn, tag.kind, kind_id, members)
         tag_kinds.append(kind_id)
         report.members[tag.name] = len(members)
-    tagging.clear_other_tags(conn, tag_kinds)
+    tagging.clear_other_tags(conn, {kind_id for name, kind_id in kinds.items() if name.startswith(TAG_KIND_PREFIX)}
+                             - set(tag_kinds))
     meta.refresh(ctx)
     return report

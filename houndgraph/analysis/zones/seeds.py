@@ -16,7 +16,7 @@ from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherError, QueryTooComplex
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.statement import compile_query, graph_ids
-from houndgraph.graph.cypher.translate.patterns import NeedShortestPaths
+from houndgraph.graph.cypher.translate import shortest
 from houndgraph.graph.cypher.validate import fitness, validate
 
 log = logging.getLogger(__name__)
@@ -33,10 +33,6 @@ def check_cypher_seed(text: str) -> a.Query:
     if fitness(query) <= SELECTOR_COMPLEXITY_BOUND:
         raise QueryTooComplex()
     return query
-
-
-def load_kinds(conn: psycopg.Connection) -> dict[str, int]:
-    return dict(conn.execute("SELECT name, id FROM kind").fetchall())
 
 
 def resolve(conn: psycopg.Connection, seeds: Iterable[Seed], kinds: Mapping[str, int]) -> set[int]:
@@ -56,10 +52,11 @@ def resolve(conn: psycopg.Connection, seeds: Iterable[Seed], kinds: Mapping[str,
 
 def _cypher_nodes(conn: psycopg.Connection, text: str, kinds: Mapping[str, int]) -> set[int]:
     try:
-        statement = compile_query(check_cypher_seed(text), kinds)
-    except NeedShortestPaths:
-        log.warning("selector seed skipped: shortest path patterns are not run in selectors: %r", text)
-        return set()
+        query = check_cypher_seed(text)
+        if shortest.requests(query, kinds):
+            log.warning("selector seed skipped: shortest path patterns are not run in selectors: %r", text)
+            return set()
+        statement = compile_query(query, kinds)
     except CypherError as error:
         log.warning("selector seed skipped: %s: %r", error.message, text)
         return set()

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import psycopg
 
-from houndgraph.analysis.zones.model import OWNED_NAME, TAG_KIND_PREFIX, TIER_ZERO_NAME, tag_kind
+from houndgraph.analysis.zones.model import OWNED_NAME, TIER_ZERO_NAME, tag_kind
 
 SYSTEM_TAGS = {tag_kind(TIER_ZERO_NAME): "admin_tier_0", tag_kind(OWNED_NAME): "owned"}
 
@@ -48,10 +48,8 @@ def _system_tag(conn: psycopg.Connection, word: str, members: list[int]) -> None
         f"WHERE {MEMBER} AND NOT {has_word}", {"word": word, "members": members})
 
 
-def clear_other_tags(conn: psycopg.Connection, keep: Iterable[int]) -> None:
+def clear_other_tags(conn: psycopg.Connection, stale: Iterable[int]) -> None:
     """Kinds of tags that no longer exist (deleted or renamed) leave every node."""
-    stale = [row[0] for row in conn.execute(
-        "SELECT id FROM kind WHERE name LIKE %s AND NOT id = ANY(%s)", (TAG_KIND_PREFIX + "%", sorted(keep)))]
-    for kind_id in stale:
+    for kind_id in sorted(stale):
         conn.execute("UPDATE node SET kind_ids = array_remove(kind_ids, %(tag)s) "
                      "WHERE kind_ids @> ARRAY[%(tag)s]::smallint[]", {"tag": kind_id})

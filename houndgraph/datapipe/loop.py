@@ -20,12 +20,15 @@ from pathlib import Path
 import psycopg
 
 from houndgraph.analysis import run_analysis
+from houndgraph.config import service as config_service
+from houndgraph.datapipe import clear_database_repository as purge_repo
 from houndgraph.datapipe import files
-from houndgraph.datapipe import pipeline_repository as repo
-from houndgraph.datapipe import purge_repository as purge_repo
-from houndgraph.datapipe.ingest import BATCH_SIZE, Stopped, TaskProgress, write_task
-from houndgraph.datapipe.pipeline_repository import PipeStatus, TaskRow
+from houndgraph.datapipe import loop_repository as repo
+from houndgraph.datapipe.loop_repository import PipeStatus, TaskRow
+from houndgraph.datapipe.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
 from houndgraph.db import Database
+from houndgraph.feature_flag import service as feature_flag_service
+from houndgraph.feature_flag.flag_keys import FeatureFlagKey
 from houndgraph.graph.store import WriteStats
 from houndgraph.ingest.errors import IngestError
 from houndgraph.models.ingest_job import JobStatus
@@ -47,8 +50,8 @@ def no_analysis(conn: psycopg.Connection) -> None:
 
 def analyse(conn: psycopg.Connection) -> None:
     """The analysis hook: every post-processing rule, privilege zone tags and the data-quality snapshot."""
-    run_analysis(conn, citrix_rdp_support=repo.citrix_rdp_support(conn),
-                 tag_parent_objects=repo.tag_parent_objects(conn))
+    run_analysis(conn, citrix_rdp_support=config_service.citrix_rdp_support(conn),
+                 tag_parent_objects=feature_flag_service.enabled_on(conn, FeatureFlagKey.AUTO_TAG_T0_PARENT_OBJECTS))
 
 
 class Observer:
