@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import Request
+from typing import Annotated
+
+from fastapi import Depends, Request
 from pydantic import TypeAdapter, ValidationError
 
 from houndgraph.asset_group import service
-from houndgraph.asset_group.params import group_query, member_query, page
 from houndgraph.asset_group.schemas import (
     AssetGroupsData,
     AssetGroupView,
@@ -21,13 +22,18 @@ from houndgraph.deps import SessionDep
 from houndgraph.errors import JSON_UNMARSHAL, BadRequest
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_int_id
+from houndgraph.kit.pagination import Page
+from houndgraph.kit.params import list_query, page_query
+from houndgraph.kit.query import ListQuery
 
 MEMBERS_LIMIT = 100
 SPECS = TypeAdapter(list[SelectorSpec])
+GroupQuery = Annotated[ListQuery, Depends(list_query(service.GROUPS))]
+MemberQuery = Annotated[ListQuery, Depends(list_query(service.MEMBERS))]
+MemberPage = Annotated[Page, Depends(page_query(MEMBERS_LIMIT))]
 
 
-async def list_asset_groups(request: Request, session: SessionDep) -> DataEnvelope[AssetGroupsData]:
-    query = group_query(request)
+async def list_asset_groups(query: GroupQuery, session: SessionDep) -> DataEnvelope[AssetGroupsData]:
     groups = await service.list_groups(session, query.sort, query.filters)
     return DataEnvelope(data=AssetGroupsData(asset_groups=groups))
 
@@ -36,9 +42,8 @@ async def get_asset_group(asset_group_id: str, session: SessionDep) -> DataEnvel
     return DataEnvelope(data=await service.get_group(session, parse_int_id(asset_group_id, bits=32)))
 
 
-async def list_asset_group_members(asset_group_id: str, request: Request,
+async def list_asset_group_members(asset_group_id: str, query: MemberQuery, paging: MemberPage,
                                    session: SessionDep) -> PageEnvelope[LegacyMembersData]:
-    query, paging = member_query(request), page(request, MEMBERS_LIMIT)
     members, count = await service.list_members(session, parse_int_id(asset_group_id, bits=32), query.sort,
                                                 query.filters, paging)
     return PageEnvelope(count=count, skip=paging.skip, limit=paging.limit, data=LegacyMembersData(members=members))

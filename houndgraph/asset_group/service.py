@@ -26,11 +26,30 @@ from houndgraph.asset_group_tag.schemas import SeedBody, SelectorCreate
 from houndgraph.auth.context import AuthContext
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph.kinds import AZNode, primary_kind
-from houndgraph.kit.filters import Filter, Predicate
+from houndgraph.kit.filters import (
+    ID_PREDICATES,
+    ORDERED_PREDICATES,
+    Filter,
+    FilterColumn,
+    Predicate,
+    as_bool,
+    as_int,
+)
 from houndgraph.kit.pagination import Page
+from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AssetGroupTag, AssetGroupTagSelector
 
+GROUPS = ListColumns(sortable=("name", "tag", "member_count"), filters={
+    "name": FilterColumn(ID_PREDICATES), "tag": FilterColumn(ID_PREDICATES),
+    "system_group": FilterColumn(ID_PREDICATES, as_bool), "member_count": FilterColumn(ORDERED_PREDICATES, as_int),
+    "id": FilterColumn(ORDERED_PREDICATES, as_int)})
+MEMBERS = ListColumns(
+    sortable=("object_id", "primary_kind", "environment_id", "environment_kind", "name", "custom_member"),
+    filters={"object_id": FilterColumn(ID_PREDICATES), "primary_kind": FilterColumn(ID_PREDICATES),
+             "environment_id": FilterColumn(ID_PREDICATES), "environment_kind": FilterColumn(ID_PREDICATES),
+             "name": FilterColumn(ID_PREDICATES), "custom_member": FilterColumn(ID_PREDICATES, as_bool)},
+    also=PAGE_PARAMETERS)
 # tag name -> (legacy asset group name, legacy tag)
 LEGACY = {TIER_ZERO_NAME: ("Admin Tier Zero", "admin_tier_0"), OWNED_NAME: ("Owned", "owned")}
 ADD, REMOVE = "add", "remove"

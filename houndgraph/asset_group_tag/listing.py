@@ -9,12 +9,40 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.asset_group_tag import repository as repo
 from houndgraph.asset_group_tag.schemas import SelectorView, TagCounts, TagView
-from houndgraph.kit.filters import Filter, where
+from houndgraph.kit.filters import (
+    ID_PREDICATES,
+    ORDERED_PREDICATES,
+    STRING_PREDICATES,
+    Filter,
+    FilterColumn,
+    as_bool,
+    as_datetime,
+    as_int,
+    where,
+)
 from houndgraph.kit.pagination import Page
-from houndgraph.kit.sorting import SortKey, order_by
+from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns, ListQuery
+from houndgraph.kit.sorting import order_by
 from houndgraph.models import AssetGroupTag, AssetGroupTagSelector, AssetGroupTagSelectorSeed
 
 T, S = AssetGroupTag, AssetGroupTagSelector
+COUNTS, ENVIRONMENTS = "counts", "environments"
+STRING = FilterColumn(STRING_PREDICATES)
+STRICT = FilterColumn(ID_PREDICATES)
+TIME = FilterColumn(ORDERED_PREDICATES, as_datetime)
+BOOL = FilterColumn(ID_PREDICATES, as_bool)
+NUMBER = FilterColumn(ID_PREDICATES, as_int)
+TAGS = ListColumns(filters={
+    "type": NUMBER, "name": STRING, "description": STRING, "created_at": TIME, "updated_at": TIME,
+    "deleted_at": TIME, "created_by": STRICT, "updated_by": STRICT, "deleted_by": STRICT,
+    "require_certify": BOOL, "analysis_enabled": BOOL,
+}, also=frozenset({COUNTS}))
+SELECTORS = ListColumns(
+    sortable=("id", "name", "created_at", "updated_at", "disabled_at", "auto_certify", "is_default"),
+    filters={"auto_certify": NUMBER, "is_default": BOOL, "name": STRING, "description": STRING,
+             "created_at": TIME, "updated_at": TIME, "disabled_at": TIME, "created_by": STRICT,
+             "updated_by": STRICT, "disabled_by": STRICT, "type": NUMBER},
+    also=PAGE_PARAMETERS | {COUNTS, ENVIRONMENTS})
 TAG_COLUMNS: dict[str, Any] = {
     "type": T.type, "name": T.name, "description": T.description, "created_at": T.created_at,
     "updated_at": T.updated_at, "deleted_at": T.deleted_at, "created_by": T.created_by, "updated_by": T.updated_by,
@@ -48,9 +76,9 @@ async def tag_view(session: AsyncSession, tag: AssetGroupTag) -> TagView:
     return TagView.of(tag, names=emails)
 
 
-async def list_selectors(session: AsyncSession, tag: AssetGroupTag, sort: list[SortKey], filters: list[Filter],
-                         page: Page, with_counts: bool,
+async def list_selectors(session: AsyncSession, tag: AssetGroupTag, query: ListQuery, page: Page, with_counts: bool,
                          environments: Sequence[str]) -> tuple[list[SelectorView], int]:
+    sort, filters = query.sort, query.filters
     seed_filters = [item for item in filters if item.column == "type"]
     condition = where([item for item in filters if item.column != "type"], SELECTOR_COLUMNS)
     seed_condition = where(seed_filters, {"type": AssetGroupTagSelectorSeed.type})

@@ -17,6 +17,7 @@ from houndgraph.analysis.zones.seeds import resolve
 from houndgraph.analysis.zones.store import node_details
 from houndgraph.asset_group_tag import history
 from houndgraph.asset_group_tag import repository as repo
+from houndgraph.asset_group_tag.listing import ENVIRONMENTS, NUMBER, STRICT, STRING, TIME
 from houndgraph.asset_group_tag.schemas import (
     CertificationView,
     CertifyRequest,
@@ -36,14 +37,18 @@ from houndgraph.datapipe import service as datapipe_service
 from houndgraph.db import Database
 from houndgraph.errors import BadRequest, Conflict, NotFound
 from houndgraph.graph.kind_catalogue import KindCatalogue
-from houndgraph.kit.filters import Filter, where
+from houndgraph.kit.filters import ORDERED_PREDICATES, Filter, FilterColumn, as_int, where
 from houndgraph.kit.pagination import Page
+from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns, ListQuery
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AssetGroupHistory, AssetGroupTag, AssetGroupTagSelector, AssetGroupTagSelectorNode
 
 Node = AssetGroupTagSelectorNode
 MEMBER_COLUMNS: dict[str, Any] = {"name": Node.node_name, "object_id": Node.node_object_id,
                                   "primary_kind": Node.node_primary_kind}
+MEMBERS = ListColumns(
+    sortable=("id", "objectid", "name"), default_sort=(SortKey("id"),),
+    filters={"name": STRING, "object_id": STRING, "primary_kind": STRICT}, also=PAGE_PARAMETERS | {ENVIRONMENTS})
 INVALID_EXPANSION = "invalid expansion method"
 SEARCH_TOO_SHORT = "search query must be at least 3 characters long"
 INVALID_TAG_TYPE = "valid tag_type is required"
@@ -66,8 +71,9 @@ def _member_condition(filters: list[Filter], environments: Sequence[str]) -> Any
     return condition
 
 
-async def list_members(session: AsyncSession, tag: AssetGroupTag, sort: list[SortKey], filters: list[Filter],
-                       page: Page, environments: Sequence[str], selector_id: int | None = None) -> MemberPage:
+async def list_members(session: AsyncSession, tag: AssetGroupTag, query: ListQuery, page: Page,
+                       environments: Sequence[str], selector_id: int | None = None) -> MemberPage:
+    sort, filters = query.sort, query.filters
     if selector_id is not None:
         selector = await get_selector(session, tag, selector_id)
         if selector.disabled_at is not None:
@@ -187,6 +193,9 @@ async def certify(session: AsyncSession, auth: AuthContext, body: CertifyRequest
     await datapipe_service.request_analysis(session)
 
 
+CERTIFICATIONS = ListColumns(filters={
+    "asset_group_tag_id": NUMBER, "certified": NUMBER, "certified_by": STRING, "created_at": TIME, "name": STRING,
+    "object_id": STRING, "primary_kind": STRICT}, also=PAGE_PARAMETERS | {ENVIRONMENTS})
 CERTIFICATION_COLUMNS: dict[str, Any] = {
     **MEMBER_COLUMNS, "certified": Node.certified, "certified_by": Node.certified_by, "created_at": Node.updated_at,
 }
@@ -210,6 +219,13 @@ async def list_certifications(session: AsyncSession, filters: list[Filter], page
 # --- history -------------------------------------------------------------------------------------
 
 H = AssetGroupHistory
+HISTORY = ListColumns(
+    sortable=("id", "created_at", "actor", "email", "action", "target", "asset_group_tag_id"),
+    default_sort=(SortKey("created_at", True),),
+    filters={"actor": STRING, "email": STRING, "action": STRING, "target": STRING,
+             "asset_group_tag_id": FilterColumn(ORDERED_PREDICATES, as_int), "environment_id": STRING,
+             "note": STRING, "created_at": TIME},
+    also=PAGE_PARAMETERS)
 HISTORY_COLUMNS: dict[str, Any] = {
     "id": H.id, "created_at": H.created_at, "actor": H.actor, "email": H.email, "action": H.action,
     "target": H.target, "asset_group_tag_id": H.asset_group_tag_id, "environment_id": H.environment_id,
@@ -217,14 +233,14 @@ HISTORY_COLUMNS: dict[str, Any] = {
 }
 
 
-async def list_history(session: AsyncSession, sort: list[SortKey], filters: list[Filter], page: Page,
+async def list_history(session: AsyncSession, query: ListQuery, page: Page,
                        text: str | None = None) -> tuple[list[HistoryView], int]:
-    condition = where(filters, HISTORY_COLUMNS)
+    condition = where(query.filters, HISTORY_COLUMNS)
     if text:
         pattern = f"%{text}%"
         match = or_(*(column.ilike(pattern) for column in (H.actor, H.email, H.action, H.target, H.note)))
         condition = match if condition is None else condition & match
     order = [HISTORY_COLUMNS[key.column].desc() if key.descending else HISTORY_COLUMNS[key.column].asc()
-             for key in sort]
+             for key in query.sort]
     rows, count = await repo.list_history(session, condition, order, page.skip, page.limit)
     return [HistoryView.of(row) for row in rows], count
