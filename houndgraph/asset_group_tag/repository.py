@@ -11,7 +11,6 @@ from sqlalchemy import (
     and_,
     column,
     delete,
-    distinct,
     exists,
     func,
     literal,
@@ -278,11 +277,6 @@ async def search_selectors(session: AsyncSession, tag_ids: Sequence[int], text_q
                                                         Selector.name.ilike(f"%{text_query}%"))
                                  .order_by(Selector.name, Selector.id).limit(limit))
     return list(rows)
-
-
-async def distinct_member_count(session: AsyncSession, tag_id: int) -> int:
-    return await session.scalar(select(func.count(distinct(Node.node_id))).where(_live_nodes(tag_id))
-                                .select_from(Node).join(Selector, Selector.id == Node.selector_id)) or 0
 
 
 # --- history -------------------------------------------------------------------------------------

@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.analysis.zones.model import (
     OWNED_NAME,
-    TIER_ZERO_NAME,
     AutoCertify,
     SeedType,
     TagType,
@@ -93,17 +92,6 @@ async def get_tag(session: AsyncSession, tag_id: int) -> AssetGroupTag:
     if tag is None:
         raise NotFound()
     return tag
-
-
-async def tag_by_name(session: AsyncSession, name: str) -> AssetGroupTag:
-    tag = await repo.tag_named(session, name)
-    if tag is None:
-        raise NotFound()
-    return tag
-
-
-async def tier_zero(session: AsyncSession) -> AssetGroupTag:
-    return await tag_by_name(session, TIER_ZERO_NAME)
 
 
 # --- tags ----------------------------------------------------------------------------------------
