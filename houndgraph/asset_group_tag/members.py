@@ -71,13 +71,16 @@ def _member_condition(filters: list[Filter], environments: Sequence[str]) -> Any
     return condition
 
 
+async def _check_enabled(session: AsyncSession, tag: AssetGroupTag, selector_id: int | None) -> None:
+    """A disabled selector has no members to list (409, as the reference)."""
+    if selector_id is not None and (await get_selector(session, tag, selector_id)).disabled_at is not None:
+        raise Conflict(SELECTOR_DISABLED)
+
+
 async def list_members(session: AsyncSession, tag: AssetGroupTag, query: ListQuery, page: Page,
                        environments: Sequence[str], selector_id: int | None = None) -> MemberPage:
     sort, filters = query.sort, query.filters
-    if selector_id is not None:
-        selector = await get_selector(session, tag, selector_id)
-        if selector.disabled_at is not None:
-            raise Conflict(SELECTOR_DISABLED)
+    await _check_enabled(session, tag, selector_id)
     rows, count = await repo.list_members(
         session, tag.id, _member_condition(filters, environments), [(key.column, key.descending) for key in sort],
         page.skip, page.limit, selector_id=selector_id, tagged_kind=tag.kind_id if selector_id is None else None)
@@ -86,10 +89,7 @@ async def list_members(session: AsyncSession, tag: AssetGroupTag, query: ListQue
 
 async def member_counts(session: AsyncSession, tag: AssetGroupTag, environments: Sequence[str],
                         selector_id: int | None = None) -> MemberCounts:
-    if selector_id is not None:
-        selector = await get_selector(session, tag, selector_id)
-        if selector.disabled_at is not None:
-            raise Conflict(SELECTOR_DISABLED)
+    await _check_enabled(session, tag, selector_id)
     counts = await repo.member_kind_counts(session, tag.id, selector_id, environments,
                                            tagged_kind=tag.kind_id if selector_id is None else None)
     return MemberCounts(total_count=sum(counts.values()), counts=counts)
