@@ -34,6 +34,7 @@ from houndgraph.kit.responses import JSONResponse
 from houndgraph.middleware import JSON_BODY_LIMIT, RequestContextMiddleware
 from houndgraph.rendering import error_body, render_error_bytes
 from houndgraph.settings import Settings
+from houndgraph.ui.serving import mount_ui
 from houndgraph.user.bootstrap import ensure_admin
 
 log = logging.getLogger("houndgraph")
@@ -150,6 +151,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     )
     app.state.settings = settings
     register_routes(app.router)
+    mount_ui(app.router)
     install_error_handlers(app)
     upload_patterns = _upload_path_patterns(app)
 

@@ -32,8 +32,11 @@ class ServiceProcess:
         self.password = password
         env = {**os.environ, "HOUNDGRAPH_DATA_DIR": str(data_dir), "HOUNDGRAPH_PORT": str(self.port),
                "HOUNDGRAPH_ADMIN_PASSWORD": password, **extra_env}
-        self.process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve"], env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The service's output goes to a file in the data directory, so a failed start can say why.
+        self.log = data_dir / f"serve-{self.port}.log"
+        with self.log.open("wb") as output:
+            self.process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve"], env=env,
+                                            stdout=output, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=120)
         deadline = time.monotonic() + 120
@@ -43,7 +46,8 @@ class ServiceProcess:
                     return
             except httpx.TransportError:
                 pass
-            assert self.process.poll() is None and time.monotonic() < deadline, "the service did not start"
+            assert self.process.poll() is None and time.monotonic() < deadline, \
+                f"the service did not start:\n{self.log.read_text(errors='replace')[-3000:]}"
             time.sleep(0.2)
 
     def login(self) -> str:
