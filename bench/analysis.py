@@ -191,7 +191,7 @@ def main() -> None:
                     deleted = sum(counts.deleted for counts in rule.edges.values())
                     print(f"{rule.name:22} {rule.seconds:8.2f} {rule.total:9} {created:9} {deleted:7}")
                 finish = report.seconds - sum(rule.seconds for rule in report.rules)
-                print(f"{'tier zero + quality':22} {finish:8.2f}")
+                print(f"{'zones + quality':22} {finish:8.2f}")
         finally:
             db.close()
 

@@ -13,10 +13,13 @@ from typing import Any, Final
 from fastapi import APIRouter, Depends
 from fastapi.routing import APIRoute
 
+from houndgraph.asset_group import endpoints as asset_group_endpoints
+from houndgraph.asset_group_tag import endpoints as zone_endpoints
 from houndgraph.auth import endpoints as auth_endpoints
 from houndgraph.auth.dependencies import permission_guard
 from houndgraph.auth.permissions import P
 from houndgraph.config import endpoints as config_endpoints
+from houndgraph.custom_node import endpoints as custom_node_endpoints
 from houndgraph.data_quality import endpoints as data_quality_endpoints
 from houndgraph.datapipe import endpoints as datapipe_endpoints
 from houndgraph.entity import endpoints as entity_endpoints
@@ -148,6 +151,61 @@ ROUTES: list[Route] = [
           P.SAVED_QUERIES_WRITE),
     Route("DELETE", "/api/v2/saved-queries/{saved_query_id}/permissions", saved_query_endpoints.unshare_saved_query,
           P.SAVED_QUERIES_WRITE),
+    # --- privilege zones (asset group tags): reads GraphDBRead, changes GraphDBWrite -----------
+    # The fixed paths before "/{asset_group_tag_id}", which would otherwise take them for (malformed) ids.
+    Route("POST", "/api/v2/asset-group-tags/preview-selectors", zone_endpoints.preview_selectors, P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/asset-group-tags/search", zone_endpoints.search, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-group-tags/certifications", zone_endpoints.list_certifications, P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/asset-group-tags/certifications", zone_endpoints.certify, P.GRAPH_DB_WRITE),
+    Route("GET", "/api/v2/asset-group-tags-history", zone_endpoints.list_history, P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/asset-group-tags-history", zone_endpoints.search_history, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-group-tags", zone_endpoints.list_tags, P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/asset-group-tags", zone_endpoints.create_tag, P.GRAPH_DB_WRITE, status_code=201),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}", zone_endpoints.get_tag, P.GRAPH_DB_READ),
+    Route("PATCH", "/api/v2/asset-group-tags/{asset_group_tag_id}", zone_endpoints.update_tag, P.GRAPH_DB_WRITE),
+    Route("DELETE", "/api/v2/asset-group-tags/{asset_group_tag_id}", zone_endpoints.delete_tag, P.GRAPH_DB_WRITE,
+          status_code=204),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors", zone_endpoints.list_selectors,
+          P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors", zone_endpoints.create_selector,
+          P.GRAPH_DB_WRITE, status_code=201),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}",
+          zone_endpoints.get_selector, P.GRAPH_DB_READ),
+    Route("PATCH", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}",
+          zone_endpoints.update_selector, P.GRAPH_DB_WRITE),
+    Route("DELETE", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}",
+          zone_endpoints.delete_selector, P.GRAPH_DB_WRITE, status_code=204),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}/members",
+          zone_endpoints.list_selector_members, P.GRAPH_DB_READ),
+    Route("GET",
+          "/api/v2/asset-group-tags/{asset_group_tag_id}/selectors/{asset_group_tag_selector_id}/members/counts",
+          zone_endpoints.selector_member_counts, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/members", zone_endpoints.list_members,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/members/counts", zone_endpoints.member_counts,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-group-tags/{asset_group_tag_id}/members/{asset_group_member_id}",
+          zone_endpoints.get_member, P.GRAPH_DB_READ),
+    # The legacy asset groups: a view over Tier Zero and Owned.
+    Route("GET", "/api/v2/asset-groups", asset_group_endpoints.list_asset_groups, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-groups/{asset_group_id}", asset_group_endpoints.get_asset_group, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-groups/{asset_group_id}/members", asset_group_endpoints.list_asset_group_members,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-groups/{asset_group_id}/members/counts",
+          asset_group_endpoints.asset_group_member_counts, P.GRAPH_DB_READ),
+    Route("PUT", "/api/v2/asset-groups/{asset_group_id}/selectors", asset_group_endpoints.update_asset_group_selectors,
+          P.GRAPH_DB_WRITE, status_code=201),
+    Route("GET", "/api/v2/asset-groups/{asset_group_id}/collections",
+          asset_group_endpoints.list_asset_group_collections, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/asset-groups/{asset_group_id}/custom-selectors",
+          asset_group_endpoints.asset_group_custom_selectors, P.GRAPH_DB_READ),
+    # --- custom node kinds (display settings of OpenGraph kinds) -------------------------------
+    Route("GET", "/api/v2/custom-nodes", custom_node_endpoints.list_custom_nodes, P.GRAPH_DB_READ),
+    Route("POST", "/api/v2/custom-nodes", custom_node_endpoints.create_custom_nodes, P.GRAPH_DB_WRITE,
+          status_code=201),
+    Route("GET", "/api/v2/custom-nodes/{kind_name}", custom_node_endpoints.get_custom_node, P.GRAPH_DB_READ),
+    Route("PUT", "/api/v2/custom-nodes/{kind_name}", custom_node_endpoints.update_custom_node, P.GRAPH_DB_WRITE),
+    Route("DELETE", "/api/v2/custom-nodes/{kind_name}", custom_node_endpoints.delete_custom_node, P.GRAPH_DB_WRITE),
     # SAML provider forms stream in through a 10 MiB cap of their own (an oversized metadata file is a 400).
     Route("POST", "/api/v2/sso-providers/saml", sso_endpoints.create_saml_provider, P.AUTH_MANAGE_PROVIDERS,
           streams_body=True),

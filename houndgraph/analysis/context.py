@@ -30,6 +30,8 @@ ENTERPRISE_ADMINS_SUFFIX = "-519"
 @dataclass(frozen=True, slots=True)
 class AnalysisOptions:
     citrix_rdp_support: bool = False
+    # Zones also take the OUs, containers and GPOs above their members (feature flag auto_tag_t0_parent_objects).
+    tag_parent_objects: bool = True
 
 
 @dataclass

@@ -3,7 +3,8 @@
 AD first (as the reference): well-known nodes, then the rules reading only collected edges, then
 Owns (before ADCS here: ESC4 and ESC9 count template owners, which the reference misses because it
 derives Owns after ADCS), the PKI plumbing and the ESC rules reading it, and NTLM reading AdminTo and
-enrollment. Azure follows. Tier Zero tagging and the data-quality snapshot close the run.
+enrollment. Azure follows. Privilege zone tagging, then the data-quality snapshot, close the run: each
+is its own step, so later steps (findings) read the zones as tagged.
 """
 
 from __future__ import annotations
@@ -31,13 +32,13 @@ from houndgraph.analysis import (
     owns,
     pki,
     protect_admin_groups,
-    tier_zero,
     trust_keys,
     wellknown,
 )
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Rule
 from houndgraph.analysis.runner import AnalysisReport
+from houndgraph.analysis.zones import tag_zones
 
 AD_RULES: tuple[Rule, ...] = (
     wellknown.RULE,
@@ -76,7 +77,18 @@ AZURE_RULES: tuple[Rule, ...] = (
 ALL_RULES: tuple[Rule, ...] = AD_RULES + AZURE_RULES
 
 
-def finish_run(ctx: Context, report: AnalysisReport) -> None:
-    """Tier Zero tags and the data-quality snapshot, after every rule."""
-    tier_zero.refresh(ctx)
+def tag_privilege_zones(ctx: Context, report: AnalysisReport) -> None:
+    report.zones = tag_zones(ctx)
+
+
+def record_data_quality(ctx: Context, report: AnalysisReport) -> None:
     report.data_quality_run_id = data_quality.record_snapshot(ctx)
+
+
+FINISHING_STEPS = (tag_privilege_zones, record_data_quality)
+
+
+def finish_run(ctx: Context, report: AnalysisReport) -> None:
+    """The steps after every rule, in order: privilege zones, then the data-quality snapshot."""
+    for step in FINISHING_STEPS:
+        step(ctx, report)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from time import perf_counter
+from typing import TYPE_CHECKING
 
 import psycopg
 
@@ -19,6 +20,9 @@ from houndgraph.analysis.context import AnalysisOptions, Context
 from houndgraph.analysis.rule import Rule
 from houndgraph.analysis.sink import EdgeCounts, write_kind
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
+
+if TYPE_CHECKING:
+    from houndgraph.analysis.zones import ZoneReport
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +47,8 @@ class AnalysisReport:
     rules: list[RuleReport] = field(default_factory=list)
     # Set when the run ended with a data-quality snapshot (a full run).
     data_quality_run_id: str | None = None
+    # Set when the run tagged privilege zones (a full run).
+    zones: ZoneReport | None = None
 
     def edges(self, kind: str) -> int:
         return sum(rule.edges[kind].total for rule in self.rules if kind in rule.edges)

@@ -66,6 +66,8 @@ def delete_all_graph(conn: psycopg.Connection) -> None:
     # The kind catalogue stays: kind ids are referenced by code caches and stay stable.
     conn.execute("TRUNCATE edge, node RESTART IDENTITY")
     conn.execute("DELETE FROM source_kinds WHERE id > %s", (len(BUILTIN_SOURCE_KINDS),))
+    # Node ids start again: selections (and their certifications) of the old nodes must not pass to new ones.
+    conn.execute("DELETE FROM asset_group_tag_selector_nodes")
 
 
 def delete_nodes_of_source_kinds(conn: psycopg.Connection, names: list[str]) -> int:
@@ -107,3 +109,9 @@ def delete_finished_jobs(conn: psycopg.Connection) -> list[str]:
 def delete_data_quality_history(conn: psycopg.Connection) -> None:
     for table in DATA_QUALITY_TABLES:  # constants above, never input
         conn.execute(f"DELETE FROM {table}")
+
+
+def delete_custom_selectors(conn: psycopg.Connection, tag_ids: list[int]) -> None:
+    """`deleteAssetGroupSelectors`: the selectors users added to these tags (the defaults stay)."""
+    conn.execute("DELETE FROM asset_group_tag_selectors WHERE asset_group_tag_id = ANY(%s) AND NOT is_default",
+                 (tag_ids,))

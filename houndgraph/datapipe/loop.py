@@ -27,6 +27,8 @@ from houndgraph.datapipe import loop_repository as repo
 from houndgraph.datapipe.loop_repository import PipeStatus, TaskRow
 from houndgraph.datapipe.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
 from houndgraph.db import Database
+from houndgraph.feature_flag import service as feature_flag_service
+from houndgraph.feature_flag.flag_keys import FeatureFlagKey
 from houndgraph.graph.store import WriteStats
 from houndgraph.ingest.errors import IngestError
 from houndgraph.models.ingest_job import JobStatus
@@ -47,8 +49,9 @@ def no_analysis(conn: psycopg.Connection) -> None:
 
 
 def analyse(conn: psycopg.Connection) -> None:
-    """The analysis hook: every post-processing rule, Tier Zero tags and the data-quality snapshot."""
-    run_analysis(conn, citrix_rdp_support=config_service.citrix_rdp_support(conn))
+    """The analysis hook: every post-processing rule, privilege zone tags and the data-quality snapshot."""
+    run_analysis(conn, citrix_rdp_support=config_service.citrix_rdp_support(conn),
+                 tag_parent_objects=feature_flag_service.enabled_on(conn, FeatureFlagKey.AUTO_TAG_T0_PARENT_OBJECTS))
 
 
 class Observer:
@@ -177,9 +180,10 @@ class Datapipe:
                         discard += purge_repo.delete_finished_jobs(conn)
                     if request.delete_data_quality_history:
                         purge_repo.delete_data_quality_history(conn)
-                    # Asset group selectors arrive with privilege zones: until then there are none to
-                    # delete. What remains of the graph is analysed again, as the reference does after a
-                    # partial deletion.
+                    if request.delete_asset_group_selectors:
+                        purge_repo.delete_custom_selectors(conn, request.delete_asset_group_selectors)
+                    # What remains of the graph is analysed again, as the reference does after a partial
+                    # deletion.
                     partial = request.delete_source_kinds or request.delete_sourceless_graph or \
                         request.delete_relationships or request.delete_asset_group_selectors
                     if partial and not request.delete_all_graph:

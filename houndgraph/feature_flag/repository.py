@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import psycopg
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -24,3 +25,9 @@ async def enabled(session: AsyncSession, key: str) -> bool | None:
 async def set_enabled(session: AsyncSession, flag: FeatureFlag, value: bool) -> None:
     flag.enabled = value
     await session.flush()
+
+
+def enabled_on(conn: psycopg.Connection, key: str) -> bool | None:
+    """For the datapipe's analysis, on its psycopg connection."""
+    row = conn.execute("SELECT enabled FROM feature_flags WHERE key = %s", (key,)).fetchone()
+    return None if row is None else bool(row[0])

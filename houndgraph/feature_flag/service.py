@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.errors import Forbidden, NotFound
@@ -26,3 +27,8 @@ async def toggle(session: AsyncSession, flag_id: int) -> bool:
         raise Forbidden(f"Feature flag {flag.key}({flag.id}) is not user updatable.")
     await repository.set_enabled(session, flag, not flag.enabled)
     return flag.enabled
+
+
+def enabled_on(conn: psycopg.Connection, key: FeatureFlagKey) -> bool:
+    """`is_enabled` for the datapipe's analysis, on its psycopg connection."""
+    return bool(repository.enabled_on(conn, key.value))

@@ -118,6 +118,12 @@ class KindCatalogue:
             self._read(missing)
         return [kind_id for kind_id in (_COMMITTED.lookup(name, self._local) for name in names) if kind_id is not None]
 
+    def all(self) -> dict[str, int]:
+        """Every kind name and its id, as this transaction sees them (Cypher translation needs them all)."""
+        rows = self._conn.execute(SELECT_ALL).fetchall()
+        _COMMITTED.absorb(rows, self._local)
+        return {name: kind_id for name, kind_id, _ in rows}
+
     def _read(self, names: list[str]) -> None:
         _COMMITTED.absorb(self._conn.execute(SELECT_NAMED, (names,)).fetchall(), self._local)
 

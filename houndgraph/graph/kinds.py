@@ -291,7 +291,7 @@ KNOWN_EDGE_KINDS: frozenset[str] = frozenset(ADEdge) | frozenset(AZEdge)
 _BASE_KINDS = frozenset({ADNode.Base, AZNode.Base})
 _META_KINDS = frozenset({ADNode.Meta, ADNode.MetaDetail, ADNode.MetaIncludes})
 UNKNOWN_KIND = "Unknown"
-# The kind analysis puts on Tier Zero nodes (until privilege zones exist), read as `isTierZero`.
+# The kind privilege-zone tagging puts on Tier Zero members, read as `isTierZero`.
 TIER_ZERO_TAG = "Tag_Tier_Zero"
 
 

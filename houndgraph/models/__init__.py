@@ -1,9 +1,15 @@
 """SQLAlchemy tables of the application data, one module per table; the graph tables live in graph/."""
 
+from houndgraph.models.asset_group_history import AssetGroupHistory as AssetGroupHistory
+from houndgraph.models.asset_group_tag import AssetGroupTag as AssetGroupTag
+from houndgraph.models.asset_group_tag_selector import AssetGroupTagSelector as AssetGroupTagSelector
+from houndgraph.models.asset_group_tag_selector_node import AssetGroupTagSelectorNode as AssetGroupTagSelectorNode
+from houndgraph.models.asset_group_tag_selector_seed import AssetGroupTagSelectorSeed as AssetGroupTagSelectorSeed
 from houndgraph.models.audit_log import AuditLog as AuditLog
 from houndgraph.models.auth_secret import AuthSecret
 from houndgraph.models.auth_token import AuthToken
 from houndgraph.models.base import Base
+from houndgraph.models.custom_node_kind import CustomNodeKind as CustomNodeKind
 from houndgraph.models.datapipe_status import DatapipeStatus
 from houndgraph.models.feature_flag import FeatureFlag
 from houndgraph.models.ingest_job import IngestJob as IngestJob

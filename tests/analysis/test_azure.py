@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from houndgraph.analysis import azure_app_roles, azure_approvers, azure_common, azure_roles, hybrid, tier_zero
+from houndgraph.analysis import azure_app_roles, azure_approvers, azure_common, azure_roles, hybrid
 from houndgraph.analysis.context import Context
+from houndgraph.analysis.zones import tag_zones
 from houndgraph.graph.kinds import TIER_ZERO_TAG, ADEdge, ADNode, AZEdge, AZNode
 from tests.analysis.graphs import SEEN, Graph
 
@@ -13,12 +14,15 @@ def tenant(graph: Graph) -> None:
 
 
 def contained(graph: Graph, name: str, kind: str, **properties: object) -> None:
-    graph.node(name, kind, **properties)
+    # As AzureHound writes them: every object names its tenant.
+    graph.node(name, kind, **{"tenantid": "TENANT-1", **properties})
     graph.edge("T", AZEdge.Contains, name)
 
 
 def role(graph: Graph, name: str, template: str, **properties: object) -> None:
-    contained(graph, name, AZNode.Role, templateid=template.lower(), **properties)
+    # AzureHound's role object id: the role template id and the tenant id.
+    contained(graph, name, AZNode.Role, objectid=f"{template.upper()}@TENANT-1", templateid=template.lower(),
+              **properties)
 
 
 def directory(graph: Graph) -> None:
@@ -128,10 +132,12 @@ def test_tier_zero_of_a_tenant(graph: Graph) -> None:
     directory(graph)
     graph.load()
     context = Context(graph.conn, SEEN)
-    assert tier_zero.refresh(context) == 3  # the tenant, Admins (Global Administrator) and its member alice
+    # The tenant, Admins (holds Global Administrator) and its member alice; with privilege zones, as in
+    # the reference, the Global Administrator role itself (a default selector's seed) too.
+    assert tag_zones(context).members["Tier Zero"] == 4
     tagged = {row[0] for row in graph.conn.execute(
         "SELECT n.properties->>'name' FROM node n JOIN kind k ON k.id = ANY(n.kind_ids) WHERE k.name = %s",
         (TIER_ZERO_TAG,))}
-    assert tagged == {"T", "Admins", "alice"}
+    assert tagged == {"T", "Admins", "alice", "Global Administrator"}
     meta = graph.conn.execute("SELECT properties FROM node WHERE properties->>'objectid' = 'META-TENANT-1'").fetchone()
-    assert meta is not None and meta[0]["tierzero"] == 3 and meta[0]["tenantid"] == "TENANT-1"
+    assert meta is not None and meta[0]["tierzero"] == 4 and meta[0]["tenantid"] == "TENANT-1"

@@ -1,0 +1,55 @@
+"""Privilege zones computed during analysis (reference/behaviour.md §3).
+
+For every tag and each of its enabled selectors: resolve the seeds, expand them as the tag's type says
+(zones: children then parents; labels: children; owned: none), and reconcile the selector's stored
+nodes. Then tag: zones in position order, a node going only to the first zone that holds it; labels
+and owned independently; with `require_certify`, only certified members. Finally the Meta nodes are
+refreshed from the Tier Zero members.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from houndgraph.analysis.context import Context
+from houndgraph.analysis.zones import meta, store, tagging
+from houndgraph.analysis.zones.expansion import Walker, expand
+from houndgraph.analysis.zones.model import EXPANSION_OF_TYPE, TAG_KIND_PREFIX, Expansion, TagType
+from houndgraph.analysis.zones.seeds import resolve
+
+
+@dataclass(slots=True)
+class ZoneReport:
+    members: dict[str, int] = field(default_factory=dict)  # tag name -> tagged nodes
+
+
+def tag_zones(ctx: Context) -> ZoneReport:
+    conn = ctx.conn
+    store.forget_unselected(conn)
+    tags = store.load_tags(conn)
+    kinds = ctx.catalogue.all()
+    kind_names = {kind_id: name for name, kind_id in kinds.items()}
+    walker = Walker(conn, kinds)
+    report = ZoneReport()
+    claimed: set[int] = set()
+    tag_kinds: list[int] = []
+    for tag in tags:
+        how = EXPANSION_OF_TYPE[tag.type]
+        if how == Expansion.ALL and not ctx.options.tag_parent_objects:
+            how = Expansion.CHILDREN
+        for selector in tag.selectors:
+            selected = expand(walker, resolve(conn, selector.seeds, kinds), how)
+            store.save_selection(conn, selector, selected, kind_names)
+        members = store.members(conn, tag)
+        if tag.type == TagType.ZONE:
+            members -= claimed
+            claimed |= members
+        kind_id = ctx.catalogue.id(tag.kind)
+        store.set_tag_kind(conn, tag.id, kind_id)
+        tagging.apply(conn, tag.kind, kind_id, members)
+        tag_kinds.append(kind_id)
+        report.members[tag.name] = len(members)
+    tagging.clear_other_tags(conn, {kind_id for name, kind_id in kinds.items() if name.startswith(TAG_KIND_PREFIX)}
+                             - set(tag_kinds))
+    meta.refresh(ctx)
+    return report

@@ -1,0 +1,55 @@
+"""Members gain their tag's graph kind and lose it when no longer selected.
+
+Tier Zero and Owned also keep the legacy `system_tags` words (`admin_tier_0`, `owned`) that older
+queries and clients read, as the reference does for Tier Zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import psycopg
+
+from houndgraph.analysis.zones.model import OWNED_NAME, TIER_ZERO_NAME, tag_kind
+
+SYSTEM_TAGS = {tag_kind(TIER_ZERO_NAME): "admin_tier_0", tag_kind(OWNED_NAME): "owned"}
+
+
+# Members are joined as a set (a hash join), never tested with `id = ANY(array)` row by row: a zone
+# may hold most of the graph.
+NOT_MEMBER = "NOT EXISTS (SELECT 1 FROM unnest(%(members)s::bigint[]) AS m(id) WHERE m.id = n.id)"
+MEMBER = "n.id IN (SELECT unnest(%(members)s::bigint[]))"
+
+
+def apply(conn: psycopg.Connection, kind: str, kind_id: int, members: set[int]) -> None:
+    ids = sorted(members)
+    conn.execute(
+        "UPDATE node n SET kind_ids = array_remove(n.kind_ids, %(tag)s) "
+        f"WHERE n.kind_ids @> ARRAY[%(tag)s]::smallint[] AND {NOT_MEMBER}",
+        {"tag": kind_id, "members": ids})
+    conn.execute(
+        f"UPDATE node n SET kind_ids = n.kind_ids || %(tag)s WHERE {MEMBER} "
+        "AND NOT n.kind_ids @> ARRAY[%(tag)s]::smallint[]",
+        {"tag": kind_id, "members": ids})
+    word = SYSTEM_TAGS.get(kind)
+    if word is not None:
+        _system_tag(conn, word, ids)
+
+
+def _system_tag(conn: psycopg.Connection, word: str, members: list[int]) -> None:
+    has_word = "%(word)s = ANY(string_to_array(coalesce(n.properties->>'system_tags', ''), ' '))"
+    conn.execute(
+        "UPDATE node n SET properties = n.properties || jsonb_build_object('system_tags', array_to_string("
+        "array_remove(string_to_array(n.properties->>'system_tags', ' '), %(word)s), ' ')) "
+        f"WHERE n.properties ? 'system_tags' AND {has_word} AND {NOT_MEMBER}", {"word": word, "members": members})
+    conn.execute(
+        "UPDATE node n SET properties = n.properties || jsonb_build_object('system_tags', "
+        "trim(coalesce(n.properties->>'system_tags', '') || ' ' || %(word)s)) "
+        f"WHERE {MEMBER} AND NOT {has_word}", {"word": word, "members": members})
+
+
+def clear_other_tags(conn: psycopg.Connection, stale: Iterable[int]) -> None:
+    """Kinds of tags that no longer exist (deleted or renamed) leave every node."""
+    for kind_id in sorted(stale):
+        conn.execute("UPDATE node SET kind_ids = array_remove(kind_ids, %(tag)s) "
+                     "WHERE kind_ids @> ARRAY[%(tag)s]::smallint[]", {"tag": kind_id})
