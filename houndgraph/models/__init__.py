@@ -1,5 +1,8 @@
 """SQLAlchemy tables of the application data, one module per table; the graph tables live in graph/."""
 
+from houndgraph.models.attack_path_finding import AttackPathFinding as AttackPathFinding
+from houndgraph.models.attack_path_posture import AttackPathPosture as AttackPathPosture
+from houndgraph.models.attack_path_risk_count import AttackPathRiskCount as AttackPathRiskCount
 from houndgraph.models.audit_log import AuditLog as AuditLog
 from houndgraph.models.auth_secret import AuthSecret
 from houndgraph.models.auth_token import AuthToken
