@@ -3,10 +3,13 @@
 AD first (as the reference): well-known nodes, then the rules reading only collected edges, then
 Owns (before ADCS here: ESC4 and ESC9 count template owners, which the reference misses because it
 derives Owns after ADCS), the PKI plumbing and the ESC rules reading it, and NTLM reading AdminTo and
-enrollment. Azure follows. Tier Zero tagging and the data-quality snapshot close the run.
+enrollment. Azure follows. Tier Zero tagging, the attack-path findings (they read the tags) and the
+data-quality snapshot close the run.
 """
 
 from __future__ import annotations
+
+from time import perf_counter
 
 from houndgraph.analysis import (
     azure_app_roles,
@@ -22,6 +25,7 @@ from houndgraph.analysis import (
     esc9,
     esc10,
     esc13,
+    findings,
     goldencert,
     gpo,
     hybrid,
@@ -77,6 +81,13 @@ ALL_RULES: tuple[Rule, ...] = AD_RULES + AZURE_RULES
 
 
 def finish_run(ctx: Context, report: AnalysisReport) -> None:
-    """Tier Zero tags and the data-quality snapshot, after every rule."""
+    """Tier Zero tags, the findings and the data-quality snapshot, after every rule."""
+    started = perf_counter()
     tier_zero.refresh(ctx)
+    report.steps["tier zero"] = perf_counter() - started
+    started = perf_counter()
+    findings.record(ctx)
+    report.steps["findings"] = perf_counter() - started
+    started = perf_counter()
     report.data_quality_run_id = data_quality.record_snapshot(ctx)
+    report.steps["data quality"] = perf_counter() - started

@@ -43,6 +43,8 @@ class AnalysisReport:
     rules: list[RuleReport] = field(default_factory=list)
     # Set when the run ended with a data-quality snapshot (a full run).
     data_quality_run_id: str | None = None
+    # Seconds of each step that closes a full run (Tier Zero tagging, findings, data quality).
+    steps: dict[str, float] = field(default_factory=dict)
 
     def edges(self, kind: str) -> int:
         return sum(rule.edges[kind].total for rule in self.rules if kind in rule.edges)
