@@ -29,7 +29,7 @@ from houndgraph.analysis.context import Context
 from houndgraph.analysis.findings import detect, store
 from houndgraph.analysis.findings.catalogue import FINDING_TYPES, Family, Impact, Platform, Shape
 from houndgraph.analysis.findings.detect import Candidate
-from houndgraph.analysis.findings.reach import Reach
+from houndgraph.analysis.findings.reach import Mask, Reach, unpack
 from houndgraph.graph.kinds import (
     AD_TRAVERSABLE_EDGES,
     AZ_TRAVERSABLE_EDGES,
@@ -110,60 +110,51 @@ def _impact(reach: Reach, candidates: list[Candidate], rows: list[store.FindingR
             by_environment: dict[str, list[int]], large_groups: dict[int, bool],
             accepted: set[tuple[str, str, str]]) -> list[store.RiskCount]:
     """Fill each row's impact; return the per-(environment, type) counts, accepted findings left out."""
-    environments = sorted(by_environment)
-    eligible_ids = [node for environment in environments for node in by_environment[environment]]
-    bounds, offset = {}, 0
-    for environment in environments:
-        bounds[environment] = (offset, offset + len(by_environment[environment]))
-        offset += len(by_environment[environment])
+    sizes = {environment: len(nodes) for environment, nodes in by_environment.items()}
+    # Eligible principals per environment as distinct components, weighted by how many they hold.
+    weighted = {environment: np.unique(reach.components[reach.index(nodes)], return_counts=True)
+                for environment, nodes in by_environment.items()}
     everyone = [c.finding.impact is Impact.EVERYONE or large_groups.get(c.principal, False) for c in candidates]
-    # (environment, type) -> union of eligible principals reaching an unaccepted finding; None = all of them.
-    union: dict[tuple[str, str], NDArray[np.bool_] | None] = {}
-    found: dict[tuple[str, str], int] = defaultdict(int)
-    for row, all_of_them in zip(rows, everyone, strict=True):
-        key = (row.domain_sid, row.finding)
-        if row.key in accepted:
-            continue
-        found[key] += 1
-        if all_of_them:
-            union[key] = None
-        elif key not in union:
-            size = len(by_environment.get(row.domain_sid, ()))
-            union[key] = np.zeros(size, dtype=np.bool_)
-    for row, all_of_them in zip(rows, everyone, strict=True):
-        if all_of_them:
-            _set_impact(row, len(by_environment.get(row.domain_sid, ())), len(by_environment.get(row.domain_sid, ())))
-    reaching = [c.principal for c, all_of_them in zip(candidates, everyone, strict=True) if not all_of_them]
-    if reaching and eligible_ids:
-        principal_rows: dict[int, list[int]] = defaultdict(list)
-        for position, (candidate, all_of_them) in enumerate(zip(candidates, everyone, strict=True)):
-            if not all_of_them:
-                principal_rows[int(reach.index([candidate.principal])[0])].append(position)
-        for chunk, matrix in reach.reaching(reach.index(reaching), reach.index(eligible_ids)):
-            for column, principal in enumerate(chunk.tolist()):
-                for position in principal_rows[principal]:
-                    row = rows[position]
-                    if row.domain_sid not in bounds:
-                        _set_impact(row, 0, 0)
-                        continue
-                    low, high = bounds[row.domain_sid]
-                    reached = matrix[low:high, column].astype(np.bool_)
-                    _set_impact(row, int(reached.sum()), high - low)
-                    accumulated = union.get((row.domain_sid, row.finding))
-                    if row.key not in accepted and accumulated is not None:
-                        accumulated |= reached
-    counts = []
-    for (environment, finding), number in found.items():
-        size = len(by_environment.get(environment, ()))
-        accumulated = union.get((environment, finding))
-        impacted = size if accumulated is None else int(accumulated.sum())
-        counts.append(store.RiskCount(environment, finding, number, impacted,
-                                      100.0 * impacted / size if size else 0.0))
-    for row in rows:  # all accepted: still one point, at zero
-        if (row.domain_sid, row.finding) not in found:
-            found[(row.domain_sid, row.finding)] = 0
-            counts.append(store.RiskCount(row.domain_sid, row.finding, 0, 0, 0.0))
-    return counts
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)  # (environment, type) -> unaccepted positions
+    for position, row in enumerate(rows):
+        if row.key not in accepted:
+            groups[(row.domain_sid, row.finding)].append(position)
+        if everyone[position]:
+            _set_impact(row, sizes.get(row.domain_sid, 0), sizes.get(row.domain_sid, 0))
+    component_of = {position: int(reach.components[reach.index([candidate.principal])[0]])
+                    for position, candidate in enumerate(candidates) if not everyone[position]}
+    # (environment, type) -> the environment's components reaching one of its unaccepted findings.
+    union: dict[tuple[str, str], Mask] = {
+        key: np.zeros(len(weighted[key[0]][0]), dtype=np.bool_) for key in groups if key[0] in weighted}
+    if component_of:
+        for chunk, bits in reach.reaching(np.asarray(sorted(set(component_of.values())), dtype=np.int64)):
+            column = {int(component): j for j, component in enumerate(chunk)}
+            for environment, (components, weights) in weighted.items():
+                matrix = unpack(bits[components], len(chunk))
+                counts = weights @ matrix
+                for position, component in component_of.items():
+                    if rows[position].domain_sid == environment and component in column:
+                        _set_impact(rows[position], int(counts[column[component]]), sizes[environment])
+                for key, positions in groups.items():
+                    columns = sorted({column[component_of[p]] for p in positions
+                                      if p in component_of and component_of[p] in column})
+                    if key[0] == environment and columns:
+                        union[key] |= matrix[:, columns].any(axis=1)
+    counts_by_type = []
+    for key, positions in groups.items():
+        environment, finding = key
+        size = sizes.get(environment, 0)
+        if any(everyone[position] for position in positions):
+            impacted = size
+        elif key in union:
+            impacted = int(weighted[environment][1][union[key]].sum())
+        else:
+            impacted = 0
+        counts_by_type.append(store.RiskCount(environment, finding, len(positions), impacted,
+                                              100.0 * impacted / size if size else 0.0))
+    for key in {(row.domain_sid, row.finding) for row in rows} - set(groups):  # all accepted: a point at zero
+        counts_by_type.append(store.RiskCount(key[0], key[1], 0, 0, 0.0))
+    return counts_by_type
 
 
 def _set_impact(row: store.FindingRow, count: int, size: int) -> None:
