@@ -1,0 +1,142 @@
+"""Wire shapes of findings as the SDK reads them (`model.relationship-finding`, `model.list-finding`,
+`model.risk-counts`, `model.risk-posture-stat`), and the acceptance request."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from houndgraph.analysis.findings.catalogue import FindingType, severity
+from houndgraph.kit.nullable import ZERO_TIME, NullInt64, NullTime
+from houndgraph.models import AttackPathFinding, AttackPathPosture, AttackPathRiskCount
+
+
+def _accepted(finding: AttackPathFinding, now: datetime) -> bool:
+    return finding.accepted_until is not None and finding.accepted_until > now
+
+
+class _Row(BaseModel):
+    id: int
+    created_at: datetime
+    updated_at: datetime
+    deleted_at: NullTime = NullTime()
+
+
+class _Finding(_Row):
+    Finding: str
+    DomainSID: str
+    Accepted: bool
+    ImpactCount: int
+    ImpactPercentage: float
+    Severity: str
+
+
+class RelationshipFinding(_Finding):
+    FromPrincipal: str
+    ToPrincipal: str
+    FromPrincipalProps: dict[str, Any]
+    FromPrincipalKind: str
+    ToPrincipalProps: dict[str, Any]
+    ToPrincipalKind: str
+    RelProps: dict[str, Any]
+    ComboGraphRelationID: NullInt64
+    PrincipalHash: str
+    AcceptedUntil: datetime
+    # The same figures as Impact*: the principals exposed through the finding's source.
+    ExposureCount: int
+    ExposurePercentage: float
+
+
+class ListFinding(_Finding):
+    Principal: str
+    PrincipalKind: str
+    Props: dict[str, Any]
+    accepted_until: datetime
+
+
+def finding_view(finding: AttackPathFinding, now: datetime) -> RelationshipFinding | ListFinding:
+    common: dict[str, Any] = {
+        "id": finding.id, "created_at": finding.created_at, "updated_at": finding.updated_at,
+        "deleted_at": NullTime.of(finding.deleted_at), "Finding": finding.finding, "DomainSID": finding.domain_sid,
+        "Accepted": _accepted(finding, now), "ImpactCount": finding.impact_count,
+        "ImpactPercentage": finding.impact_percentage, "Severity": severity(finding.impact_percentage),
+    }
+    accepted_until = finding.accepted_until or ZERO_TIME
+    if finding.target is None:
+        return ListFinding(**common, Principal=finding.principal, PrincipalKind=finding.principal_kind,
+                           Props=finding.principal_props, accepted_until=accepted_until)
+    return RelationshipFinding(
+        **common, FromPrincipal=finding.principal, ToPrincipal=finding.target,
+        FromPrincipalProps=finding.principal_props, FromPrincipalKind=finding.principal_kind,
+        ToPrincipalProps=finding.target_props or {}, ToPrincipalKind=finding.target_kind or "",
+        RelProps=finding.rel_props or {}, ComboGraphRelationID=NullInt64.of(finding.edge_id),
+        PrincipalHash=finding.principal_hash, AcceptedUntil=accepted_until, ExposureCount=finding.impact_count,
+        ExposurePercentage=finding.impact_percentage,
+    )
+
+
+class RiskCounts(_Row):
+    CompositeRisk: float
+    FindingCount: int
+    ImpactedAssetCount: int
+    DomainSID: str
+    Finding: str
+
+    @classmethod
+    def of(cls, row: AttackPathRiskCount) -> RiskCounts:
+        return cls(id=row.id, created_at=row.created_at, updated_at=row.updated_at,
+                   deleted_at=NullTime.of(row.deleted_at), CompositeRisk=row.composite_risk,
+                   FindingCount=row.finding_count, ImpactedAssetCount=row.impacted_asset_count,
+                   DomainSID=row.domain_sid, Finding=row.finding)
+
+
+class RiskPostureStat(_Row):
+    domain_sid: str
+    exposure_index: float
+    tier_zero_count: int
+    critical_risk_count: int
+    # Ours: the figures behind exposure_index, and the open findings of the run.
+    exposed_count: int
+    principal_count: int
+    finding_count: int
+
+    @classmethod
+    def of(cls, row: AttackPathPosture) -> RiskPostureStat:
+        return cls(id=row.id, created_at=row.created_at, updated_at=row.updated_at,
+                   deleted_at=NullTime.of(row.deleted_at), domain_sid=row.domain_sid,
+                   exposure_index=row.exposure_index, tier_zero_count=row.tier_zero_count,
+                   critical_risk_count=row.critical_risk_count, exposed_count=row.exposed_count,
+                   principal_count=row.principal_count, finding_count=row.finding_count)
+
+
+class AttackPathType(BaseModel):
+    """One finding type with its explanation (served beside the SDK's list of names)."""
+
+    name: str
+    title: str
+    family: str
+    shape: str
+    platform: str
+    what: str
+    why: str
+    remediation: str
+    references: list[str]
+
+    @classmethod
+    def of(cls, finding: FindingType) -> AttackPathType:
+        return cls(name=finding.name, title=finding.title, family=finding.family.value, shape=finding.shape.value,
+                   platform=finding.platform.value, what=finding.what, why=finding.why,
+                   remediation=finding.remediation, references=list(finding.references))
+
+
+class AttackPathTypes(BaseModel):
+    data: list[str]
+    types: list[AttackPathType]
+
+
+class AcceptanceRequest(BaseModel):
+    risk_type: str | None = None
+    accept_until: datetime | None = None
+    accepted: bool = Field(default=True)
