@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from fastapi import Request
+from typing import Annotated
+
+from fastapi import Query
 
 from houndgraph.config import service
 from houndgraph.config.schemas import ParameterUpdate, ParameterUpdated, ParameterView
@@ -11,9 +13,13 @@ from houndgraph.kit.filters import FilterColumn, Predicate, parse_filters
 PARAMETER_FILTERS = {"parameter": FilterColumn(frozenset({Predicate.EQ}))}
 
 
-async def list_parameters(request: Request, session: SessionDep) -> DataEnvelope[list[ParameterView]]:
+ParameterFilter = Annotated[list[str], Query(description="`eq:<key>`: only that parameter.")]
+
+
+async def list_parameters(session: SessionDep, parameter: ParameterFilter = []  # noqa: B006
+                          ) -> DataEnvelope[list[ParameterView]]:
     # Only `parameter` is a filter here; other query parameters are ignored, as in the reference.
-    raw = [(name, value) for name, value in request.query_params.multi_items() if name == "parameter"]
+    raw = [("parameter", value) for value in parameter]
     parameters = await service.list_parameters(session, parse_filters(raw, PARAMETER_FILTERS))
     return DataEnvelope(data=[ParameterView.of(parameter) for parameter in parameters])
 

@@ -9,7 +9,6 @@ that a client could take for real counts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,16 +16,29 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.entity import repository
 from houndgraph.entity.azure_catalogue import AZURE_ENTITIES, AZURE_RELATED, AzureEntity
-from houndgraph.entity.service import parse_bool
 from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
 from houndgraph.graph import azure_related, lookup
 from houndgraph.graph.kinds import AZNode
 from houndgraph.graph.unified import OWNED_KIND, OWNED_TAG, bh_graph, display_kind, is_tier_zero, system_tags
+from houndgraph.kit.pagination import MAX_INT64
+from houndgraph.kit.query import parse_bool
 
 OBJECT_ID_REQUIRED = "query parameter object_id is required"
 NOT_FOUND = "not found"
 BAD_RETURN_TYPE = 'query parameter "type" is malformed: invalid return type requested for related entities'
 RELATED_DEFAULT_LIMIT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class AzureQuery:
+    """The query parameters as sent; which of them count depends on the others (validated in that order)."""
+
+    object_id: str | None = None
+    related_entity_type: str | None = None
+    counts: str | None = None
+    type: str | None = None
+    skip: str | None = None
+    limit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -41,16 +53,16 @@ def azure_node(kinds: tuple[str, ...], props: dict[str, Any]) -> dict[str, Any]:
             "isOwnedObject": OWNED_KIND in kinds or OWNED_TAG in system_tags(props).split(), "props": props}
 
 
-async def azure_entity(session: AsyncSession, entity_type: str, params: Mapping[str, str]) -> AzureAnswer:
-    object_id = params.get("object_id", "")
+async def azure_entity(session: AsyncSession, entity_type: str, params: AzureQuery) -> AzureAnswer:
+    object_id = params.object_id
     if not object_id:
         raise BadRequest(OBJECT_ID_REQUIRED)
     entity = AZURE_ENTITIES.get(entity_type)
     if entity is None:
         raise BadRequest(BAD_FILTERS)
-    if params.get("related_entity_type"):
-        return AzureAnswer(await _related(session, object_id, params), wrapped=False)
-    include_counts = parse_bool(params.get("counts", params.get("count")), True)
+    if params.related_entity_type:
+        return AzureAnswer(await _related(session, object_id, params.related_entity_type, params), wrapped=False)
+    include_counts = parse_bool(params.counts, True)
     return AzureAnswer(await _panel(session, entity, object_id, include_counts), wrapped=True)
 
 
@@ -83,26 +95,24 @@ async def _panel(session: AsyncSession, entity: AzureEntity, object_id: str, inc
     return data
 
 
-def _page_param(params: Mapping[str, str], key: str, default: int) -> int:
-    raw = params.get(key, "")
-    if raw == "":
+def _page_param(raw: str | None, key: str, default: int) -> int:
+    if not raw:
         return default
     try:
         value = int(raw)
     except ValueError:
         value = -1
-    if value < 0:
+    if not 0 <= value <= MAX_INT64:
         raise BadRequest(f'query parameter "{key}" is malformed: invalid {key}: {raw}')
     return value
 
 
-async def _related(session: AsyncSession, object_id: str, params: Mapping[str, str]) -> dict[str, Any]:
-    related_type = params["related_entity_type"]
-    return_type = params.get("type", "") or "list"
+async def _related(session: AsyncSession, object_id: str, related_type: str, params: AzureQuery) -> dict[str, Any]:
+    return_type = params.type or "list"
     if return_type not in ("list", "graph"):
         raise BadRequest(BAD_RETURN_TYPE)
-    skip = _page_param(params, "skip", 0)
-    limit = _page_param(params, "limit", RELATED_DEFAULT_LIMIT)
+    skip = _page_param(params.skip, "skip", 0)
+    limit = _page_param(params.limit, "limit", RELATED_DEFAULT_LIMIT)
     relation = AZURE_RELATED.get(related_type)
     if relation is None:
         raise NotFound(f"no matching related entity list type for {related_type}")

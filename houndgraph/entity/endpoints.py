@@ -7,21 +7,41 @@ The handlers are made per entity from the catalogue, so every panel and list beh
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request, Response
+from fastapi import Depends, Query, Response
 
 from houndgraph.deps import SessionDep
 from houndgraph.entity import azure_service, service
 from houndgraph.entity.catalogue import ENTITIES, Entity
+from houndgraph.kit.params import LimitText, SkipText
+from houndgraph.kit.query import parse_bool
 from houndgraph.kit.responses import JSONResponse
 
 Handler = Callable[..., Awaitable[Response]]
+# The upstream spec names the parameter `counts`; its description (and the seed) say `count`.
+CountsText = Annotated[str | None, Query(description="Include the related entities' counts (default true).")]
+CountText = Annotated[str | None, Query(description="The older spelling of `counts`.")]
+TypeText = Annotated[str | None, Query(description="`list` (default) or `graph`.")]
+SortBy = Annotated[list[str], Query(description="Sortable columns are name, objectid; prefix - for descending.")]
+
+
+def _include_counts(counts: CountsText = None, count: CountText = None) -> bool:
+    return parse_bool(counts if counts is not None else count, True)
+
+
+def _list_request(type: TypeText = None, skip: SkipText = None, limit: LimitText = None,  # noqa: A002
+                  sort_by: SortBy = []) -> service.ListRequest:  # noqa: B006
+    return service.parse_list_request(type, skip, limit, sort_by)
+
+
+IncludeCounts = Annotated[bool, Depends(_include_counts)]
+RelatedListRequest = Annotated[service.ListRequest, Depends(_list_request)]
 
 
 def _info_handler(entity: Entity) -> Handler:
-    async def handler(object_id: str, request: Request, session: SessionDep) -> Response:
-        data = await service.entity_info(session, entity, object_id, request.query_params)
+    async def handler(object_id: str, include_counts: IncludeCounts, session: SessionDep) -> Response:
+        data = await service.entity_info(session, entity, object_id, include_counts)
         return JSONResponse({"data": data})
 
     handler.__name__ = f"get_{entity.slug.replace('-', '_')}_entity_info"
@@ -32,8 +52,7 @@ def _list_handler(entity: Entity, list_slug: str) -> Handler:
     relation = entity.relation(list_slug)
     assert relation is not None
 
-    async def handler(object_id: str, request: Request, session: SessionDep) -> Response:
-        parsed = service.parse_list_request(request.query_params, request.query_params.getlist("sort_by"))
+    async def handler(object_id: str, parsed: RelatedListRequest, session: SessionDep) -> Response:
         body: Any = await service.related(session, entity, relation, object_id, parsed)
         return JSONResponse(body)
 
@@ -41,8 +60,16 @@ def _list_handler(entity: Entity, list_slug: str) -> Handler:
     return handler
 
 
-async def get_azure_entity(entity_type: str, request: Request, session: SessionDep) -> Response:
-    answer = await azure_service.azure_entity(session, entity_type, request.query_params)
+def _azure_query(object_id: str | None = None, related_entity_type: str | None = None, counts: CountsText = None,
+                 count: CountText = None, type: TypeText = None, skip: SkipText = None,  # noqa: A002
+                 limit: LimitText = None) -> azure_service.AzureQuery:
+    return azure_service.AzureQuery(object_id, related_entity_type, counts if counts is not None else count, type,
+                                    skip, limit)
+
+
+async def get_azure_entity(entity_type: str, query: Annotated[azure_service.AzureQuery, Depends(_azure_query)],
+                           session: SessionDep) -> Response:
+    answer = await azure_service.azure_entity(session, entity_type, query)
     return JSONResponse({"data": answer.body} if answer.wrapped else answer.body)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.entity import repository
 from houndgraph.entity.catalogue import Entity
-from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
+from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph import lookup
 from houndgraph.graph.cypher.execute import NodeRow
 from houndgraph.graph.kinds import ADNode
@@ -24,9 +24,6 @@ NODE_NOT_FOUND = "node not found"
 UNSUPPORTED_TYPE = "there are errors in the query parameters: unsupported result type for this query"
 LIST_DEFAULT_LIMIT = 10
 SORTABLE = ("name", "objectid")
-# strconv.ParseBool's spellings, which the reference accepts for `counts`.
-_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
-_FALSE = frozenset({"0", "f", "F", "FALSE", "false", "False"})
 
 
 @dataclass(frozen=True)
@@ -37,21 +34,11 @@ class ListRequest:
     order: list[tuple[str, bool]]
 
 
-def parse_bool(raw: str | None, default: bool) -> bool:
-    if raw is None or raw == "":
-        return default
-    if raw in _TRUE:
-        return True
-    if raw in _FALSE:
-        return False
-    raise BadRequest(BAD_FILTERS)
-
-
-def parse_list_request(params: Mapping[str, str], sort_by: Iterable[str]) -> ListRequest:
-    kind = params.get("type", "") or "list"
+def parse_list_request(kind: str | None, skip: str | None, limit: str | None, sort_by: Iterable[str]) -> ListRequest:
+    kind = kind or "list"
     if kind not in ("list", "graph"):
         raise BadRequest(UNSUPPORTED_TYPE)
-    page = parse_page(params.get("skip"), params.get("limit"), default_limit=LIST_DEFAULT_LIMIT)
+    page = parse_page(skip, limit, default_limit=LIST_DEFAULT_LIMIT)
     sort = parse_sort(sort_by, SORTABLE)
     return ListRequest(kind == "graph", page.skip, page.limit, [(key.column, key.descending) for key in sort])
 
@@ -63,10 +50,8 @@ async def _find(conn: psycopg.AsyncConnection[Any], object_id: str, kinds: KindI
     return node
 
 
-async def entity_info(session: AsyncSession, entity: Entity, object_id: str, params: Mapping[str, str]
+async def entity_info(session: AsyncSession, entity: Entity, object_id: str, include_counts: bool
                       ) -> dict[str, Any]:
-    # The upstream spec names the parameter `counts`; its description (and the seed) say `count`.
-    include_counts = parse_bool(params.get("counts", params.get("count")), True)
     conn = await lookup.driver(session)
     kinds = await lookup.kind_ids(conn)
     node = await _find(conn, object_id, kinds, entity.kind)

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from fastapi import Query, Request, Response
+from typing import Annotated
+
+from fastapi import Depends, Request, Response
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep, SettingsDep
@@ -8,20 +10,20 @@ from houndgraph.file_upload import service
 from houndgraph.file_upload.schemas import (
     ACCEPTED_TYPES,
     DEFAULT_LIMIT,
-    JOB_FILTERS,
-    JOB_SORT_COLUMNS,
-    LIST_PARAMETERS,
+    JOBS,
     CompletedTaskView,
     IngestJobView,
 )
 from houndgraph.kit.body import iter_body
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
-from houndgraph.kit.filters import parse_filters
 from houndgraph.kit.ids import parse_int_id
-from houndgraph.kit.pagination import parse_page
-from houndgraph.kit.sorting import parse_sort
+from houndgraph.kit.pagination import Page
+from houndgraph.kit.params import list_query, page_query
+from houndgraph.kit.query import ListQuery
 
 FILE_NAME_HEADER = "X-File-Upload-Name"
+JobQuery = Annotated[ListQuery, Depends(list_query(JOBS))]
+JobPage = Annotated[Page, Depends(page_query(DEFAULT_LIMIT))]
 
 
 async def start_upload_job(auth: CurrentAuth, session: SessionDep) -> DataEnvelope[IngestJobView]:
@@ -44,14 +46,8 @@ async def end_upload_job(file_upload_job_id: str, session: SessionDep) -> Respon
     return Response(status_code=200)
 
 
-async def list_upload_jobs(
-    request: Request, session: SessionDep, sort_by: list[str] = Query(default=[]),
-    skip: str | None = None, limit: str | None = None,
-) -> PageEnvelope[list[IngestJobView]]:
-    sort = parse_sort(sort_by, JOB_SORT_COLUMNS)
-    filters = parse_filters(request.query_params.multi_items(), JOB_FILTERS, ignore=LIST_PARAMETERS)
-    page = parse_page(skip, limit, default_limit=DEFAULT_LIMIT)
-    jobs, count = await service.list_jobs(session, filters, sort, page)
+async def list_upload_jobs(query: JobQuery, page: JobPage, session: SessionDep) -> PageEnvelope[list[IngestJobView]]:
+    jobs, count = await service.list_jobs(session, query.filters, query.sort, page)
     return PageEnvelope(count=count, skip=page.skip, limit=page.limit, data=[IngestJobView.of(j) for j in jobs])
 
 

@@ -15,6 +15,7 @@ from houndgraph.kit.filters import (
     as_uuid,
 )
 from houndgraph.kit.nullable import NullTime, or_zero
+from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns
 from houndgraph.models import IngestJob, IngestTask
 
 JSON_TYPE = "application/json"
@@ -79,16 +80,9 @@ class CompletedTaskView(BaseModel):
 
 
 # Filters and sort columns of `GET /api/v2/file-upload` (the reference's list, plus the counters).
-def _as_int64(raw: str) -> int:
-    value = as_int(raw)
-    if not -(2**63) <= value < 2**63:
-        raise ValueError(raw)  # reported as a bad filter rather than failing in the database
-    return value
-
-
 _TIME = FilterColumn(ORDERED_PREDICATES, as_datetime)
-_COUNT = FilterColumn(ORDERED_PREDICATES, _as_int64)
-JOB_FILTERS: dict[str, FilterColumn] = {
+_COUNT = FilterColumn(ORDERED_PREDICATES, as_int)
+_JOB_FILTERS: dict[str, FilterColumn] = {
     "id": _COUNT,
     "user_id": FilterColumn(ID_PREDICATES, as_uuid),
     "user_email_address": FilterColumn(STRING_PREDICATES),
@@ -103,9 +97,10 @@ JOB_FILTERS: dict[str, FilterColumn] = {
     "updated_at": _TIME,
     "deleted_at": _TIME,
 }
-JOB_SORT_COLUMNS = (
-    "user_email_address", "status", "status_message", "start_time", "end_time", "last_ingest", "id",
-    "total_files", "failed_files", "created_at", "updated_at", "deleted_at",
+JOBS = ListColumns(
+    sortable=("user_email_address", "status", "status_message", "start_time", "end_time", "last_ingest", "id",
+              "total_files", "failed_files", "created_at", "updated_at", "deleted_at"),
+    filters=_JOB_FILTERS,
+    also=PAGE_PARAMETERS,
 )
-LIST_PARAMETERS = frozenset({"sort_by", "skip", "limit"})
 DEFAULT_LIMIT = 100

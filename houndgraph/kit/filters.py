@@ -48,7 +48,11 @@ class FilterColumn:
 
 
 def as_int(raw: str) -> int:
-    return int(raw)
+    """A signed 64-bit integer, as Go parses it: a larger value is a bad filter, not a database error."""
+    value = int(raw)
+    if not -(2**63) <= value < 2**63:
+        raise ValueError(raw)
+    return value
 
 
 def as_uuid(raw: str) -> uuid.UUID:

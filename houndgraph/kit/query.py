@@ -1,17 +1,38 @@
-"""`sort_by` and filters read together from a list route's query string."""
+"""What a list route family accepts (`ListColumns`, declared once per family), what it was sent (`ListQuery`),
+and the reference's boolean query values.
+
+Free of FastAPI, so services and schemas may hold declarations; `kit.params` turns them into dependencies.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from starlette.requests import Request
-
-from houndgraph.errors import NOT_SORTABLE
-from houndgraph.kit.filters import Filter, FilterColumn, parse_filters
-from houndgraph.kit.sorting import SortKey, parse_sort
+from houndgraph.errors import BAD_FILTERS, NOT_SORTABLE, BadRequest
+from houndgraph.kit.filters import Filter, FilterColumn
+from houndgraph.kit.sorting import SortKey
 
 SORT_BY = "sort_by"
+PAGE_PARAMETERS = frozenset({"skip", "limit"})
+# strconv.ParseBool's spellings, which the reference accepts for its boolean parameters.
+_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
+          "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
+
+
+@dataclass(frozen=True, slots=True)
+class ListColumns:
+    """Sortable columns and filterable columns (with their predicates) of one list route family.
+
+    `also` names the parameters other dependencies of the route read (paging, scope, ...); any other
+    parameter is parsed as a filter, so an unknown one answers 400 as in the reference.
+    """
+
+    sortable: tuple[str, ...] = ()
+    filters: Mapping[str, FilterColumn] = field(default_factory=dict)
+    default_sort: tuple[SortKey, ...] = ()
+    not_sortable: str = NOT_SORTABLE
+    also: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,10 +41,10 @@ class ListQuery:
     filters: list[Filter]
 
 
-def parse_list_query(request: Request, *, sortable: Iterable[str], default_sort: Sequence[SortKey],
-                     filters: Mapping[str, FilterColumn], not_sortable: str = NOT_SORTABLE) -> ListQuery:
-    """Every parameter other than `sort_by` is read as a filter, so an unknown one is a 400, as in the reference."""
-    params = request.query_params.multi_items()
-    sort = parse_sort([value for name, value in params if name == SORT_BY], sortable, default=default_sort,
-                      not_sortable=not_sortable)
-    return ListQuery(sort, parse_filters(params, filters, ignore=frozenset({SORT_BY})))
+def parse_bool(raw: str | None, default: bool) -> bool:
+    """strconv.ParseBool: `default` when absent or empty, else one of its spellings or 400 (bad filters)."""
+    if raw is None or raw == "":
+        return default
+    if raw not in _BOOLS:
+        raise BadRequest(BAD_FILTERS)
+    return _BOOLS[raw]

@@ -2,25 +2,38 @@
 
 from __future__ import annotations
 
-from fastapi import Request, Response
+from typing import Annotated
+
+from fastapi import Depends, Query, Response
 
 from houndgraph.deps import SessionDep
+from houndgraph.kit.params import flag_query, required_query
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.pathfinding import service
 
+StartNode = Annotated[str, Depends(required_query("start_node", service.missing("start_node")))]
+EndNode = Annotated[str, Depends(required_query("end_node", service.missing("end_node")))]
+OnlyTraversable = Annotated[bool, Depends(flag_query("only_traversable", False,
+                                                     description="Follow traversable edge kinds only."))]
+RelationshipKinds = Annotated[str | None, Query(description="`in:Kind1,Kind2` or `nin:Kind1,Kind2`.")]
+# Relay targets expect one value each; all are passed on so that a repeated one is refused.
+Values = Annotated[list[str], Query()]
 
-async def get_shortest_path(request: Request, session: SessionDep) -> Response:
-    graph = await service.shortest_path(session, request.query_params)
+
+async def get_shortest_path(start_node: StartNode, end_node: EndNode, only_traversable: OnlyTraversable,
+                            session: SessionDep, relationship_kinds: RelationshipKinds = None) -> Response:
+    graph = await service.shortest_path(session, start_node, end_node, relationship_kinds, only_traversable)
     return JSONResponse({"data": graph.model_dump(mode="json", by_alias=True, exclude_none=True)})
 
 
-async def get_pathfinding(request: Request, session: SessionDep) -> Response:
+async def get_pathfinding(start_node: StartNode, end_node: EndNode, session: SessionDep) -> Response:
     # Deprecated in favour of /graphs/shortest-path (RFC 9745 header; the route table marks it too).
-    return JSONResponse({"data": await service.pathfinding(session, request.query_params)},
+    return JSONResponse({"data": await service.pathfinding(session, start_node, end_node)},
                         headers={"Deprecation": "true"})
 
 
-async def get_relay_targets(request: Request, session: SessionDep) -> Response:
-    graph = await service.relay_targets(session, request.query_params)
+async def get_relay_targets(session: SessionDep, edge_type: Values = [], source_node: Values = [],  # noqa: B006
+                            target_node: Values = []) -> Response:  # noqa: B006
+    graph = await service.relay_targets(session, edge_type, source_node, target_node)
     body = graph.model_dump(mode="json", by_alias=True, exclude_none=True)
     return JSONResponse({"data": {**body, "literals": []}})

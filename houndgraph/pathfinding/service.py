@@ -3,12 +3,12 @@ and relay targets (GET /graphs/relay-targets); reference/behaviour.md §7 and §
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
+from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph import lookup
 from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, AZ_TRAVERSABLE_EDGES, KNOWN_EDGE_KINDS
 from houndgraph.graph.paths import Direction, shortest_paths
@@ -20,21 +20,14 @@ KINDS_FORMAT = ("invalid query parameter 'relationship_kinds': acceptable values
                 "in|nin:Kind1,Kind2")
 NO_EDGES = "invalid parameter combination; no valid edges to traverse"
 TRAVERSABLE = frozenset(AD_TRAVERSABLE_EDGES) | frozenset(AZ_TRAVERSABLE_EDGES)
-_BOOLS = {"1": True, "t": True, "T": True, "TRUE": True, "true": True, "True": True,
-          "0": False, "f": False, "F": False, "FALSE": False, "false": False, "False": False}
 
 
-def required(params: Mapping[str, str], name: str) -> str:
-    value = params.get(name, "")
-    if not value:
-        raise BadRequest(f"Missing query parameter: {name}")
-    return value
+def missing(name: str) -> str:
+    return f"Missing query parameter: {name}"
 
 
-def edge_kinds(relationship_kinds: str | None, only_traversable: str | None) -> set[str]:
+def edge_kinds(relationship_kinds: str | None, only_traversable: bool) -> set[str]:
     """The kinds a shortest-path search follows: `in:`/`nin:` lists, then the traversable filter."""
-    if only_traversable not in (None, "") and only_traversable not in _BOOLS:
-        raise BadRequest(BAD_FILTERS)
     selected = set(KNOWN_EDGE_KINDS)
     if relationship_kinds:
         operator, _, listed = relationship_kinds.partition(":")
@@ -46,7 +39,7 @@ def edge_kinds(relationship_kinds: str | None, only_traversable: str | None) -> 
             raise BadRequest("invalid query parameter 'relationship_kinds': acceptable relationship kinds are: "
                              f"[{' '.join(sorted(KNOWN_EDGE_KINDS))}]")
         selected = set(names) if operator == "in" else selected - set(names)
-    if only_traversable and _BOOLS[only_traversable]:
+    if only_traversable:
         selected &= TRAVERSABLE
     if not selected:
         raise BadRequest(NO_EDGES)
@@ -71,23 +64,22 @@ async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names
     return await lookup.nodes_by_id(conn, node_ids), await lookup.edges_by_id(conn, edge_ids)
 
 
-async def shortest_path(session: AsyncSession, params: Mapping[str, str]) -> UnifiedGraph:
-    start, end = required(params, "start_node"), required(params, "end_node")
-    kinds = edge_kinds(params.get("relationship_kinds"), params.get("only_traversable"))
+async def shortest_path(session: AsyncSession, start: str, end: str, relationship_kinds: str | None,
+                        only_traversable: bool) -> UnifiedGraph:
+    kinds = edge_kinds(relationship_kinds, only_traversable)
     found = await _paths(session, start, end, kinds)
     if not found or not found[1]:
         raise NotFound(PATH_NOT_FOUND)
     return unified_graph(found[0], found[1], include_properties=False)
 
 
-async def pathfinding(session: AsyncSession, params: Mapping[str, str]) -> dict[str, Any]:
+async def pathfinding(session: AsyncSession, start: str, end: str) -> dict[str, Any]:
     """All shortest paths over any edge kind, as the legacy graph map; no path is an empty map."""
-    found = await _paths(session, required(params, "start_node"), required(params, "end_node"), None)
+    found = await _paths(session, start, end, None)
     return bh_graph(*found) if found else {}
 
 
-def _one(params: Any, name: str) -> str:
-    values = params.getlist(name)
+def _one(values: Sequence[str], name: str) -> str:
     if not values or not values[0]:
         raise BadRequest(f"Expected {name} parameter to be set.")
     if len(values) > 1:
@@ -105,9 +97,11 @@ def _graph_id(raw: str, what: str) -> int:
     return value
 
 
-async def relay_targets(session: AsyncSession, params: Any) -> UnifiedGraph:
-    kind = _one(params, "edge_type")
-    source, target = _one(params, "source_node"), _one(params, "target_node")
+async def relay_targets(session: AsyncSession, edge_types: Sequence[str], sources: Sequence[str],
+                        targets: Sequence[str]) -> UnifiedGraph:
+    """Each parameter as sent (all its values): exactly one of each is expected."""
+    kind = _one(edge_types, "edge_type")
+    source, target = _one(sources, "source_node"), _one(targets, "target_node")
     if kind not in KNOWN_EDGE_KINDS:
         raise BadRequest(f"Invalid edge requested: {kind}")
     start, end = _graph_id(source, "startID"), _graph_id(target, "endID")

@@ -1,14 +1,18 @@
 from __future__ import annotations
 
+from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import Request, Response
+from fastapi import Depends, Query, Request, Response
 from pydantic import SerializeAsAny
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_int_id
+from houndgraph.kit.pagination import Page
+from houndgraph.kit.params import list_query, page_query
+from houndgraph.kit.query import ListQuery
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.saved_query import service, sharing
 from houndgraph.saved_query.schemas import (
@@ -31,9 +35,15 @@ def _attachment(filename: str) -> str:
     return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename)}"
 
 
-async def list_saved_queries(request: Request, auth: CurrentAuth,
-                             session: SessionDep) -> PageEnvelope[list[SerializeAsAny[SavedQueryView]]]:
-    listing = await service.list_queries(session, auth, request.query_params.multi_items())
+SavedQueryListQuery = Annotated[ListQuery, Depends(list_query(service.SAVED_QUERIES))]
+SavedQueryPage = Annotated[Page, Depends(page_query(service.DEFAULT_LIMIT))]
+Scope = Annotated[str | None, Query(description="Comma-separated owned, shared, public or all (export: one).")]
+
+
+async def list_saved_queries(auth: CurrentAuth, query: SavedQueryListQuery, page: SavedQueryPage,
+                             session: SessionDep, scope: Scope = None
+                             ) -> PageEnvelope[list[SerializeAsAny[SavedQueryView]]]:
+    listing = await service.list_queries(session, auth, query, page, scope)
     data: list[SavedQueryView] = [
         SavedQueryView.of(row) if scope is None else ScopedSavedQueryView.scoped(row, scope)
         for row, scope in listing.items
@@ -90,8 +100,8 @@ async def import_saved_queries(request: Request, auth: CurrentAuth, session: Ses
     return JSONResponse({"data": f"imported {count} queries"}, status_code=201)
 
 
-async def export_saved_queries(request: Request, auth: CurrentAuth, session: SessionDep) -> Response:
-    content = await service.export_zip(session, auth, request.query_params.get("scope"))
+async def export_saved_queries(auth: CurrentAuth, session: SessionDep, scope: Scope = None) -> Response:
+    content = await service.export_zip(session, auth, scope)
     return Response(content, media_type="application/zip",
                     headers={"Content-Disposition": _attachment(EXPORT_ZIP_NAME)})
 

@@ -20,11 +20,11 @@ from houndgraph.kit.filters import (
     FilterColumn,
     as_datetime,
     as_int,
-    parse_filters,
     where,
 )
-from houndgraph.kit.pagination import Page, parse_page
-from houndgraph.kit.sorting import order_by, parse_sort
+from houndgraph.kit.pagination import Page
+from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns, ListQuery
+from houndgraph.kit.sorting import order_by
 from houndgraph.models import SavedQuery
 from houndgraph.saved_query import repository
 from houndgraph.saved_query.schemas import SavedQueryRequest
@@ -47,7 +47,6 @@ INVALID_CYPHER = "invalid cypher query"
 DEFAULT_LIMIT = 10_000
 
 SCOPE_OWNED, SCOPE_SHARED, SCOPE_PUBLIC, SCOPE_ALL = "owned", "shared", "public", "all"
-LIST_PARAMETERS = frozenset({"sort_by", "skip", "limit", "scope"})
 SORT_COLUMNS: dict[str, Any] = {
     "id": SavedQuery.id, "user_id": SavedQuery.user_id, "name": SavedQuery.name, "query": SavedQuery.query,
     "description": SavedQuery.description, "created_at": SavedQuery.created_at,
@@ -56,7 +55,7 @@ SORT_COLUMNS: dict[str, Any] = {
     "deleted_at": literal_column("NULL"),
 }
 FILTER_COLUMNS: dict[str, Any] = {**SORT_COLUMNS, "user_id": cast(SavedQuery.user_id, String)}
-FILTERS = {
+_FILTERS = {
     "id": FilterColumn(ORDERED_PREDICATES, as_int),
     "user_id": FilterColumn(STRING_PREDICATES, str.lower),
     "name": FilterColumn(STRING_PREDICATES),
@@ -65,6 +64,7 @@ FILTERS = {
     "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
     "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
 }
+SAVED_QUERIES = ListColumns(sortable=tuple(SORT_COLUMNS), filters=_FILTERS, also=PAGE_PARAMETERS | {"scope"})
 
 
 def is_duplicate_name(error: IntegrityError) -> bool:
@@ -173,27 +173,25 @@ def parse_scopes(raw: str) -> list[str]:
     return scopes
 
 
-async def list_queries(session: AsyncSession, auth: AuthContext, params: list[tuple[str, str]]) -> QueryListing:
+async def list_queries(session: AsyncSession, auth: AuthContext, query: ListQuery, page: Page,
+                       scope: str | None) -> QueryListing:
     """Without `scope`, the caller's own queries, paged in SQL. With it, the parts of each scope one after
     the other (a query may appear once per scope, tagged with it), filtered and sorted alike, then paged."""
-    values = dict(params)
-    keys = parse_sort([value for name, value in params if name == "sort_by"], SORT_COLUMNS)
-    condition = where(parse_filters(params, FILTERS, ignore=LIST_PARAMETERS), FILTER_COLUMNS)
-    order = order_by(keys, SORT_COLUMNS)
-    page = parse_page(values.get("skip"), values.get("limit"), default_limit=DEFAULT_LIMIT)
-    if "scope" not in values:
+    condition = where(query.filters, FILTER_COLUMNS)
+    order = order_by(query.sort, SORT_COLUMNS)
+    if scope is None:
         rows, count = await repository.list_owned(session, auth.user_id, condition, order, page.skip, page.limit)
         return QueryListing([(row, None) for row in rows], count, page)
     items: list[tuple[SavedQuery, str | None]] = []
-    for scope in parse_scopes(values["scope"]):
-        match scope.lower():
+    for label in parse_scopes(scope):
+        match label.lower():
             case "owned":
                 rows, _ = await repository.list_owned(session, auth.user_id, condition, order)
             case "shared":
                 rows = await repository.list_shared_to(session, auth.user_id, condition, order)
             case _:
                 rows = await repository.list_public(session, condition, order)
-        items.extend((row, scope) for row in rows)
+        items.extend((row, label) for row in rows)
     return QueryListing(items[page.skip:page.skip + page.limit], len(items), page)
 
 

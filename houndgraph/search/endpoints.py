@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
-from fastapi import Request, Response
+from typing import Annotated
+
+from fastapi import Depends, Query, Response
 
 from houndgraph.deps import SessionDep
+from houndgraph.kit.pagination import Page
+from houndgraph.kit.params import list_query, page_query, required_query
+from houndgraph.kit.query import ListQuery
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.search import service
 
 
-async def search(request: Request, session: SessionDep) -> Response:
-    return JSONResponse({"data": await service.search(session, request.query_params)})
+def _node_types(
+    types: Annotated[list[str], Query(alias="type", description="Node kinds to search (AD or Azure).")] = [],  # noqa: B006
+) -> list[str]:
+    return service.check_node_types(types)
 
 
-async def get_available_domains(request: Request, session: SessionDep) -> Response:
-    return JSONResponse({"data": await service.available_domains(session, request)})
+SearchText = Annotated[str, Depends(required_query("q", service.MISSING_QUERY))]
+NodeTypes = Annotated[list[str], Depends(_node_types)]
+SearchPage = Annotated[Page, Depends(page_query(service.SEARCH_DEFAULT_LIMIT))]
+DomainQuery = Annotated[ListQuery, Depends(list_query(service.DOMAINS))]
+
+
+async def search(q: SearchText, types: NodeTypes, page: SearchPage, session: SessionDep) -> Response:
+    return JSONResponse({"data": await service.search(session, q, types, page)})
+
+
+async def get_available_domains(query: DomainQuery, session: SessionDep) -> Response:
+    return JSONResponse({"data": await service.available_domains(session, query)})

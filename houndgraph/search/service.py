@@ -5,31 +5,34 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
-from starlette.datastructures import QueryParams
 
 from houndgraph.errors import BadRequest
 from houndgraph.graph import lookup
 from houndgraph.graph.kinds import AD_NODE_KINDS, AZ_NODE_KINDS, ADNode, AZNode
 from houndgraph.graph.unified import display_kind, system_tags
 from houndgraph.kit.filters import STRING_PREDICATES, FilterColumn, Predicate
-from houndgraph.kit.pagination import parse_page
-from houndgraph.kit.query import parse_list_query
+from houndgraph.kit.pagination import Page
+from houndgraph.kit.query import ListColumns, ListQuery
 from houndgraph.kit.sorting import SortKey
 from houndgraph.search import repository
 
 SEARCH_DEFAULT_LIMIT = 10
-DOMAIN_FILTERS = {name: FilterColumn(STRING_PREDICATES) for name in ("objectid", "name", "collected")}
+MISSING_QUERY = "missing required query parameter: q"
+DOMAINS = ListColumns(
+    sortable=("objectid", "name"),
+    filters={name: FilterColumn(STRING_PREDICATES) for name in ("objectid", "name", "collected")},
+    default_sort=(SortKey("name"),),
+)
 
 
-async def search(session: AsyncSession, params: QueryParams) -> list[dict[str, Any]]:
-    query = params.get("q", "")
-    if not query:
-        raise BadRequest("missing required query parameter: q")
-    types = params.getlist("type")
+def check_node_types(types: list[str]) -> list[str]:
     unknown = [t for t in types if t not in AD_NODE_KINDS | AZ_NODE_KINDS]
     if unknown:
         raise BadRequest(f"there are errors in the query parameters: unknown node type: {unknown[0]}")
-    page = parse_page(params.get("skip"), params.get("limit"), default_limit=SEARCH_DEFAULT_LIMIT)
+    return types
+
+
+async def search(session: AsyncSession, query: str, types: list[str], page: Page) -> list[dict[str, Any]]:
     conn = await lookup.driver(session)
     kinds = await lookup.kind_ids(conn)
     # Without a type, AD and Azure entities (every collected node carries one of the base kinds).
@@ -49,9 +52,7 @@ def _matches(value: str, predicate: Predicate, wanted: str) -> bool:
     return wanted.lower() in value.lower()
 
 
-async def available_domains(session: AsyncSession, request_params: Any) -> list[dict[str, Any]]:
-    parsed = parse_list_query(request_params, sortable=("objectid", "name"), default_sort=[SortKey("name")],
-                              filters=DOMAIN_FILTERS)
+async def available_domains(session: AsyncSession, parsed: ListQuery) -> list[dict[str, Any]]:
     conn = await lookup.driver(session)
     kinds = await lookup.kind_ids(conn)
     rows = [{"type": kind, "name": str(p.get("name") or ""), "id": str(p.get("objectid") or ""),

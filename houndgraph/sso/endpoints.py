@@ -1,11 +1,15 @@
 from __future__ import annotations
 
-from fastapi import Request, Response
+from typing import Annotated
+
+from fastapi import Depends, Request, Response
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_int_id
+from houndgraph.kit.params import list_query
+from houndgraph.kit.query import ListQuery
 from houndgraph.models import SSOProvider
 from houndgraph.sso import forms, service
 from houndgraph.sso.metadata import service_provider_metadata
@@ -60,8 +64,12 @@ async def create_saml_provider_deprecated(request: Request, response: Response,
     return DataEnvelope(data=_saml_view(request, provider))
 
 
-async def list_providers(request: Request, session: SessionDep) -> DataEnvelope[list[AuthProviderView]]:
-    providers = await service.list_providers(session, request.query_params.multi_items())
+ProviderQuery = Annotated[ListQuery, Depends(list_query(service.PROVIDERS))]
+
+
+async def list_providers(query: ProviderQuery, request: Request,
+                         session: SessionDep) -> DataEnvelope[list[AuthProviderView]]:
+    providers = await service.list_providers(session, query)
     return DataEnvelope(data=[_provider_view(request, provider) for provider in providers])
 
 

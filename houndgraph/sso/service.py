@@ -19,10 +19,10 @@ from houndgraph.kit.filters import (
     FilterColumn,
     as_datetime,
     as_int,
-    parse_filters,
     where,
 )
-from houndgraph.kit.sorting import SortKey, order_by, parse_sort
+from houndgraph.kit.query import ListColumns, ListQuery
+from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import SAMLProvider, SSOProvider, User
 from houndgraph.models.saml_provider import ROOT_URI_VERSION_CURRENT, ROOT_URI_VERSION_LEGACY
 from houndgraph.models.sso_provider import SSO_TYPE_SAML
@@ -43,14 +43,18 @@ _UNSAFE_NAME = re.compile(r"[/\\?#%\x00-\x1f\x7f]")
 SORT_COLUMNS: dict[str, Any] = {"id": SSOProvider.id, "name": SSOProvider.name, "slug": SSOProvider.slug,
                                 "type": SSOProvider.type, "created_at": SSOProvider.created_at,
                                 "updated_at": SSOProvider.updated_at}
-FILTERS = {
-    "id": FilterColumn(ORDERED_PREDICATES, as_int),
-    "name": FilterColumn(STRING_PREDICATES),
-    "slug": FilterColumn(STRING_PREDICATES),
-    "type": FilterColumn(STRING_PREDICATES),
-    "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-    "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-}
+PROVIDERS = ListColumns(
+    sortable=tuple(SORT_COLUMNS),
+    filters={
+        "id": FilterColumn(ORDERED_PREDICATES, as_int),
+        "name": FilterColumn(STRING_PREDICATES),
+        "slug": FilterColumn(STRING_PREDICATES),
+        "type": FilterColumn(STRING_PREDICATES),
+        "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
+        "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
+    },
+    default_sort=(SortKey("created_at"),),
+)
 
 
 def slug_for(name: str) -> str:
@@ -155,11 +159,9 @@ async def update_saml(session: AsyncSession, provider_id: int, changes: SAMLProv
     return await _store(session, provider, new=False)
 
 
-async def list_providers(session: AsyncSession, params: list[tuple[str, str]]) -> list[SSOProvider]:
-    keys = parse_sort([value for name, value in params if name == "sort_by"], SORT_COLUMNS,
-                      default=[SortKey("created_at")])
-    condition = where(parse_filters(params, FILTERS, ignore=frozenset({"sort_by"})), SORT_COLUMNS)
-    return await repository.list_all(session, condition, order_by(keys, SORT_COLUMNS))
+async def list_providers(session: AsyncSession, query: ListQuery) -> list[SSOProvider]:
+    condition = where(query.filters, SORT_COLUMNS)
+    return await repository.list_all(session, condition, order_by(query.sort, SORT_COLUMNS))
 
 
 async def get_provider(session: AsyncSession, provider_id: int) -> SSOProvider:

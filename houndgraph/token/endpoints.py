@@ -1,22 +1,24 @@
 from __future__ import annotations
 
-from fastapi import Request, Response
+from typing import Annotated
+
+from fastapi import Depends, Response
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_uuid
-from houndgraph.kit.query import parse_list_query
+from houndgraph.kit.params import ListQuery, list_query
 from houndgraph.token import service as token_service
 from houndgraph.token.schemas import (
-    TOKEN_DEFAULT_SORT,
-    TOKEN_FILTERS,
-    TOKEN_SORTABLE,
+    TOKENS,
     NewTokenView,
     TokenCreate,
     TokenList,
     TokenView,
 )
+
+TokenQuery = Annotated[ListQuery, Depends(list_query(TOKENS))]
 
 
 async def create_token(body: TokenCreate, auth: CurrentAuth, session: SessionDep) -> DataEnvelope[NewTokenView]:
@@ -24,8 +26,7 @@ async def create_token(body: TokenCreate, auth: CurrentAuth, session: SessionDep
     return DataEnvelope(data=NewTokenView.of(token))
 
 
-async def list_tokens(request: Request, auth: CurrentAuth, session: SessionDep) -> DataEnvelope[TokenList]:
-    query = parse_list_query(request, sortable=TOKEN_SORTABLE, default_sort=TOKEN_DEFAULT_SORT, filters=TOKEN_FILTERS)
+async def list_tokens(auth: CurrentAuth, query: TokenQuery, session: SessionDep) -> DataEnvelope[TokenList]:
     tokens = await token_service.list_tokens(session, auth, query.filters, query.sort)
     return DataEnvelope(data=TokenList(tokens=[TokenView.of(token) for token in tokens]))
 

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
-from fastapi import Request, Response
+from typing import Annotated
+
+from fastapi import Depends, Response
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_uuid
-from houndgraph.kit.query import parse_list_query
+from houndgraph.kit.params import ListQuery, list_query
 from houndgraph.user import listing
 from houndgraph.user import service as user_service
 from houndgraph.user.schemas import (
@@ -23,23 +25,23 @@ from houndgraph.user.schemas import (
     UserView,
 )
 
+MinimalUserQuery = Annotated[ListQuery, Depends(list_query(listing.MINIMAL_USERS))]
+UserQuery = Annotated[ListQuery, Depends(list_query(listing.USERS))]
+RoleQuery = Annotated[ListQuery, Depends(list_query(listing.ROLES))]
+PermissionQuery = Annotated[ListQuery, Depends(list_query(listing.PERMISSIONS))]
+
 
 def _empty_ok() -> Response:
     # The reference answers these writes with 200 and no body.
     return Response(status_code=200, media_type="text/plain")
 
 
-async def list_users_minimal(request: Request, session: SessionDep) -> DataEnvelope[MinimalUserList]:
-    query = parse_list_query(request, sortable=listing.MINIMAL_USER_SORTABLE,
-                             default_sort=listing.MINIMAL_USER_DEFAULT_SORT, filters=listing.MINIMAL_USER_FILTERS,
-                             not_sortable=listing.MINIMAL_NOT_SORTABLE)
+async def list_users_minimal(query: MinimalUserQuery, session: SessionDep) -> DataEnvelope[MinimalUserList]:
     users = await user_service.list_active_users(session, query.filters, query.sort)
     return DataEnvelope(data=MinimalUserList(users=[MinimalUserView.of(user) for user in users]))
 
 
-async def list_users(request: Request, session: SessionDep) -> DataEnvelope[UserList]:
-    query = parse_list_query(request, sortable=listing.USER_SORTABLE, default_sort=listing.USER_DEFAULT_SORT,
-                             filters=listing.USER_FILTERS)
+async def list_users(query: UserQuery, session: SessionDep) -> DataEnvelope[UserList]:
     users = await user_service.list_users(session, query.filters, query.sort)
     return DataEnvelope(data=UserList(users=[UserView.of(user) for user in users]))
 
@@ -67,15 +69,11 @@ async def set_user_secret(user_id: str, body: SecretUpdate, auth: CurrentAuth, s
     return _empty_ok()
 
 
-async def list_roles(request: Request, session: SessionDep) -> DataEnvelope[RoleList]:
-    query = parse_list_query(request, sortable=listing.ROLE_SORTABLE, default_sort=listing.ROLE_DEFAULT_SORT,
-                             filters=listing.ROLE_FILTERS)
+async def list_roles(query: RoleQuery, session: SessionDep) -> DataEnvelope[RoleList]:
     roles = await user_service.list_roles(session, query.filters, query.sort)
     return DataEnvelope(data=RoleList(roles=[RoleView.of(role) for role in roles]))
 
 
-async def list_permissions(request: Request, session: SessionDep) -> DataEnvelope[PermissionList]:
-    query = parse_list_query(request, sortable=listing.PERMISSION_SORTABLE,
-                             default_sort=listing.PERMISSION_DEFAULT_SORT, filters=listing.PERMISSION_FILTERS)
+async def list_permissions(query: PermissionQuery, session: SessionDep) -> DataEnvelope[PermissionList]:
     permissions = await user_service.list_permissions(session, query.filters, query.sort)
     return DataEnvelope(data=PermissionList(permissions=[PermissionView.of(p) for p in permissions]))

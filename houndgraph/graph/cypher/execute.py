@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import psycopg
 
+from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.statement import (
     EdgeRow,
@@ -27,12 +28,14 @@ from houndgraph.graph.cypher.validate import validate
 __all__ = ["EdgeRow", "NodeRow", "Result", "compile_query", "entity_ids", "run_query"]
 
 
-async def run_query(conn: psycopg.AsyncConnection, text: str, *, allow_mutations: bool = False,
+async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allow_mutations: bool = False,
                     complexity_limit: bool = True, load_entities: bool = True) -> Result:
-    """Run one query on `conn` (inside the caller's transaction) and return its rows.
+    """Run one query, as text or as parsed already, on `conn` (inside the caller's transaction) and
+    return its rows.
 
     Raises CypherError subclasses for queries we refuse; database errors propagate."""
-    query = parse(text)
+    if isinstance(query, str):
+        query = parse(query)
     mutation = validate(query, allow_mutations=allow_mutations, complexity_limit=complexity_limit)
     kinds = await load_kinds(conn)
     if mutation:
