@@ -4,29 +4,78 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.analysis.findings.catalogue import FINDING_TYPES, FindingType, Shape
+from houndgraph.analysis.findings.catalogue import FINDING_TYPES, FindingType
 from houndgraph.attack_path import repository
-from houndgraph.attack_path.schemas import AcceptanceRequest, ListFinding, RelationshipFinding, finding_view
+from houndgraph.attack_path.schemas import (
+    ACCEPTED_FILTERS,
+    DEFAULT_WINDOW_DAYS,
+    AcceptanceRequest,
+    ListFinding,
+    RelationshipFinding,
+    finding_view,
+)
+from houndgraph.data_quality.service import parse_time
 from houndgraph.datapipe import service as datapipe_service
-from houndgraph.errors import BadRequest, NotFound
+from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
 from houndgraph.kit.filters import Filter, Predicate
 from houndgraph.kit.pagination import Page
+from houndgraph.kit.query import ListQuery
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AttackPathPosture, AttackPathRiskCount
 
 # Accepted "until further notice": a date no run will reach.
 INDEFINITELY = datetime(9999, 12, 31, tzinfo=UTC)
 UNKNOWN_FINDING = "unknown finding type"
+MISSING_FINDING = "a finding type is required (finding=<type>)"
+_ACCEPTANCE = {"accepted": True, "unaccepted": False, "all": None, "": None}
 
 
 @dataclass(frozen=True, slots=True)
 class Window:
     start: datetime
     end: datetime
+
+
+def parse_finding(raw: str | None) -> list[Filter]:
+    """`finding=T0GenericAll` (as BloodHound clients send it), or `eq:` / `neq:` before the type."""
+    if not raw:
+        return []
+    predicate_text, separator, value = raw.partition(":")
+    if not separator:
+        return [Filter("finding", Predicate.EQ, raw)]
+    if predicate_text not in (Predicate.EQ, Predicate.NEQ):
+        raise BadRequest(BAD_FILTERS)
+    return [Filter("finding", Predicate(predicate_text), value)]
+
+
+def parse_acceptance(raw: str | None) -> bool | None:
+    """`filterAccepted`: accepted, unaccepted, all (or empty)."""
+    if raw is None:
+        return None
+    if raw not in _ACCEPTANCE:
+        raise BadRequest(BAD_FILTERS)
+    return _ACCEPTANCE[raw]
+
+
+def parse_window(start: str | None, end: str | None, now: datetime | None = None) -> Window:
+    """`from` (inclusive, default 30 days ago) and `to` (exclusive, default now), RFC 3339."""
+    now = now or datetime.now(UTC)
+    return Window(parse_time(start, now - timedelta(days=DEFAULT_WINDOW_DAYS)), parse_time(end, now))
+
+
+def _split_acceptance(filters: Sequence[Filter], accepted: bool | None) -> tuple[list[Filter], bool | None]:
+    """Filters on columns, and the acceptance asked for (`Accepted=eq:false` and friends; the last one wins)."""
+    columns = []
+    for item in filters:
+        if item.column in ACCEPTED_FILTERS:
+            accepted = bool(item.value) == (item.predicate is Predicate.EQ)
+        else:
+            columns.append(item)
+    return columns, accepted
 
 
 def finding_types(names: Sequence[Filter] = ()) -> list[FindingType]:
@@ -54,23 +103,25 @@ async def _environment(session: AsyncSession, environment: str) -> str:
     return environment
 
 
-async def list_findings(session: AsyncSession, environment: str, filters: Sequence[Filter], accepted: bool | None,
-                        sort: Sequence[SortKey], page: Page,
+async def list_findings(session: AsyncSession, environment: str, findings: Sequence[Filter], query: ListQuery,
+                        accepted: bool | None, page: Page,
                         now: datetime | None = None) -> tuple[list[RelationshipFinding | ListFinding], int]:
+    """The findings of an environment, largest impact first unless sorted otherwise; `findings` filter the type."""
     now = now or datetime.now(UTC)
     environment = await _environment(session, environment)
-    rows, count = await repository.list_findings(session, environment, filters, accepted, now, sort, page)
+    filters, accepted = _split_acceptance(query.filters, accepted)
+    rows, count = await repository.list_findings(session, environment, [*findings, *filters], accepted, now,
+                                                 query.sort, page)
     return [finding_view(row, now) for row in rows], count
 
 
-async def finding_details(session: AsyncSession, environment: str, finding: str, filters: Sequence[Filter],
-                          accepted: bool | None, sort: Sequence[SortKey], page: Page,
-                          ) -> tuple[Shape, list[RelationshipFinding | ListFinding], int]:
-    """The findings of one type: all relationship findings or all list findings, as the type says."""
-    shape = finding_type(finding).shape
-    views, count = await list_findings(session, environment, [Filter("finding", Predicate.EQ, finding), *filters],
-                                       accepted, sort, page)
-    return shape, views, count
+async def finding_details(session: AsyncSession, environment: str, findings: Sequence[Filter], query: ListQuery,
+                          accepted: bool | None, page: Page) -> tuple[list[RelationshipFinding | ListFinding], int]:
+    """The findings of one type (`finding=` names it): all relationship findings or all list findings."""
+    if len(findings) != 1 or findings[0].predicate is not Predicate.EQ:
+        raise BadRequest(MISSING_FINDING)
+    finding_type(str(findings[0].value))
+    return await list_findings(session, environment, findings, query, accepted, page)
 
 
 async def available_types(session: AsyncSession, environment: str, names: Sequence[Filter] = ()) -> list[str]:
@@ -104,13 +155,16 @@ async def accept(session: AsyncSession, finding_id: int, request: AcceptanceRequ
 
 async def sparkline(session: AsyncSession, environment: str, findings: Sequence[Filter], window: Window,
                     sort: Sequence[SortKey]) -> list[AttackPathRiskCount]:
+    """One point per analysis run in the window for the type (`finding=` names it; required)."""
+    if not findings:
+        raise BadRequest(MISSING_FINDING)
     environment = await _environment(session, environment)
     return await repository.risk_counts(session, environment, findings, window.start, window.end, sort)
 
 
-async def posture(session: AsyncSession, filters: Sequence[Filter], window: Window, sort: Sequence[SortKey],
+async def posture(session: AsyncSession, query: ListQuery, window: Window,
                   page: Page) -> tuple[list[AttackPathPosture], int]:
-    return await repository.posture(session, filters, window.start, window.end, sort, page)
+    return await repository.posture(session, query.filters, window.start, window.end, query.sort, page)
 
 
 async def request_refresh(session: AsyncSession) -> None:
