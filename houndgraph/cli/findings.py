@@ -14,6 +14,9 @@ from houndgraph.attack_path.commands import COLUMNS, current_findings
 from houndgraph.db import Database
 from houndgraph.settings import Settings
 
+# The table keeps what fits a terminal; json and csv carry every column.
+TABLE_COLUMNS = ("id", "finding", "principal", "target", "impact_count", "severity", "accepted")
+
 
 class Format(StrEnum):
     TABLE = "table"
@@ -40,7 +43,9 @@ def findings(
         writer.writeheader()
         writer.writerows(rows)
     else:
-        table = Table(*COLUMNS)
+        table = Table()
+        for column in TABLE_COLUMNS:
+            table.add_column(column, overflow="fold")
         for row in rows:
-            table.add_row(*(str(row[column]) if row[column] is not None else "" for column in COLUMNS))
+            table.add_row(*(str(row[column]) if row[column] is not None else "" for column in TABLE_COLUMNS))
         Console().print(table)

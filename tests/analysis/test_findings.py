@@ -1,4 +1,5 @@
-"""Findings computed at the end of a run, on a hand-built domain that holds one of each kind of finding.
+"""Findings computed at the end of a run, on a hand-built domain that holds one of each kind of finding,
+and on a hand-built Entra tenant.
 
 The graph is loaded with edges of every catalogued kind written directly (only the PKI plumbing rule
 runs, then the closing steps: Tier Zero tagging and findings), so each type is present exactly where
@@ -13,9 +14,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from houndgraph.analysis import pki, run_rules
+from houndgraph.analysis import azure_common, pki, run_rules
 from houndgraph.analysis.pipeline import finish_run
-from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, TIER_ZERO_TAG, ADEdge, ADNode
+from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, TIER_ZERO_TAG, ADEdge, ADNode, AZEdge, AZNode
 from tests.analysis.adcs_fixtures import pki_graph, template
 from tests.analysis.graphs import DOMAIN_SID, Graph
 
@@ -211,3 +212,39 @@ def test_posture_counts_exposure_and_tier_zero(analysed: Graph) -> None:
                              (TIER_ZERO_TAG, DOMAIN_SID, DOMAIN_SID)).fetchone()
     assert tag_count == (tier_zero,)
 
+
+
+def test_azure_choke_points_and_exposure_of_a_tenant(graph: Graph) -> None:
+    tenant = "TENANT-1"
+    graph.node("T", AZNode.Tenant, objectid=tenant, tenantid=tenant)
+    graph.node("Global Administrator", AZNode.Role, templateid=azure_common.GLOBAL_ADMINISTRATOR.lower(),
+               tenantid=tenant)
+    graph.edge("T", AZEdge.Contains, "Global Administrator")
+    for name in ("alice", "bob", "carol", "frank"):
+        graph.node(name, AZNode.User, tenantid=tenant, enabled=True)
+        graph.edge("T", AZEdge.Contains, name)
+    graph.node("Admins", AZNode.Group, tenantid=tenant)
+    graph.node("SP", AZNode.ServicePrincipal, tenantid=tenant)
+    graph.edge("alice", AZEdge.MemberOf, "Admins")
+    graph.edge("Admins", AZEdge.HasRole, "Global Administrator")
+    graph.edge("bob", AZEdge.ResetPassword, "alice")
+    graph.edge("SP", AZEdge.RoleManagementReadWriteDirectory, "T")
+    graph.edge("carol", AZEdge.Owns, "SP")
+    graph.load()
+    run_rules(graph.conn, (), finish=finish_run)
+    assert findings(graph.conn) == {
+        "T0AZResetPassword": {("bob", "alice")},
+        "T0AZMGRoleManagement_ReadWrite_Directory": {("SP", "T")},
+    }
+    impacts = dict(graph.conn.execute("SELECT finding, impact_count FROM attack_path_findings").fetchall())
+    # bob reaches himself; carol owns SP (a service principal is not counted, users are).
+    assert impacts == {"T0AZResetPassword": 1, "T0AZMGRoleManagement_ReadWrite_Directory": 1}
+    posture = graph.conn.execute("SELECT domain_sid, exposed_count, principal_count, tier_zero_count "
+                                 "FROM attack_path_posture").fetchall()
+    # Of bob, carol and frank (alice is Tier Zero) only bob has a path: the app role is a finding but not an
+    # edge path finding follows (analysis turns it into AZMGGrantRole when it runs). Tier Zero: the tenant,
+    # Admins and alice.
+    assert posture == [(tenant, 1, 3, 3)]
+    zero = graph.conn.execute("SELECT count(*) FROM attack_path_risk_counts WHERE domain_sid = %s "
+                              "AND finding = 'T0GenericAll'", (tenant,)).fetchone()
+    assert zero == (0,)  # AD types are not charted for a tenant
