@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Annotated
 
-from fastapi import Depends, Query, Response
+from fastapi import Depends, Query, Request, Response
 
 from houndgraph.attack_path import service
 from houndgraph.attack_path.schemas import (
     ACCEPTED_PARAMETER,
+    CSV,
     DEFAULT_LIMIT,
     FINDING_PARAMETER,
     FINDING_TYPES,
@@ -23,12 +26,16 @@ from houndgraph.attack_path.schemas import (
     RiskCounts,
     RiskPostureStat,
     Sparkline,
+    csv_columns,
+    csv_record,
 )
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope, WindowEnvelope
 from houndgraph.kit.filters import Filter
 from houndgraph.kit.pagination import Page
-from houndgraph.kit.params import ListQuery, list_query, page_query
+from houndgraph.kit.params import list_query, page_query
+from houndgraph.kit.query import ListQuery
+from houndgraph.kit.responses import JSONResponse
 
 FindingText = Annotated[str | None, Query(alias=FINDING_PARAMETER, description="A finding type, e.g. T0GenericAll "
                                                                                 "(or eq:/neq: before it).")]
@@ -80,17 +87,36 @@ async def list_available_types(domain_id: str, findings: FindingDep, query: Type
     return DataEnvelope(data=_ordered(await service.available_types(session, domain_id, findings), query))
 
 
-async def list_domain_findings(domain_id: str, findings: FindingDep, accepted: AcceptanceDep, query: FindingQuery,
-                               page: PageDep, session: SessionDep) -> PageEnvelope[list[Finding]]:
+def _wants_csv(request: Request) -> bool:
+    # The reference reads the media type from the Accept header, and documents an `Accept` query parameter.
+    return CSV in request.headers.get("accept", "") or request.query_params.get("Accept") == CSV
+
+
+def _page_or_csv(request: Request, rows: list[Finding], count: int, page: Page) -> Response:
+    """`{count, skip, limit, data}` as JSON, or the rows as CSV (so the route declares no response model)."""
+    if not _wants_csv(request):
+        envelope = PageEnvelope[list[Finding]](count=count, skip=page.skip, limit=page.limit, data=rows)
+        return JSONResponse(envelope.model_dump(mode="json"))
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=csv_columns(rows), extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(csv_record(row) for row in rows)
+    return Response(text.getvalue(), media_type=CSV)
+
+
+async def list_domain_findings(request: Request, domain_id: str, findings: FindingDep, accepted: AcceptanceDep,
+                               query: FindingQuery, page: PageDep,
+                               session: SessionDep) -> Response:
+    """Every type of finding of the domain, largest impact first; `Accept: text/csv` exports them."""
     rows, count = await service.list_findings(session, domain_id, findings, query, accepted, page)
-    return PageEnvelope(count=count, skip=page.skip, limit=page.limit, data=rows)
+    return _page_or_csv(request, rows, count, page)
 
 
-async def list_domain_finding_details(domain_id: str, findings: FindingDep, accepted: AcceptanceDep,
-                                      query: FindingQuery, page: PageDep,
-                                      session: SessionDep) -> PageEnvelope[list[Finding]]:
+async def list_domain_finding_details(request: Request, domain_id: str, findings: FindingDep,
+                                      accepted: AcceptanceDep, query: FindingQuery, page: PageDep,
+                                      session: SessionDep) -> Response:
     rows, count = await service.finding_details(session, domain_id, findings, query, accepted, page)
-    return PageEnvelope(count=count, skip=page.skip, limit=page.limit, data=rows)
+    return _page_or_csv(request, rows, count, page)
 
 
 async def request_attack_paths(session: SessionDep) -> Response:

@@ -204,3 +204,51 @@ class Sparkline(BaseModel):
     start: datetime
     end: datetime
     data: list[RiskCounts]
+
+
+# --- the CSV export (the reference's columns, from its documented examples) ----------------------------
+CSV = "text/csv"
+RELATIONSHIP_CSV_COLUMNS = (
+    "id", "finding_type", "exposure_count", "exposure_percentage", "impact_count", "impact_percentage", "domain_sid",
+    "from_principal_name", "from_principal", "from_principal_kind", "to_principal_name", "to_principal",
+    "to_principal_kind", "combo_graph_relation_id", "domain", "accepted", "accepted_until", "principals_hash",
+    "created_at", "updated_at", "is_inherited",
+)
+LIST_CSV_COLUMNS = ("id", "finding_type", "impact_count", "impact_percentage", "domain", "domain_sid",
+                    "principal_name", "principal_kind", "principal", "accepted", "accepted_until", "created_at",
+                    "updated_at")
+
+
+def _time(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+def csv_record(view: RelationshipFinding | ListFinding) -> dict[str, object]:
+    """One CSV row; a list finding in a relationship table fills the `from_` columns."""
+    common: dict[str, object] = {
+        "id": view.id, "finding_type": view.Finding, "impact_count": view.ImpactCount,
+        "impact_percentage": round(view.ImpactPercentage, 4), "domain_sid": view.DomainSID,
+        "accepted": str(view.Accepted).lower(), "created_at": _time(view.created_at),
+        "updated_at": _time(view.updated_at),
+    }
+    if isinstance(view, ListFinding):
+        return {**common, "domain": view.Props.get("domain", ""), "principal_name": view.Props.get("name", ""),
+                "principal_kind": view.PrincipalKind, "principal": view.Principal,
+                "from_principal_name": view.Props.get("name", ""), "from_principal": view.Principal,
+                "from_principal_kind": view.PrincipalKind, "accepted_until": _time(view.accepted_until)}
+    inherited = view.RelProps.get("isinherited")
+    return {**common, "exposure_count": view.ExposureCount, "exposure_percentage": round(view.ExposurePercentage, 4),
+            "from_principal_name": view.FromPrincipalProps.get("name", ""), "from_principal": view.FromPrincipal,
+            "from_principal_kind": view.FromPrincipalKind, "to_principal_name": view.ToPrincipalProps.get("name", ""),
+            "to_principal": view.ToPrincipal, "to_principal_kind": view.ToPrincipalKind,
+            "combo_graph_relation_id": view.ComboGraphRelationID.int64,
+            "domain": view.ToPrincipalProps.get("domain", ""),
+            "accepted_until": _time(view.AcceptedUntil), "principals_hash": view.PrincipalHash,
+            "is_inherited": "" if inherited is None else ("Yes" if inherited else "No")}
+
+
+def csv_columns(views: list[RelationshipFinding | ListFinding]) -> tuple[str, ...]:
+    """List columns when every finding is a list finding, relationship columns otherwise."""
+    if views and all(isinstance(view, ListFinding) for view in views):
+        return LIST_CSV_COLUMNS
+    return RELATIONSHIP_CSV_COLUMNS

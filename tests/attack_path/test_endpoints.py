@@ -6,6 +6,8 @@ BloodHound clients expect.
 
 from __future__ import annotations
 
+import csv
+import io
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -184,3 +186,16 @@ def test_acceptance_is_checked(admin: httpx.Client, domain: str) -> None:
         assert reader.get(f"/api/v2/domains/{domain}/available-types").status_code == 200
         assert reader.put(path, json={"accepted": False}).status_code == 403
         assert reader.put("/api/v2/attack-paths").status_code == 403
+
+
+def test_csv_export_with_the_reference_columns(admin: httpx.Client, domain: str) -> None:
+    response = admin.get(f"/api/v2/domains/{domain}/attack-path-findings", headers={"Accept": "text/csv"})
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.text)))
+    assert len(rows) == 4 and rows[0]["impact_count"] == "5"
+    generic_all = next(row for row in rows if row["finding_type"] == "T0GenericAll")
+    assert (generic_all["from_principal_name"], generic_all["to_principal"]) == ("HAL@HOUND.LOCAL", f"{SID}-512")
+    listed = admin.get(f"/api/v2/domains/{domain}/details", params={"finding": "Kerberoasting", "Accept": "text/csv"})
+    header = listed.text.splitlines()[0]
+    assert header.startswith("id,finding_type,impact_count,impact_percentage,domain,domain_sid,principal_name")
+    assert f"{SID}-500" in listed.text
