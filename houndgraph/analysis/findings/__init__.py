@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.findings import detect, store
-from houndgraph.analysis.findings.catalogue import FINDING_TYPES, Family, Impact, Platform, Shape
+from houndgraph.analysis.findings.catalogue import FINDING_TYPES, Family, Impact, Platform
 from houndgraph.analysis.findings.detect import Candidate
 from houndgraph.analysis.findings.reach import Mask, Reach, unpack
 from houndgraph.graph.kinds import (
@@ -69,41 +69,49 @@ def record(ctx: Context) -> FindingsReport:
                    if exposed[reach.index([group])[0]] and group in environment_of]
 
     rows = _describe(ctx, candidates)
-    accepted = store.accepted_keys(ctx.conn, ctx.now)
     by_environment: dict[str, list[int]] = defaultdict(list)
     for node, environment in eligible.items():
         by_environment[environment].append(node)
-    counts = _impact(reach, candidates, rows, by_environment, large_groups, accepted)
+    counts = _impact(reach, candidates, rows, by_environment, large_groups, store.accepted_keys(ctx.conn, ctx.now))
     store.write_findings(ctx.conn, rows, ctx.now)
 
+    environments = sorted(set(_posture_environments(ctx)) | {row.domain_sid for row in rows})
+    postures = _postures(environments, by_environment, reach, exposed, tier_zero, counts)
     run_id = uuid.uuid4()
-    report = FindingsReport(run_id=str(run_id), findings=len(rows))
+    store.write_history(ctx.conn, run_id, ctx.now, _history(ctx, environments, counts), postures)
+    return FindingsReport(run_id=str(run_id), findings=len(rows),
+                          environments={posture.domain_sid: posture.exposure_index for posture in postures})
+
+
+def _postures(environments: list[str], by_environment: dict[str, list[int]], reach: Reach, exposed: Mask,
+              tier_zero: dict[int, str], counts: list[store.RiskCount]) -> list[store.Posture]:
     tier_zero_size: dict[str, int] = defaultdict(int)
     for environment in tier_zero.values():
         tier_zero_size[environment] += 1
     postures = []
-    environments = sorted(set(_posture_environments(ctx)) | {row.domain_sid for row in rows})
     for environment in environments:
         members = by_environment.get(environment, [])
         exposed_count = int(exposed[reach.index(members)].sum()) if members else 0
-        share = 100.0 * exposed_count / len(members) if members else 0.0
         mine = [count for count in counts if count.domain_sid == environment]
         postures.append(store.Posture(
-            domain_sid=environment, exposure_index=share, exposed_count=exposed_count, principal_count=len(members),
+            domain_sid=environment, exposure_index=100.0 * exposed_count / len(members) if members else 0.0,
+            exposed_count=exposed_count, principal_count=len(members),
             tier_zero_count=tier_zero_size.get(environment, 0),
             critical_risk_count=sum(1 for count in mine if count.composite_risk >= CRITICAL_PERCENT),
             finding_count=sum(count.finding_count for count in mine),
         ))
-        report.environments[environment] = share
+    return postures
+
+
+def _history(ctx: Context, environments: list[str], counts: list[store.RiskCount]) -> list[store.RiskCount]:
+    """The run's counts, plus a zero for every other type of the environment's platform: one point per run."""
     platform_of = _platforms(ctx, environments)
     history = [count for count in counts if count.domain_sid in platform_of]
     present = {(count.domain_sid, count.finding) for count in history}
-    # Every type of the environment's platform gets a point per run, zero when it has no findings.
     history += [store.RiskCount(environment, finding.name, 0, 0, 0.0) for environment in environments
                 for finding in FINDING_TYPES.values()
                 if finding.platform is platform_of.get(environment) and (environment, finding.name) not in present]
-    store.write_history(ctx.conn, run_id, ctx.now, history, postures)
-    return report
+    return history
 
 
 def _impact(reach: Reach, candidates: list[Candidate], rows: list[store.FindingRow],
@@ -121,8 +129,9 @@ def _impact(reach: Reach, candidates: list[Candidate], rows: list[store.FindingR
             groups[(row.domain_sid, row.finding)].append(position)
         if everyone[position]:
             _set_impact(row, sizes.get(row.domain_sid, 0), sizes.get(row.domain_sid, 0))
-    component_of = {position: int(reach.components[reach.index([candidate.principal])[0]])
-                    for position, candidate in enumerate(candidates) if not everyone[position]}
+    principal_components = reach.components[reach.index([candidate.principal for candidate in candidates])]
+    component_of = {position: int(component) for position, component in enumerate(principal_components.tolist())
+                    if not everyone[position]}
     # (environment, type) -> the environment's components reaching one of its unaccepted findings.
     union: dict[tuple[str, str], Mask] = {
         key: np.zeros(len(weighted[key[0]][0]), dtype=np.bool_) for key in groups if key[0] in weighted}
@@ -192,7 +201,6 @@ def _describe(ctx: Context, candidates: list[Candidate]) -> list[store.FindingRo
             principal_kind=principal_kind, principal_props=principal_props, target=target, target_kind=target_kind,
             target_props=target_props, rel_kind=candidate.rel_kind, rel_props=rel_props, edge_id=candidate.edge_id,
         ))
-    assert all(c.finding.shape is (Shape.RELATIONSHIP if c.target is not None else Shape.LIST) for c in candidates)
     return result
 
 
