@@ -10,15 +10,10 @@ the writes) beside the whole run, with how many findings and principals it count
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import tempfile
-from pathlib import Path
 
 from bench.analysis import load
+from bench.synthetic import machine, throwaway_database
 from houndgraph.analysis import run_analysis
-from houndgraph.db import Database
-from houndgraph.settings import Settings
 
 
 def main() -> None:
@@ -26,27 +21,21 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=2)
     args = parser.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}")
-    with tempfile.TemporaryDirectory(prefix="hgf-", dir="/tmp") as tmp:
-        db = Database.open(Settings(data_dir=Path(tmp)))
-        try:
-            db.migrate()
-            nodes, edges, seconds = load(db, args.objects)
-            print(f"collection: {args.objects} objects -> {nodes} nodes, {edges} edges, loaded in {seconds:.1f} s")
-            for run in range(1, args.runs + 1):
-                with db.connect_raw() as conn:
-                    report = run_analysis(conn)
-                    conn.commit()
-                    findings, principals = conn.execute(
-                        "SELECT count(*), count(DISTINCT principal) FROM attack_path_findings "
-                        "WHERE deleted_at IS NULL").fetchone() or (0, 0)
-                    posture = conn.execute("SELECT exposure_index, principal_count, tier_zero_count "
-                                           "FROM attack_path_posture ORDER BY id DESC LIMIT 1").fetchone()
-                print(f"run {run}: findings {report.steps['findings']:.2f} s of {report.seconds:.1f} s in total; "
-                      f"{findings} findings over {principals} principals; exposure, eligible, Tier Zero: {posture}")
-        finally:
-            db.close()
+    print(machine())
+    with throwaway_database("hgf-") as db:
+        nodes, edges, seconds = load(db, args.objects)
+        print(f"collection: {args.objects} objects -> {nodes} nodes, {edges} edges, loaded in {seconds:.1f} s")
+        for run in range(1, args.runs + 1):
+            with db.connect_raw() as conn:
+                report = run_analysis(conn)
+                conn.commit()
+                findings, principals = conn.execute(
+                    "SELECT count(*), count(DISTINCT principal) FROM attack_path_findings "
+                    "WHERE deleted_at IS NULL").fetchone() or (0, 0)
+                posture = conn.execute("SELECT exposure_index, principal_count, tier_zero_count "
+                                       "FROM attack_path_posture ORDER BY id DESC LIMIT 1").fetchone()
+            print(f"run {run}: findings {report.steps['findings']:.2f} s of {report.seconds:.1f} s in total; "
+                  f"{findings} findings over {principals} principals; exposure, eligible, Tier Zero: {posture}")
 
 
 if __name__ == "__main__":
