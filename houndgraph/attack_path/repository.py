@@ -25,7 +25,7 @@ def accepted_at(now: datetime) -> ColumnElement[bool]:
 FINDING_COLUMNS: Mapping[str, Any] = {
     "id": F.id, "created_at": F.created_at, "updated_at": F.updated_at, "deleted_at": F.deleted_at,
     "finding": F.finding, "Finding": F.finding, "domain_sid": F.domain_sid,
-    "impact_count": F.impact_count, "ImpactCount": F.impact_count,
+    "impact": F.impact_count, "impact_count": F.impact_count, "ImpactCount": F.impact_count,
     "impact_percentage": F.impact_percentage, "ImpactPercentage": F.impact_percentage,
     "exposure_percentage": F.impact_percentage, "accepted_until": F.accepted_until,
     "AcceptedUntil": F.accepted_until, "principal": F.principal, "Principal": F.principal,

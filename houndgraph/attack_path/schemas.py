@@ -168,7 +168,8 @@ WINDOW_PARAMETERS = frozenset({"from", "to"})
 ACCEPTED_FILTERS = frozenset({"Accepted", "accepted"})
 
 FINDINGS = ListColumns(
-    sortable=("id", "created_at", "updated_at", "domain_sid", "finding", "Finding", "impact_count", "ImpactCount",
+    sortable=("id", "created_at", "updated_at", "domain_sid", "finding", "Finding", "impact", "impact_count",
+              "ImpactCount",
               "impact_percentage", "ImpactPercentage", "exposure_percentage", "accepted_until", "AcceptedUntil",
               "principal", "Principal", "from_principal", "FromPrincipal", "to_principal", "ToPrincipal"),
     filters={

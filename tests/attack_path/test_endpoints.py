@@ -110,7 +110,7 @@ def test_impact_is_the_enabled_principals_outside_tier_zero_that_reach_the_princ
     assert [row["ImpactCount"] for row in findings["data"]] == sorted(
         (row["ImpactCount"] for row in findings["data"]), reverse=True)
     page = admin.get(f"/api/v2/domains/{domain}/attack-path-findings",
-                     params={"sort_by": "impact_count", "skip": 1, "limit": 2}).json()
+                     params={"sort_by": "impact", "skip": 1, "limit": 2}).json()
     assert page["count"] == 4 and len(page["data"]) == 2 and page["skip"] == 1
     assert page["data"][0]["ImpactCount"] <= page["data"][1]["ImpactCount"]
     only = admin.get(f"/api/v2/domains/{domain}/attack-path-findings", params={"finding": "T0Logins"}).json()
