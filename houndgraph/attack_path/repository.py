@@ -56,9 +56,13 @@ async def environment_exists(session: AsyncSession, environment: str) -> bool:
     return bool(row.scalar())
 
 
-async def list_findings(session: AsyncSession, environment: str, filters: Sequence[Filter], accepted: bool | None,
-                        now: datetime, sort: Sequence[SortKey], page: Page) -> tuple[list[AttackPathFinding], int]:
-    conditions: list[ColumnElement[bool]] = [F.domain_sid == environment, F.deleted_at.is_(None)]
+async def list_findings(session: AsyncSession, environment: str | None, filters: Sequence[Filter],
+                        accepted: bool | None, now: datetime, sort: Sequence[SortKey],
+                        page: Page) -> tuple[list[AttackPathFinding], int]:
+    """Live findings of one environment (every environment with None)."""
+    conditions: list[ColumnElement[bool]] = [F.deleted_at.is_(None)]
+    if environment is not None:
+        conditions.append(F.domain_sid == environment)
     condition = where(list(filters), FINDING_COLUMNS)
     if condition is not None:
         conditions.append(condition)

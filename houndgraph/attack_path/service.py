@@ -115,6 +115,16 @@ async def list_findings(session: AsyncSession, environment: str, findings: Seque
     return [finding_view(row, now) for row in rows], count
 
 
+async def current_findings(session: AsyncSession, domain: str | None = None,
+                           now: datetime | None = None) -> list[RelationshipFinding | ListFinding]:
+    """Every live finding (of one domain or tenant), largest impact first: what `houndgraph findings` prints."""
+    now = now or datetime.now(UTC)
+    rows, _ = await repository.list_findings(
+        session, domain.upper() if domain else None, [], None, now,
+        [SortKey("impact_count", descending=True), SortKey("finding")], Page(0, 2**62))
+    return [finding_view(row, now) for row in rows]
+
+
 async def finding_details(session: AsyncSession, environment: str, findings: Sequence[Filter], query: ListQuery,
                           accepted: bool | None, page: Page) -> tuple[list[RelationshipFinding | ListFinding], int]:
     """The findings of one type (`finding=` names it): all relationship findings or all list findings."""

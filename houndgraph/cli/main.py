@@ -4,7 +4,7 @@ import typer
 
 from houndgraph.cli import db as db_commands
 from houndgraph.cli import findings as findings_command
-from houndgraph.cli import ingest as ingest_command
+from houndgraph.cli import ingest_command
 from houndgraph.cli import serve as serve_command
 from houndgraph.cli import user as user_commands
 

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.db import graph_connection
 from houndgraph.entity import repository
-from houndgraph.entity.azure_catalogue import AZURE_ENTITIES, AZURE_RELATED, AzureEntity
+from houndgraph.entity.azure_panels import AZURE_ENTITIES, AZURE_RELATED, AzureEntity
 from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
 from houndgraph.graph import azure_related, lookup
 from houndgraph.graph.kinds import AZNode

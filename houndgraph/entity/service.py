@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.db import graph_connection
 from houndgraph.entity import repository
-from houndgraph.entity.catalogue import Entity
+from houndgraph.entity.ad_panels import Entity
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph import lookup
 from houndgraph.graph.connection import GraphConnection

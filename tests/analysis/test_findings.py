@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from houndgraph.analysis import azure_common, pki, run_rules
-from houndgraph.analysis.pipeline import finish_run
+from houndgraph.analysis.rule_order import finish_run
 from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, TIER_ZERO_TAG, ADEdge, ADNode, AZEdge, AZNode
 from tests.analysis.adcs_fixtures import pki_graph, template
 from tests.analysis.graphs import DOMAIN_SID, Graph
