@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from houndgraph.analysis.findings.catalogue import FindingType, severity
+from houndgraph.analysis.findings.finding_types import FindingType, severity
 from houndgraph.kit.filters import (
     ID_PREDICATES,
     ORDERED_PREDICATES,

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.analysis.findings.catalogue import FINDING_TYPES, FindingType
+from houndgraph.analysis.findings.finding_types import FINDING_TYPES, FindingType
 from houndgraph.attack_path import repository
 from houndgraph.attack_path.schemas import (
     ACCEPTED_FILTERS,
@@ -79,7 +79,7 @@ def _split_acceptance(filters: Sequence[Filter], accepted: bool | None) -> tuple
 
 
 def finding_types(names: Sequence[Filter] = ()) -> list[FindingType]:
-    """The catalogue, optionally filtered by name (`eq` / `neq`), in name order."""
+    """Every finding type, optionally filtered by name (`eq` / `neq`), in name order."""
     found = sorted(FINDING_TYPES.values(), key=lambda finding: finding.name)
     for item in names:
         if item.predicate is Predicate.EQ:

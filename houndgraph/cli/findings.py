@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from houndgraph.analysis.findings.catalogue import severity
+from houndgraph.analysis.findings.finding_types import severity
 from houndgraph.attack_path import service as attack_path_service
 from houndgraph.attack_path.schemas import ListFinding, RelationshipFinding
 from houndgraph.db import Database

@@ -6,7 +6,7 @@ by `principal_hash`: a run updates the rows it finds again, inserts new ones, an
 resolved (`deleted_at`) so an acceptance survives a finding that disappears and comes back.
 `attack_path_risk_counts`: per run, environment and finding type, the counts the sparkline draws.
 `attack_path_posture`: per run and environment, exposure, Tier Zero size and the critical count.
-The finding types themselves are a catalogue in code (`houndgraph.analysis.findings.catalogue`).
+The finding types themselves are a catalogue in code (`houndgraph.analysis.findings.finding_types`).
 
 Revision ID: 0012
 Revises: 0010

@@ -27,8 +27,8 @@ from numpy.typing import NDArray
 
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.findings import detect, store
-from houndgraph.analysis.findings.catalogue import FINDING_TYPES, Family, Impact, Platform
 from houndgraph.analysis.findings.detect import Candidate
+from houndgraph.analysis.findings.finding_types import FINDING_TYPES, Family, Impact, Platform
 from houndgraph.analysis.findings.reach import Mask, Reach, unpack
 from houndgraph.graph.kinds import (
     AD_TRAVERSABLE_EDGES,

@@ -1,6 +1,6 @@
 """Which findings the graph holds after Tier Zero tagging: the candidates, before impact is counted.
 
-* Relationship findings: every edge of a catalogued kind from a node without the Tier Zero tag to a
+* Relationship findings: every edge of a kind with a finding type from a node without the Tier Zero tag to a
   node with it (the type named after the edge kind); when the start is a large default group, the
   large-default-group type of that kind instead, which also covers computer access (AdminTo, CanRDP,
   ExecuteDCOM, CanPSRemote, SQLAdmin) to any computer, Tier Zero or not.
@@ -23,7 +23,7 @@ from typing import Any
 from houndgraph.analysis import adcs, esc1, esc9
 from houndgraph.analysis.adcs import flag, number, strings
 from houndgraph.analysis.context import AUTHENTICATED_USERS_SUFFIX, EVERYONE_SUFFIX, Context
-from houndgraph.analysis.findings.catalogue import (
+from houndgraph.analysis.findings.finding_types import (
     COMPUTER_ACCESS_EDGES,
     FINDING_TYPES,
     LARGE_DEFAULT_GROUP_TYPE_BY_EDGE,
