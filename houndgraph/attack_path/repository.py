@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.graph.kinds import ADNode, AZNode
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey, order_by
@@ -51,8 +52,9 @@ async def environment_exists(session: AsyncSession, environment: str) -> bool:
     """A Domain or AZTenant node with this object id, or findings / posture recorded for it."""
     row = await session.execute(text(
         "SELECT EXISTS (SELECT 1 FROM node n WHERE n.properties->>'objectid' = :id AND n.kind_ids && "
-        "(SELECT coalesce(array_agg(id), '{}') FROM kind WHERE name IN ('Domain', 'AZTenant'))) "
-        "OR EXISTS (SELECT 1 FROM attack_path_posture WHERE domain_sid = :id)"), {"id": environment})
+        "(SELECT coalesce(array_agg(id), '{}') FROM kind WHERE name IN (:domain, :tenant))) "
+        "OR EXISTS (SELECT 1 FROM attack_path_posture WHERE domain_sid = :id)"),
+        {"id": environment, "domain": ADNode.Domain.value, "tenant": AZNode.Tenant.value})
     return bool(row.scalar())
 
 
