@@ -15,6 +15,7 @@ from fastapi.routing import APIRoute
 
 from houndgraph.asset_group import endpoints as asset_group_endpoints
 from houndgraph.asset_group_tag import endpoints as zone_endpoints
+from houndgraph.attack_path import endpoints as attack_path_endpoints
 from houndgraph.auth import endpoints as auth_endpoints
 from houndgraph.auth.dependencies import permission_guard
 from houndgraph.auth.permissions import P
@@ -129,6 +130,21 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/azure-tenants/{tenant_id}/data-quality-stats", data_quality_endpoints.list_tenant_stats,
           P.GRAPH_DB_READ),
     Route("GET", "/api/v2/completeness", data_quality_endpoints.get_completeness, P.GRAPH_DB_READ),
+    # --- attack-path findings and posture (computed at the end of every analysis) --------------
+    Route("GET", "/api/v2/attack-path-types", attack_path_endpoints.list_attack_path_types, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/domains/{domain_id}/attack-path-findings", attack_path_endpoints.list_domain_findings,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/domains/{domain_id}/details", attack_path_endpoints.list_domain_finding_details,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/domains/{domain_id}/available-types", attack_path_endpoints.list_available_types,
+          P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/domains/{domain_id}/sparkline", attack_path_endpoints.list_sparkline, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/posture-stats", attack_path_endpoints.list_posture_stats, P.GRAPH_DB_READ),
+    # A refresh is an analysis request; accepting a risk is the reference's risk management permission.
+    Route("PUT", "/api/v2/attack-paths", attack_path_endpoints.request_attack_paths, P.GRAPH_DB_WRITE,
+          status_code=202),
+    Route("PUT", "/api/v2/attack-paths/{attack_path_id}/acceptance", attack_path_endpoints.update_acceptance,
+          P.RISKS_MANAGE),
     # --- saved queries, SSO providers, asset group tags ---------------------------------------
     # `export` and `import` before `{saved_query_id}`, which would otherwise take them as ids.
     Route("GET", "/api/v2/saved-queries/export", saved_query_endpoints.export_saved_queries, P.SAVED_QUERIES_READ),

@@ -3,11 +3,13 @@
 AD first (as the reference): well-known nodes, then the rules reading only collected edges, then
 Owns (before ADCS here: ESC4 and ESC9 count template owners, which the reference misses because it
 derives Owns after ADCS), the PKI plumbing and the ESC rules reading it, and NTLM reading AdminTo and
-enrollment. Azure follows. Privilege zone tagging, then the data-quality snapshot, close the run: each
-is its own step, so later steps (findings) read the zones as tagged.
+enrollment. Azure follows. Privilege zone tagging, the attack-path findings (they read the zones as
+tagged) and the data-quality snapshot close the run, each its own timed step.
 """
 
 from __future__ import annotations
+
+from time import perf_counter
 
 from houndgraph.analysis import (
     azure_app_roles,
@@ -23,6 +25,7 @@ from houndgraph.analysis import (
     esc9,
     esc10,
     esc13,
+    findings,
     goldencert,
     gpo,
     hybrid,
@@ -81,14 +84,20 @@ def tag_privilege_zones(ctx: Context, report: AnalysisReport) -> None:
     report.zones = tag_zones(ctx)
 
 
+def record_findings(ctx: Context, report: AnalysisReport) -> None:
+    findings.record(ctx)
+
+
 def record_data_quality(ctx: Context, report: AnalysisReport) -> None:
     report.data_quality_run_id = data_quality.record_snapshot(ctx)
 
 
-FINISHING_STEPS = (tag_privilege_zones, record_data_quality)
+FINISHING_STEPS = (tag_privilege_zones, record_findings, record_data_quality)
 
 
 def finish_run(ctx: Context, report: AnalysisReport) -> None:
-    """The steps after every rule, in order: privilege zones, then the data-quality snapshot."""
+    """The steps after every rule, in order: privilege zones, findings, the data-quality snapshot."""
     for step in FINISHING_STEPS:
+        started = perf_counter()
         step(ctx, report)
+        report.steps[step.__name__] = perf_counter() - started

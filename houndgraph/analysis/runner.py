@@ -49,6 +49,8 @@ class AnalysisReport:
     data_quality_run_id: str | None = None
     # Set when the run tagged privilege zones (a full run).
     zones: ZoneReport | None = None
+    # Seconds of each step that closes a full run (zones, findings, data quality).
+    steps: dict[str, float] = field(default_factory=dict)
 
     def edges(self, kind: str) -> int:
         return sum(rule.edges[kind].total for rule in self.rules if kind in rule.edges)

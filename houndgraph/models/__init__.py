@@ -5,6 +5,9 @@ from houndgraph.models.asset_group_tag import AssetGroupTag as AssetGroupTag
 from houndgraph.models.asset_group_tag_selector import AssetGroupTagSelector as AssetGroupTagSelector
 from houndgraph.models.asset_group_tag_selector_node import AssetGroupTagSelectorNode as AssetGroupTagSelectorNode
 from houndgraph.models.asset_group_tag_selector_seed import AssetGroupTagSelectorSeed as AssetGroupTagSelectorSeed
+from houndgraph.models.attack_path_finding import AttackPathFinding as AttackPathFinding
+from houndgraph.models.attack_path_posture import AttackPathPosture as AttackPathPosture
+from houndgraph.models.attack_path_risk_count import AttackPathRiskCount as AttackPathRiskCount
 from houndgraph.models.audit_log import AuditLog as AuditLog
 from houndgraph.models.auth_secret import AuthSecret
 from houndgraph.models.auth_token import AuthToken

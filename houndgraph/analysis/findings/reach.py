@@ -1,0 +1,123 @@
+"""Who can reach what, over a snapshot of the traversable edges held as reverse adjacency (CSR) arrays.
+
+Node ids are mapped to dense indexes once. A multi-source reverse breadth-first search answers "which
+nodes have a path into this set" (exposure: into Tier Zero) in one walk, a level at a time, each level
+one vectorised gather over the CSR arrays.
+
+Impact needs more than one set: for every finding principal, how many eligible principals reach it.
+One search per principal is what must not happen. Nodes of one strongly connected component reach
+exactly the same nodes, and attack graphs are mostly one giant component, so the graph is condensed
+first (scipy) and reachability travels over the condensed graph as bits: each principal's component
+gets a bit, each component a bit row, and a component's row is its own bits OR the rows of the
+components it has an edge to. Rows are settled by propagating along reversed edges from the components
+whose row changed last round, only over the ancestors found by one reverse search from the chunk.
+Components are taken 1024 at a time to bound memory.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+Ids = NDArray[np.int64]
+Mask = NDArray[np.bool_]
+Bits = NDArray[np.uint64]
+CHUNK = 1024  # components per pass: 16 words of bits per component
+
+
+class _Reverse:
+    """Reverse adjacency of a graph on dense indexes: row = an edge's end, entries = its starts."""
+
+    def __init__(self, starts: Ids, ends: Ids, size: int) -> None:
+        order = np.argsort(ends, kind="stable")
+        self.indices: Ids = starts[order]
+        self.indptr: Ids = np.concatenate([[0], np.cumsum(np.bincount(ends, minlength=size))]).astype(np.int64)
+        self.size = size
+
+    def inbound(self, nodes: Ids) -> tuple[Ids, Ids]:
+        """For the given nodes, every `(start, end)` of their inbound edges, as two parallel arrays."""
+        first, last = self.indptr[nodes], self.indptr[nodes + 1]
+        lengths = last - first
+        total = int(lengths.sum())
+        if total == 0:
+            empty = np.empty(0, dtype=np.int64)
+            return empty, empty
+        offsets = np.repeat(first - np.cumsum(lengths) + lengths, lengths) + np.arange(total, dtype=np.int64)
+        return self.indices[offsets], np.repeat(nodes, lengths)
+
+    def ancestors(self, targets: Ids) -> Mask:
+        seen = np.zeros(self.size, dtype=np.bool_)
+        frontier = np.unique(targets)
+        seen[frontier] = True
+        while len(frontier):
+            starts, _ = self.inbound(frontier)
+            fresh = np.unique(starts[~seen[starts]])
+            seen[fresh] = True
+            frontier = fresh
+        return seen
+
+    def propagate(self, chunk: Ids) -> Bits:
+        """Bit j of a row is set when that node reaches chunk[j] (chunk: distinct indexes)."""
+        within = self.ancestors(chunk)
+        bits = np.zeros((self.size, (len(chunk) + 63) // 64), dtype=np.uint64)
+        positions = np.arange(len(chunk))
+        bits[chunk, positions // 64] = np.left_shift(np.uint64(1), (positions % 64).astype(np.uint64))
+        changed = chunk
+        while len(changed):
+            starts, ends = self.inbound(changed)
+            keep = within[starts]
+            starts, ends = starts[keep], ends[keep]
+            if not len(starts):
+                break
+            order = np.argsort(starts, kind="stable")
+            starts, ends = starts[order], ends[order]
+            owners, first = np.unique(starts, return_index=True)
+            merged = np.bitwise_or.reduceat(bits[ends], first, axis=0) | bits[owners]
+            grew = (merged != bits[owners]).any(axis=1)
+            bits[owners] = merged
+            changed = owners[grew]
+        return bits
+
+
+def unpack(rows: Bits, width: int) -> NDArray[np.uint8]:
+    """Bit rows as a 0/1 matrix of `width` columns (column j = bit j)."""
+    if sys.byteorder != "little":
+        rows = rows.byteswap()
+    return np.unpackbits(np.ascontiguousarray(rows).view(np.uint8), axis=1, bitorder="little")[:, :width]
+
+
+class Reach:
+    def __init__(self, starts: Ids, ends: Ids, extra: Ids) -> None:
+        self.ids: Ids = np.unique(np.concatenate([starts, ends, extra]))
+        self.size = len(self.ids)
+        start_index, end_index = self.index(starts), self.index(ends)
+        self._nodes = _Reverse(start_index, end_index, self.size)
+        forward = csr_matrix((np.ones(len(start_index), dtype=np.int8), (start_index, end_index)),
+                             shape=(self.size, self.size))
+        count, labels = connected_components(forward, directed=True, connection="strong")
+        self.components: Ids = labels.astype(np.int64)
+        between = self.components[start_index] != self.components[end_index]
+        pairs = np.unique(np.stack([self.components[start_index][between], self.components[end_index][between]]),
+                          axis=1) if between.any() else np.empty((2, 0), dtype=np.int64)
+        self._condensed = _Reverse(pairs[0], pairs[1], int(count))
+
+    def index(self, node_ids: Sequence[int] | Ids) -> Ids:
+        """Dense indexes of graph ids that are part of the snapshot."""
+        return np.searchsorted(self.ids, np.asarray(node_ids, dtype=np.int64)).astype(np.int64)
+
+    def ancestors(self, targets: Ids) -> Mask:
+        """Every node with a path (of length 0 or more) into one of `targets` (dense indexes)."""
+        return self._nodes.ancestors(targets)
+
+    def reaching(self, components: Ids) -> Iterator[tuple[Ids, Bits]]:
+        """Per chunk of distinct components: `(chunk, bits)`, bits[c] having bit j set when component c
+        reaches chunk[j]."""
+        components = np.unique(components)
+        for begin in range(0, len(components), CHUNK):
+            chunk = components[begin:begin + CHUNK]
+            yield chunk, self._condensed.propagate(chunk)

@@ -1,0 +1,110 @@
+"""SQL of the findings, their per-run counts and the posture rows (written by `analysis.findings`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, func, select, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.graph.kinds import ADNode, AZNode
+from houndgraph.kit.filters import Filter, where
+from houndgraph.kit.pagination import Page
+from houndgraph.kit.sorting import SortKey, order_by
+from houndgraph.models import AttackPathFinding, AttackPathPosture, AttackPathRiskCount
+
+F = AttackPathFinding
+
+
+def accepted_at(now: datetime) -> ColumnElement[bool]:
+    return and_(F.accepted_until.is_not(None), F.accepted_until > now)
+
+
+# API names of the finding columns that can be sorted or filtered (the reference's names and ours).
+FINDING_COLUMNS: Mapping[str, Any] = {
+    "id": F.id, "created_at": F.created_at, "updated_at": F.updated_at, "deleted_at": F.deleted_at,
+    "finding": F.finding, "Finding": F.finding, "domain_sid": F.domain_sid,
+    "impact": F.impact_count, "impact_count": F.impact_count, "ImpactCount": F.impact_count,
+    "impact_percentage": F.impact_percentage, "ImpactPercentage": F.impact_percentage,
+    "exposure_percentage": F.impact_percentage, "accepted_until": F.accepted_until,
+    "AcceptedUntil": F.accepted_until, "principal": F.principal, "Principal": F.principal,
+    "from_principal": F.principal, "FromPrincipal": F.principal, "to_principal": F.target,
+    "ToPrincipal": F.target, "principals_hash": F.principal_hash,
+}
+RISK_COUNT_COLUMNS: Mapping[str, Any] = {
+    "id": AttackPathRiskCount.id, "created_at": AttackPathRiskCount.created_at,
+    "updated_at": AttackPathRiskCount.updated_at, "deleted_at": AttackPathRiskCount.deleted_at,
+    "domain_sid": AttackPathRiskCount.domain_sid, "CompositeRisk": AttackPathRiskCount.composite_risk,
+    "FindingCount": AttackPathRiskCount.finding_count, "ImpactedAssetCount": AttackPathRiskCount.impacted_asset_count,
+}
+POSTURE_COLUMNS: Mapping[str, Any] = {
+    "id": AttackPathPosture.id, "created_at": AttackPathPosture.created_at,
+    "updated_at": AttackPathPosture.updated_at, "deleted_at": AttackPathPosture.deleted_at,
+    "domain_sid": AttackPathPosture.domain_sid, "exposure_index": AttackPathPosture.exposure_index,
+    "tier_zero_count": AttackPathPosture.tier_zero_count,
+    "critical_risk_count": AttackPathPosture.critical_risk_count,
+}
+
+
+async def environment_exists(session: AsyncSession, environment: str) -> bool:
+    """A Domain or AZTenant node with this object id, or findings / posture recorded for it."""
+    row = await session.execute(text(
+        "SELECT EXISTS (SELECT 1 FROM node n WHERE n.properties->>'objectid' = :id AND n.kind_ids && "
+        "(SELECT coalesce(array_agg(id), '{}') FROM kind WHERE name IN (:domain, :tenant))) "
+        "OR EXISTS (SELECT 1 FROM attack_path_posture WHERE domain_sid = :id)"),
+        {"id": environment, "domain": ADNode.Domain.value, "tenant": AZNode.Tenant.value})
+    return bool(row.scalar())
+
+
+async def list_findings(session: AsyncSession, environment: str | None, filters: Sequence[Filter],
+                        accepted: bool | None, now: datetime, sort: Sequence[SortKey],
+                        page: Page) -> tuple[list[AttackPathFinding], int]:
+    """Live findings of one environment (every environment with None)."""
+    conditions: list[ColumnElement[bool]] = [F.deleted_at.is_(None)]
+    if environment is not None:
+        conditions.append(F.domain_sid == environment)
+    condition = where(list(filters), FINDING_COLUMNS)
+    if condition is not None:
+        conditions.append(condition)
+    if accepted is not None:
+        conditions.append(accepted_at(now) if accepted else ~accepted_at(now))
+    count = await session.scalar(select(func.count()).select_from(F).where(*conditions))
+    rows = await session.scalars(select(F).where(*conditions).order_by(*order_by(sort, FINDING_COLUMNS), F.id)
+                                 .offset(page.skip).limit(page.limit))
+    return list(rows), int(count or 0)
+
+
+async def finding_types(session: AsyncSession, environment: str) -> list[str]:
+    rows = await session.scalars(select(F.finding).distinct()
+                                 .where(F.domain_sid == environment, F.deleted_at.is_(None)).order_by(F.finding))
+    return list(rows)
+
+
+async def get_finding(session: AsyncSession, finding_id: int) -> AttackPathFinding | None:
+    return await session.scalar(select(F).where(F.id == finding_id, F.deleted_at.is_(None)))
+
+
+async def risk_counts(session: AsyncSession, environment: str, filters: Sequence[Filter], start: datetime,
+                      end: datetime, sort: Sequence[SortKey]) -> list[AttackPathRiskCount]:
+    R = AttackPathRiskCount
+    conditions: list[ColumnElement[bool]] = [R.domain_sid == environment, R.created_at >= start, R.created_at < end]
+    condition = where(list(filters), {"finding": R.finding})
+    if condition is not None:
+        conditions.append(condition)
+    rows = await session.scalars(select(R).where(*conditions).order_by(*order_by(sort, RISK_COUNT_COLUMNS), R.id))
+    return list(rows)
+
+
+async def posture(session: AsyncSession, filters: Sequence[Filter], start: datetime, end: datetime,
+                  sort: Sequence[SortKey], page: Page) -> tuple[list[AttackPathPosture], int]:
+    P = AttackPathPosture
+    conditions: list[ColumnElement[bool]] = [P.created_at >= start, P.created_at < end]
+    condition = where(list(filters), POSTURE_COLUMNS)
+    if condition is not None:
+        conditions.append(condition)
+    count = await session.scalar(select(func.count()).select_from(P).where(*conditions))
+    rows = await session.scalars(select(P).where(*conditions).order_by(*order_by(sort, POSTURE_COLUMNS), P.id)
+                                 .offset(page.skip).limit(page.limit))
+    return list(rows), int(count or 0)
