@@ -21,7 +21,7 @@ from houndgraph.client.schemas import (
 )
 from houndgraph.client_job import service as job_service
 from houndgraph.client_job.endpoints import ClientJobQuery, JobPage
-from houndgraph.client_job.schemas import JobRequest, JobView
+from houndgraph.client_job.schemas import JobRequest, JobView, ScheduledJobView
 from houndgraph.deps import SessionDep
 from houndgraph.event.endpoints import HydrationDep
 from houndgraph.event.service import Hydration
@@ -67,10 +67,11 @@ async def replace_client_token(client_id: str, session: SessionDep) -> DataEnvel
     return DataEnvelope(data=NewTokenView.of(token))
 
 
-async def create_client_job(client_id: str, body: JobRequest, session: SessionDep) -> DataEnvelope[JobView]:
+async def create_client_job(client_id: str, body: JobRequest, session: SessionDep
+                            ) -> DataEnvelope[ScheduledJobView]:
     client = await service.get(session, parse_uuid(client_id))
     job = await job_service.create(session, client.id, body)
-    return DataEnvelope(data=await job_service.view(session, job))
+    return DataEnvelope(data=await job_service.record(session, job))
 
 
 async def list_completed_jobs(client_id: str, query: ClientJobQuery, page: JobPage, shown: HydrationDep,

@@ -17,6 +17,7 @@ from houndgraph.client_job.schemas import (
     JobLogView,
     JobStartRequest,
     JobView,
+    ScheduledJobView,
 )
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.event.endpoints import HydrationDep
@@ -48,9 +49,10 @@ async def get_current_job(client_id: CurrentClientId, session: SessionDep) -> Da
     return DataEnvelope(data=await service.view(session, job))
 
 
-async def start_job(body: JobStartRequest, client_id: CurrentClientId, session: SessionDep) -> DataEnvelope[JobView]:
+async def start_job(body: JobStartRequest, client_id: CurrentClientId,
+                    session: SessionDep) -> DataEnvelope[ScheduledJobView]:
     job = await service.start(session, client_id, body.id)
-    return DataEnvelope(data=await service.view(session, job))
+    return DataEnvelope(data=await service.record(session, job))
 
 
 async def upload_file(request: Request, client_id: CurrentClientId, session: SessionDep,
@@ -62,9 +64,9 @@ async def upload_file(request: Request, client_id: CurrentClientId, session: Ses
 
 
 async def end_job(client_id: CurrentClientId, session: SessionDep,
-                  body: JobEndRequest | None = None) -> DataEnvelope[JobView]:
+                  body: JobEndRequest | None = None) -> DataEnvelope[ScheduledJobView]:
     job = await service.end(session, client_id, body or JobEndRequest())
-    return DataEnvelope(data=await service.view(session, job))
+    return DataEnvelope(data=await service.record(session, job))
 
 
 # --- users' routes -------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from houndgraph.event.schemas import (
     OUDetails,
 )
 from houndgraph.kit.filters import ID_PREDICATES, ORDERED_PREDICATES, STRING_PREDICATES, FilterColumn, as_int, as_uuid
-from houndgraph.kit.nullable import NullInt32, or_zero
+from houndgraph.kit.nullable import NullInt32, NullString, or_zero
 from houndgraph.kit.query import ListColumns
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientJob, DomainCollectionResult
@@ -140,6 +140,43 @@ class JobView(CollectionView):
                    domain_controller=job.domain_controller or "",
                    domain_results=[DomainResultView.of(row) for row in results], created_at=job.created_at,
                    updated_at=job.updated_at, **CollectionView.fields_of(job, ous, domains))
+
+
+class ScheduledJobView(BaseModel):
+    """`model.client-scheduled-job`: what creating, starting and ending a job answer (references unexpanded)."""
+
+    id: int
+    client_id: uuid.UUID
+    client_name: str
+    event_id: NullInt32
+    execution_time: datetime
+    start_time: datetime
+    end_time: datetime
+    status: int
+    status_message: str
+    session_collection: bool
+    local_group_collection: bool
+    ad_structure_collection: bool
+    cert_services_collection: bool
+    ca_registry_collection: bool
+    dc_registry_collection: bool
+    all_trusted_domains: bool
+    domain_controller: NullString
+    ous: list[str]
+    domains: list[str]
+    domain_results: list[DomainResultView]
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, job: ClientJob, client_name: str, results: list[DomainCollectionResult]) -> ScheduledJobView:
+        return cls(id=job.id, client_id=job.client_id, client_name=client_name, event_id=NullInt32.of(job.event_id),
+                   execution_time=job.execution_time, start_time=or_zero(job.start_time),
+                   end_time=or_zero(job.end_time), status=job.status, status_message=job.status_message,
+                   domain_controller=NullString.of(job.domain_controller), ous=job.ous, domains=job.domains,
+                   domain_results=[DomainResultView.of(row) for row in results], created_at=job.created_at,
+                   updated_at=job.updated_at,
+                   **{flag: getattr(job, flag) for flag in (*COLLECTION_FLAGS, "all_trusted_domains")})
 
 
 class JobLogView(BaseModel):

@@ -15,7 +15,7 @@ from sqlalchemy import ColumnElement
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.client_job import repository
-from houndgraph.client_job.schemas import STATUS_NAMES, JobEndRequest, JobRequest, JobView
+from houndgraph.client_job.schemas import STATUS_NAMES, JobEndRequest, JobRequest, JobView, ScheduledJobView
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.event import service as event_service
 from houndgraph.event.service import Hydration
@@ -53,6 +53,12 @@ async def views(session: AsyncSession, rows: Sequence[tuple[ClientJob, str]], hy
 async def view(session: AsyncSession, job: ClientJob, hydration: Hydration = Hydration()) -> JobView:
     (shown,) = await views(session, [(job, await repository.client_name(session, job.client_id))], hydration)
     return shown
+
+
+async def record(session: AsyncSession, job: ClientJob) -> ScheduledJobView:
+    """The job as `model.client-scheduled-job`."""
+    results = await repository.results_of(session, [job.id])
+    return ScheduledJobView.of(job, await repository.client_name(session, job.client_id), results.get(job.id, []))
 
 
 async def create(session: AsyncSession, client_id: uuid.UUID, request: JobRequest) -> ClientJob:

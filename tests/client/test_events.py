@@ -69,7 +69,8 @@ def test_create_get_update_list_and_delete_an_event(admin: httpx.Client, testlab
      "no record found for OU=NOWHERE,DC=TESTLAB,DC=LOCAL"),
     ({"all_trusted_domains": False, "domains": ["S-1-5-21-1-2-3"]}, "no record found for S-1-5-21-1-2-3"),
     ({"rrule": "RRULE:FREQ=DAILY"}, "invalid rrule specified: the rrule must include a DTSTART"),
-    ({"rrule": "DTSTART:20250101T000000Z\nRRULE:FREQ=FORTNIGHTLY"}, "invalid rrule specified: invalid 'FREQ': FORTNIGHTLY"),
+    ({"rrule": "DTSTART:20250101T000000Z\nRRULE:FREQ=FORTNIGHTLY"},
+     "invalid rrule specified: invalid 'FREQ': FORTNIGHTLY"),
 ])
 def test_bad_events_answer_the_reference_error(admin: httpx.Client, testlab_scope: None, change: dict,
                                                 message: str) -> None:
