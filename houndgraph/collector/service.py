@@ -24,7 +24,7 @@ class Release:
 
     @property
     def sort_key(self) -> tuple[tuple[int, ...], str]:
-        numbers = re.match(r"[\d.]+", self.version)
+        numbers = re.match(r"[\d.]+", self.version.lstrip("v"))
         return tuple(int(part) for part in (numbers.group(0) if numbers else "0").strip(".").split(".")), \
             self.version
 
