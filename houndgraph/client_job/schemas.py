@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from houndgraph.event.schemas import (
     BOOLEAN_FILTER,
     TIME_FILTER,
+    CollectionFlags,
     CollectionRequest,
     CollectionView,
     DomainDetails,
@@ -114,8 +115,8 @@ class DomainResultView(BaseModel):
                    message=row.message, created_at=row.created_at, updated_at=row.updated_at, **counts)
 
 
-class JobView(CollectionView):
-    """`model.client-scheduled-job-display`."""
+class JobRun(BaseModel):
+    """What both job shapes say of the run itself."""
 
     id: int
     client_id: uuid.UUID
@@ -126,57 +127,42 @@ class JobView(CollectionView):
     end_time: datetime
     status: int
     status_message: str
-    domain_controller: str
     domain_results: list[DomainResultView]
     created_at: datetime
     updated_at: datetime
+
+    @staticmethod
+    def fields_of(job: ClientJob, client_name: str, results: list[DomainCollectionResult]) -> dict[str, Any]:
+        return {"id": job.id, "client_id": job.client_id, "client_name": client_name,
+                "event_id": NullInt32.of(job.event_id), "execution_time": job.execution_time,
+                "start_time": or_zero(job.start_time), "end_time": or_zero(job.end_time), "status": job.status,
+                "status_message": job.status_message, "domain_results": [DomainResultView.of(r) for r in results],
+                "created_at": job.created_at, "updated_at": job.updated_at}
+
+
+class JobView(JobRun, CollectionView):
+    """`model.client-scheduled-job-display`: OU and domain references expanded."""
+
+    domain_controller: str
 
     @classmethod
     def of(cls, job: ClientJob, client_name: str, ous: list[OUDetails], domains: list[DomainDetails],
            results: list[DomainCollectionResult]) -> JobView:
-        return cls(id=job.id, client_id=job.client_id, client_name=client_name, event_id=NullInt32.of(job.event_id),
-                   execution_time=job.execution_time, start_time=or_zero(job.start_time),
-                   end_time=or_zero(job.end_time), status=job.status, status_message=job.status_message,
-                   domain_controller=job.domain_controller or "",
-                   domain_results=[DomainResultView.of(row) for row in results], created_at=job.created_at,
-                   updated_at=job.updated_at, **CollectionView.fields_of(job, ous, domains))
+        return cls(**JobRun.fields_of(job, client_name, results), domain_controller=job.domain_controller or "",
+                   **CollectionView.fields_of(job, ous, domains))
 
 
-class ScheduledJobView(BaseModel):
+class ScheduledJobView(JobRun, CollectionFlags):
     """`model.client-scheduled-job`: what creating, starting and ending a job answer (references unexpanded)."""
 
-    id: int
-    client_id: uuid.UUID
-    client_name: str
-    event_id: NullInt32
-    execution_time: datetime
-    start_time: datetime
-    end_time: datetime
-    status: int
-    status_message: str
-    session_collection: bool
-    local_group_collection: bool
-    ad_structure_collection: bool
-    cert_services_collection: bool
-    ca_registry_collection: bool
-    dc_registry_collection: bool
-    all_trusted_domains: bool
     domain_controller: NullString
     ous: list[str]
     domains: list[str]
-    domain_results: list[DomainResultView]
-    created_at: datetime
-    updated_at: datetime
 
     @classmethod
     def of(cls, job: ClientJob, client_name: str, results: list[DomainCollectionResult]) -> ScheduledJobView:
-        return cls(id=job.id, client_id=job.client_id, client_name=client_name, event_id=NullInt32.of(job.event_id),
-                   execution_time=job.execution_time, start_time=or_zero(job.start_time),
-                   end_time=or_zero(job.end_time), status=job.status, status_message=job.status_message,
-                   domain_controller=NullString.of(job.domain_controller), ous=job.ous, domains=job.domains,
-                   domain_results=[DomainResultView.of(row) for row in results], created_at=job.created_at,
-                   updated_at=job.updated_at,
-                   **{flag: getattr(job, flag) for flag in (*COLLECTION_FLAGS, "all_trusted_domains")})
+        return cls(**JobRun.fields_of(job, client_name, results), **CollectionFlags.flags_of(job),
+                   domain_controller=NullString.of(job.domain_controller), ous=job.ous, domains=job.domains)
 
 
 class JobLogView(BaseModel):

@@ -81,7 +81,7 @@ class DomainDetails(BaseModel):
     type: str | None = None
 
 
-class CollectionView(BaseModel):
+class CollectionFlags(BaseModel):
     session_collection: bool
     local_group_collection: bool
     ad_structure_collection: bool
@@ -89,13 +89,19 @@ class CollectionView(BaseModel):
     ca_registry_collection: bool
     dc_registry_collection: bool
     all_trusted_domains: bool
+
+    @staticmethod
+    def flags_of(row: Any) -> dict[str, Any]:
+        return {flag: getattr(row, flag) for flag in (*COLLECTION_FLAGS, "all_trusted_domains")}
+
+
+class CollectionView(CollectionFlags):
     ous: list[OUDetails]
     domains: list[DomainDetails]
 
     @staticmethod
     def fields_of(row: Any, ous: list[OUDetails], domains: list[DomainDetails]) -> dict[str, Any]:
-        return {**{flag: getattr(row, flag) for flag in (*COLLECTION_FLAGS, "all_trusted_domains")},
-                "ous": ous, "domains": domains}
+        return {**CollectionFlags.flags_of(row), "ous": ous, "domains": domains}
 
 
 class EventView(CollectionView):
