@@ -117,4 +117,4 @@ class ClientView(BaseModel):
 class NewClientView(ClientView):
     """A client as created: its token with the key, shown this once."""
 
-    token: NewTokenView | None = None  # type: ignore[assignment]
+    token: NewTokenView | None = None

@@ -132,7 +132,7 @@ class JobRun(BaseModel):
     updated_at: datetime
 
     @staticmethod
-    def fields_of(job: ClientJob, client_name: str, results: list[DomainCollectionResult]) -> dict[str, Any]:
+    def run_fields_of(job: ClientJob, client_name: str, results: list[DomainCollectionResult]) -> dict[str, Any]:
         return {"id": job.id, "client_id": job.client_id, "client_name": client_name,
                 "event_id": NullInt32.of(job.event_id), "execution_time": job.execution_time,
                 "start_time": or_zero(job.start_time), "end_time": or_zero(job.end_time), "status": job.status,
@@ -148,7 +148,7 @@ class JobView(JobRun, CollectionView):
     @classmethod
     def of(cls, job: ClientJob, client_name: str, ous: list[OUDetails], domains: list[DomainDetails],
            results: list[DomainCollectionResult]) -> JobView:
-        return cls(**JobRun.fields_of(job, client_name, results), domain_controller=job.domain_controller or "",
+        return cls(**JobRun.run_fields_of(job, client_name, results), domain_controller=job.domain_controller or "",
                    **CollectionView.fields_of(job, ous, domains))
 
 
@@ -161,7 +161,7 @@ class ScheduledJobView(JobRun, CollectionFlags):
 
     @classmethod
     def of(cls, job: ClientJob, client_name: str, results: list[DomainCollectionResult]) -> ScheduledJobView:
-        return cls(**JobRun.fields_of(job, client_name, results), **CollectionFlags.flags_of(job),
+        return cls(**JobRun.run_fields_of(job, client_name, results), **CollectionFlags.flags_of(job),
                    domain_controller=NullString.of(job.domain_controller), ous=job.ous, domains=job.domains)
 
 

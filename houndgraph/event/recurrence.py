@@ -28,14 +28,17 @@ class RecurrenceError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Recurrence:
     text: str
-    rule: dateutil_rrule.rrule | dateutil_rrule.rruleset
+    rule: dateutil_rrule.rruleset
     zone: tzinfo
+    # A DTSTART without a zone: occurrences come out naive, read as UTC.
+    naive: bool
 
     def next_after(self, moment: datetime, *, inclusive: bool = False) -> datetime | None:
         """The first occurrence at or after (`inclusive`) or strictly after `moment`, in UTC; None when the
         rule has none left (COUNT or UNTIL reached)."""
-        local = moment.astimezone(self.zone).replace(tzinfo=None) if _naive(self.rule) else moment.astimezone(
-            self.zone)
+        local = moment.astimezone(self.zone)
+        if self.naive:
+            local = local.replace(tzinfo=None)
         # Wall-clock stepping: look from a little earlier, since a skipped (imaginary) time moves forward.
         candidate = self.rule.after(local - timedelta(hours=3), inc=True)
         while candidate is not None:
@@ -46,15 +49,11 @@ class Recurrence:
         return None
 
 
-def _naive(rule: dateutil_rrule.rrule | dateutil_rrule.rruleset) -> bool:
-    start = rule._dtstart if isinstance(rule, dateutil_rrule.rrule) else rule._rrule[0]._dtstart  # type: ignore[attr-defined]
-    return start is None or start.tzinfo is None
-
-
 def _resolve(occurrence: datetime, zone: tzinfo) -> datetime:
     aware = occurrence if occurrence.tzinfo is not None else occurrence.replace(tzinfo=zone)
     # A wall-clock time the zone skips does not exist: move it forward by the gap.
-    return tz.resolve_imaginary(aware).astimezone(UTC)
+    resolved: datetime = tz.resolve_imaginary(aware)
+    return resolved.astimezone(UTC)
 
 
 def parse(text: str) -> Recurrence:
@@ -70,15 +69,15 @@ def parse(text: str) -> Recurrence:
         rule = dateutil_rrule.rrulestr(normalized, forceset=True, unfold=True)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
         raise RecurrenceError(str(error) or "the rrule could not be parsed") from None
-    rules = rule._rrule  # type: ignore[attr-defined]
-    if len(rules) != 1 or rule._rdate or rule._exrule:  # type: ignore[attr-defined]
+    # dateutil has no public accessors for a set's parts: read them as its own code does.
+    rules = getattr(rule, "_rrule")  # noqa: B009
+    if len(rules) != 1 or getattr(rule, "_rdate") or getattr(rule, "_exrule"):  # noqa: B009
         raise RecurrenceError("the rrule must hold exactly one RRULE (no RDATE or EXRULE)")
     only = rules[0]
-    if only._freq in TOO_FREQUENT:
+    if getattr(only, "_freq") in TOO_FREQUENT:  # noqa: B009
         raise RecurrenceError("the rrule may not repeat more often than hourly")
-    start: datetime = only._dtstart
-    zone: tzinfo = start.tzinfo or UTC
-    return Recurrence(normalized, rule, zone)
+    start: datetime = getattr(only, "_dtstart")  # noqa: B009
+    return Recurrence(normalized, rule, start.tzinfo or UTC, start.tzinfo is None)
 
 
 def _unknown_zone(normalized: str) -> bool:
