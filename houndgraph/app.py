@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
-from houndgraph.datapipe.pipeline import Datapipe
+from houndgraph.datapipe.loop import Datapipe
 from houndgraph.db import Database, is_query_canceled
 from houndgraph.errors import (
     JSON_UNMARSHAL,

@@ -13,7 +13,7 @@ from houndgraph.audit import service as audit_service
 from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
-from houndgraph.db import is_query_canceled
+from houndgraph.db import graph_connection, is_query_canceled
 from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ServiceError
 from houndgraph.graph.cypher.ast import Query
 from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed
@@ -22,8 +22,8 @@ from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.translate.values import T
 from houndgraph.graph.cypher.validate import has_mutation
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
-from houndgraph.graph.unified import graph_edge, graph_node
 from houndgraph.graph_query.schemas import CypherGraph, CypherQueryRequest, Literal
+from houndgraph.kit.graph_shapes import graph_edge, graph_node
 
 MUTATION_FORBIDDEN = "Permission denied: User may not modify the graph."
 TIMED_OUT = "transaction timed out, reduce query complexity or try again later"
@@ -62,10 +62,7 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
 
 async def _run(session: AsyncSession, query: Query, allow_mutations: bool, complexity_limit: bool) -> Result:
     try:
-        connection = await session.connection()
-        raw = await connection.get_raw_connection()
-        driver: Any = raw.driver_connection
-        assert isinstance(driver, psycopg.AsyncConnection)
+        driver = await graph_connection(session)
         if allow_mutations:
             # Mutations serialise with ingest and analysis: their node caches assume no other writer.
             await driver.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))

@@ -16,25 +16,10 @@ from houndgraph.graph.cypher.translate.shortest import ShortestRequest
 from houndgraph.graph.cypher.translate.state import FoundPath
 from houndgraph.graph.cypher.translate.translator import Statement, translate
 from houndgraph.graph.cypher.translate.values import Inputs, T
+from houndgraph.graph.rows import EdgeRow, NodeRow
 
 # A query with more shortestPath patterns than this is refused rather than searched.
 MAX_SHORTEST_SEARCHES = 8
-
-
-@dataclass(frozen=True)
-class NodeRow:
-    id: int
-    kinds: tuple[str, ...]
-    properties: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class EdgeRow:
-    id: int
-    start_id: int
-    end_id: int
-    kind: str
-    properties: dict[str, Any]
 
 
 @dataclass
@@ -72,11 +57,6 @@ def graph_ids(rows: Iterable[Sequence[Any]], types: Sequence[T], *,
             elif refuse_others is not None:
                 raise CypherError(refuse_others)
     return nodes, edges
-
-
-async def load_kinds(conn: psycopg.AsyncConnection) -> dict[str, int]:
-    cursor = await conn.execute("SELECT name, id FROM kind")
-    return {name: kind_id for name, kind_id in await cursor.fetchall()}
 
 
 def compile_query(query: a.Query, kinds: Mapping[str, int],

@@ -1,9 +1,10 @@
 """The datapipe: one sequential loop that turns queued work into graph changes.
 
 Each tick, in order: time out idle upload jobs → purge (clear-database requests) → ingest tasks →
-analysis (when requested, or owed to jobs that finished ingesting) → job completion. A tick runs under
-a PostgreSQL advisory lock, so with several API processes (or `houndgraph ingest` beside a service)
-exactly one of them works at a time; the others skip the tick. The lock is a session lock on the
+analysis (when requested, or owed to jobs that finished ingesting) → job completion → the collection
+scheduler (`client_job.scheduler`: events to jobs, timeouts, collection jobs following their uploads).
+A tick runs under a PostgreSQL advisory lock, so with several API processes (or `houndgraph ingest` beside
+a service) exactly one of them works at a time; the others skip the tick. The lock is a session lock on the
 datapipe's own connection, so a process that dies releases it with its connection.
 
 The same `Datapipe.tick` serves the background thread of the service and the CLI.
@@ -20,11 +21,13 @@ from pathlib import Path
 import psycopg
 
 from houndgraph.analysis import run_analysis
+from houndgraph.client_job import scheduler
+from houndgraph.config import service as config_service
+from houndgraph.datapipe import clear_database_repository as purge_repo
 from houndgraph.datapipe import files
-from houndgraph.datapipe import pipeline_repository as repo
-from houndgraph.datapipe import purge_repository as purge_repo
-from houndgraph.datapipe.ingest import BATCH_SIZE, Stopped, TaskProgress, write_task
-from houndgraph.datapipe.pipeline_repository import PipeStatus, TaskRow
+from houndgraph.datapipe import loop_repository as repo
+from houndgraph.datapipe.loop_repository import PipeStatus, TaskRow
+from houndgraph.datapipe.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
 from houndgraph.db import Database
 from houndgraph.graph.store import WriteStats
 from houndgraph.ingest.errors import IngestError
@@ -47,7 +50,7 @@ def no_analysis(conn: psycopg.Connection) -> None:
 
 def analyse(conn: psycopg.Connection) -> None:
     """The analysis hook: every post-processing rule, Tier Zero tags and the data-quality snapshot."""
-    run_analysis(conn, citrix_rdp_support=repo.citrix_rdp_support(conn))
+    run_analysis(conn, citrix_rdp_support=config_service.citrix_rdp_support(conn))
 
 
 class Observer:
@@ -119,6 +122,7 @@ class Datapipe:
             self._purge_step(conn)
             self._ingest_step(conn, observer)
             self._analysis_step(conn)
+            self._schedule_step(conn)
         except Stopped:
             log.info("datapipe stopped during ingest; the file will be read again at the next start")
         finally:
@@ -153,6 +157,11 @@ class Datapipe:
         tasks are finished) are removed. Interrupted tasks need nothing: they are read again."""
         with self._status(conn, PipeStatus.STARTING):
             files.sweep_uploads(self._settings.uploads_dir, repo.unfinished_stored_paths(conn))
+
+    def _schedule_step(self, conn: psycopg.Connection) -> None:
+        """Collection: due events become jobs, stalled jobs time out, ended jobs follow their uploads
+        (after the analysis step, so a job finishes in the tick its analysis did)."""
+        scheduler.run(conn, self._settings.client_job_timeout)
 
     def _purge_step(self, conn: psycopg.Connection) -> None:
         request = purge_repo.next_request(conn)
