@@ -131,9 +131,10 @@ async def load_signing_token(session: AsyncSession, token_id_text: str) -> tuple
         token_id = uuid.UUID(token_id_text)
     except ValueError:
         raise BadRequest("Token ID is malformed.") from None
-    if not await config_service.api_tokens_enabled(session):
-        raise Unauthorized(SIGNATURE_ERROR_PREFIX + "use of API keys has been disabled")
     token = await repository.token_by_id(session, token_id)
+    # `auth.api_tokens` governs users' API keys; collection clients have no other way to sign in.
+    if (token is None or token.client_id is None) and not await config_service.api_tokens_enabled(session):
+        raise Unauthorized(SIGNATURE_ERROR_PREFIX + "use of API keys has been disabled")
     if token is None:
         raise Unauthorized(SIGNATURE_ERROR_PREFIX + "token not found")
     owner: User | Client | None

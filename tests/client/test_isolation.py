@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import httpx
 
+from houndgraph.db import Database
 from tests.client.helpers import as_client, create_client, error_message
 from tests.conftest import LiveServer
 from tests.factories import user_with_role
+from tests.user.helpers import api_tokens_disabled
 
 
 def test_a_client_token_cannot_read_the_graph_or_manage_users(admin: httpx.Client, live_server: LiveServer) -> None:
@@ -45,3 +47,10 @@ def test_reading_clients_needs_the_clients_permission(admin: httpx.Client) -> No
     assert error_message(response, 403) == "not authorized"
     _, read_only = user_with_role(admin, "Read-Only")
     assert error_message(admin.get("/api/v2/events", headers=read_only), 403) == "not authorized"
+
+
+def test_clients_still_sign_in_when_users_api_keys_are_disabled(admin: httpx.Client, database: Database,
+                                                                live_server: LiveServer) -> None:
+    created = create_client(admin)
+    with as_client(live_server.base_url, created) as signer, api_tokens_disabled(database):
+        assert signer.put("/api/v2/clients/update", json={"hostname": "h"}).status_code == 200
