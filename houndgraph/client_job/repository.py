@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy import ColumnElement, func, literal, null, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.kit.filters import Filter, where
@@ -36,6 +36,10 @@ COLUMNS: dict[str, Any] = {
     "created_at": ClientJob.created_at,
     "updated_at": ClientJob.updated_at,
     "deleted_at": ClientJob.deleted_at,
+    # The reference's jobs carry an event title and a log file path; here a job's log is its `log` text and
+    # events have no title, so these filters match what such jobs would show: no title, no path.
+    "event_title": literal(""),
+    "log_path": null(),
 }
 
 

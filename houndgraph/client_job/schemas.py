@@ -52,6 +52,8 @@ def _jobs(*sortable_extra: str) -> ListColumns:
             "id": FilterColumn(ORDERED_PREDICATES, as_int),
             **{flag: BOOLEAN_FILTER for flag in COLLECTION_FLAGS},
             "domain_controller": FilterColumn(STRING_PREDICATES),
+            "event_title": FilterColumn(STRING_PREDICATES),
+            "log_path": FilterColumn(STRING_PREDICATES),
             "status": FilterColumn(ID_PREDICATES, as_status),
             "client_id": FilterColumn(ID_PREDICATES, as_uuid),
             "event_id": FilterColumn(ORDERED_PREDICATES, as_int),

@@ -60,6 +60,11 @@ def test_a_client_ends_a_job_as_complete_or_failed_only(admin: httpx.Client, liv
     listed = admin.get("/api/v2/jobs", params={"client_id": f"eq:{created['id']}", "status": "eq:failed"})
     assert_matches_spec(listed, "/api/v2/jobs", "get")
     assert [j["id"] for j in listed.json()["data"]] == [job["id"]]
+    # No job here has a log file path or an event title (the reference's fields): such filters match accordingly.
+    assert admin.get("/api/v2/jobs", params={"client_id": f"eq:{created['id']}", "log_path": "eq:x"}).json()[
+        "data"] == []
+    assert len(admin.get("/api/v2/jobs", params={"client_id": f"eq:{created['id']}", "event_title": "~eq:"})
+               .json()["data"]) == 1
     assert error_message(admin.get("/api/v2/jobs", params={"status": "eq:later"}), 400) == \
         "there are errors in the query parameter filters specified"
 
