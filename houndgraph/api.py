@@ -1,7 +1,8 @@
 """The one route table. Every route names the permission it needs, so access can be audited here.
 
 `PUBLIC` routes need no authentication; `AUTHENTICATED` routes need a valid session or signature and
-nothing more; every other route names a permission of `auth.permissions.P`.
+nothing more; `CLIENT` routes are for collection clients alone; every other route names a permission of
+`auth.permissions.P`. A collection client may call nothing but the `CLIENT` routes.
 """
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ from houndgraph.asset_group import endpoints as asset_group_endpoints
 from houndgraph.asset_group_tag import endpoints as zone_endpoints
 from houndgraph.attack_path import endpoints as attack_path_endpoints
 from houndgraph.auth import endpoints as auth_endpoints
-from houndgraph.auth.dependencies import permission_guard
+from houndgraph.auth.dependencies import client_guard, permission_guard
 from houndgraph.auth.permissions import P
+from houndgraph.client import endpoints as client_endpoints
+from houndgraph.client_job import endpoints as job_endpoints
+from houndgraph.collector import endpoints as collector_endpoints
 from houndgraph.config import endpoints as config_endpoints
 from houndgraph.custom_node import endpoints as custom_node_endpoints
 from houndgraph.data_quality import endpoints as data_quality_endpoints
 from houndgraph.datapipe import endpoints as datapipe_endpoints
 from houndgraph.entity import endpoints as entity_endpoints
+from houndgraph.event import endpoints as event_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.graph_query import endpoints as graph_query_endpoints
@@ -41,8 +46,15 @@ class _Public:
         return "PUBLIC"
 
 
+class _ClientOnly:
+    def __repr__(self) -> str:
+        return "CLIENT"
+
+
 PUBLIC: Final = _Public()
 AUTHENTICATED: Final = None
+# Routes only a collection client may call (signed with its own token); users get 404 there.
+CLIENT: Final = _ClientOnly()
 
 
 @dataclass(frozen=True)
@@ -50,7 +62,7 @@ class Route:
     method: str
     path: str
     endpoint: Callable[..., Any]
-    permission: P | _Public | None
+    permission: P | _Public | _ClientOnly | None
     status_code: int = 200
     deprecated: bool = False
     # The handler reads the raw body as a stream (uploads): signature checks spool it to disk.
@@ -62,7 +74,7 @@ class Route:
 class HoundRoute(APIRoute):
     """An APIRoute that remembers what the table said about it."""
 
-    permission: P | _Public | None = AUTHENTICATED
+    permission: P | _Public | _ClientOnly | None = AUTHENTICATED
     streams_body: bool = False
     malformed_json_message: str | None = None
 
@@ -108,6 +120,45 @@ ROUTES: list[Route] = [
     Route("PUT", "/api/v2/analysis", datapipe_endpoints.request_analysis, P.GRAPH_DB_WRITE, status_code=202),
     Route("POST", "/api/v2/clear-database", datapipe_endpoints.clear_database, P.GRAPH_DB_WRITE,
           status_code=204, malformed_json_message="JSON malformed."),
+    # --- collection clients, their schedules (events) and jobs --------------------------------
+    # The clients' own routes, signed with a client token, before "/{client_id}" would take their names.
+    Route("PUT", "/api/v2/clients/update", client_endpoints.check_in, CLIENT),
+    Route("POST", "/api/v2/clients/error", client_endpoints.report_error, CLIENT, status_code=202),
+    Route("GET", "/api/v2/jobs/available", job_endpoints.list_available_jobs, CLIENT),
+    Route("GET", "/api/v2/jobs/current", job_endpoints.get_current_job, CLIENT),
+    Route("POST", "/api/v2/jobs/start", job_endpoints.start_job, CLIENT),
+    Route("POST", "/api/v2/jobs/end", job_endpoints.end_job, CLIENT),
+    # A collector's file into its running job, through the file-upload pipeline.
+    Route("POST", "/api/v2/ingest", job_endpoints.upload_file, CLIENT, status_code=202, streams_body=True),
+    Route("GET", "/api/v2/clients", client_endpoints.list_clients, P.CLIENTS_READ),
+    Route("POST", "/api/v2/clients", client_endpoints.create_client, P.CLIENTS_MANAGE),
+    Route("GET", "/api/v2/clients/{client_id}", client_endpoints.get_client, P.CLIENTS_READ),
+    Route("PUT", "/api/v2/clients/{client_id}", client_endpoints.update_client, P.CLIENTS_MANAGE),
+    Route("DELETE", "/api/v2/clients/{client_id}", client_endpoints.delete_client, P.CLIENTS_MANAGE),
+    Route("PUT", "/api/v2/clients/{client_id}/token", client_endpoints.replace_client_token, P.CLIENTS_MANAGE),
+    Route("GET", "/api/v2/clients/{client_id}/completed-jobs", client_endpoints.list_completed_jobs,
+          P.CLIENTS_READ),
+    Route("GET", "/api/v2/clients/{client_id}/completed-tasks", client_endpoints.list_completed_jobs,
+          P.CLIENTS_READ, deprecated=True),
+    Route("POST", "/api/v2/clients/{client_id}/jobs", client_endpoints.create_client_job, P.CLIENTS_TASKING),
+    Route("POST", "/api/v2/clients/{client_id}/tasks", client_endpoints.create_client_job, P.CLIENTS_TASKING,
+          deprecated=True),
+    Route("GET", "/api/v2/events", event_endpoints.list_events, P.CLIENTS_READ),
+    Route("POST", "/api/v2/events", event_endpoints.create_event, P.CLIENTS_MANAGE),
+    Route("GET", "/api/v2/events/{event_id}", event_endpoints.get_event, P.CLIENTS_READ),
+    Route("PUT", "/api/v2/events/{event_id}", event_endpoints.update_event, P.CLIENTS_MANAGE),
+    Route("DELETE", "/api/v2/events/{event_id}", event_endpoints.delete_event, P.CLIENTS_MANAGE),
+    Route("GET", "/api/v2/jobs", job_endpoints.list_jobs, P.CLIENTS_READ),
+    Route("GET", "/api/v2/jobs/finished", job_endpoints.list_finished_jobs, P.CLIENTS_READ),
+    Route("GET", "/api/v2/jobs/{job_id}", job_endpoints.get_job, P.CLIENTS_READ),
+    Route("PUT", "/api/v2/jobs/{job_id}/cancel", job_endpoints.cancel_job, P.CLIENTS_TASKING),
+    Route("GET", "/api/v2/jobs/{job_id}/log", job_endpoints.get_job_log, P.CLIENTS_READ),
+    # Collector releases an operator placed in the data dir, for download.
+    Route("GET", "/api/v2/collectors/{collector_type}", collector_endpoints.list_collectors, AUTHENTICATED),
+    Route("GET", "/api/v2/collectors/{collector_type}/{release_tag}", collector_endpoints.download_collector,
+          AUTHENTICATED),
+    Route("GET", "/api/v2/collectors/{collector_type}/{release_tag}/checksum", collector_endpoints.collector_checksum,
+          AUTHENTICATED),
     # --- graph queries ------------------------------------------------------------------------
     # A query with an updating clause also needs GraphDBMutate (checked in the service).
     Route("POST", "/api/v2/graphs/cypher", graph_query_endpoints.run_cypher_query, P.GRAPH_DB_READ,
@@ -240,7 +291,8 @@ ROUTES: list[Route] = [
 def register_routes(router: APIRouter, routes: list[Route] = ROUTES) -> None:
     """Add the table's routes to `router` (the app's own: an included router would lose our attributes)."""
     for route in routes:
-        dependencies = [] if isinstance(route.permission, _Public) else [Depends(permission_guard(route.permission))]
+        dependencies = [] if isinstance(route.permission, _Public) else [Depends(client_guard)] \
+            if isinstance(route.permission, _ClientOnly) else [Depends(permission_guard(route.permission))]
         router.add_api_route(
             route.path, route.endpoint, methods=[route.method], status_code=route.status_code,
             dependencies=dependencies, deprecated=route.deprecated or None, route_class_override=HoundRoute,

@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     datapipe_interval: float = 2.0
     # Seconds a running upload job may go without a file before the datapipe times it out.
     upload_idle_timeout: float = 3600.0
+    # Seconds a collection job may stay ready without its client starting it, or run without an upload
+    # or an end, before the scheduler times it out (status 4).
+    client_job_timeout: float = 6 * 3600.0
     # Login throttle: this many failures for one username within the window answer 429.
     login_max_failures: int = 5
     login_failure_window_seconds: int = 300
@@ -53,6 +56,11 @@ class Settings(BaseSettings):
     @property
     def uploads_dir(self) -> Path:
         return self.data_dir / "uploads"
+
+    @property
+    def collectors_dir(self) -> Path:
+        """Collector releases an operator placed here (`<type>/<file>.zip`), offered by `/api/v2/collectors`."""
+        return self.data_dir / "collectors"
 
     @property
     def pgdata_dir(self) -> Path:

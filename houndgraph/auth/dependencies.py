@@ -4,6 +4,7 @@ table attaches to every route."""
 from __future__ import annotations
 
 import tempfile
+import uuid
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -13,7 +14,8 @@ from houndgraph.auth import service
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
 from houndgraph.deps import SessionDep, SettingsDep
-from houndgraph.errors import NOT_AUTHENTICATED, NOT_AUTHORIZED, BadRequest, Forbidden, Unauthorized
+from houndgraph.errors import NOT_AUTHENTICATED, NOT_AUTHORIZED, BadRequest, Forbidden, NotFound, Unauthorized
+from houndgraph.models import Client
 from houndgraph.settings import Settings
 
 # Bodies of signed requests are hashed while they are spooled: in memory up to this, then on disk.
@@ -37,7 +39,7 @@ async def _authenticate_signature(request: Request, session: AsyncSession, setti
                                   token_id: str) -> AuthContext:
     request_date = service.parse_request_date(request.headers.get("RequestDate"))
     signature = service.parse_signature(request.headers.get("Signature"))
-    token, user = await service.load_signing_token(session, token_id)
+    token, owner = await service.load_signing_token(session, token_id)
     service.check_skew(request_date)
     hasher = service.signature_hasher(token.key, request.method, request_uri(request), request_date)
     if streams_body(request):
@@ -54,7 +56,9 @@ async def _authenticate_signature(request: Request, session: AsyncSession, setti
         hasher.update(await request.body())
     service.check_digest(hasher, signature)
     await service.touch_token(session, token.id)
-    return AuthContext.for_user(user, token_id=token.id)
+    if isinstance(owner, Client):
+        return AuthContext.for_client(owner, token_id=token.id)
+    return AuthContext.for_user(owner, token_id=token.id)
 
 
 async def current_auth(request: Request, session: SessionDep, settings: SettingsDep) -> AuthContext:
@@ -85,8 +89,25 @@ def permission_guard(permission: P | None):
     """The dependency the route table attaches: authenticated, and holding `permission` when one is named."""
 
     async def guard(auth: CurrentAuth) -> None:
-        if permission is not None and not auth.has(permission):
+        # A collection client may call only the client routes (`client_guard`), whatever they need.
+        if auth.is_client or (permission is not None and not auth.has(permission)):
             raise Forbidden(NOT_AUTHORIZED)
 
     guard.__name__ = f"require_{permission.name.lower() if permission else 'authentication'}"
     return guard
+
+
+async def client_guard(auth: CurrentAuth) -> None:
+    """The dependency of the client routes: signed by a collection client. Users are told there is no
+    such route, as the reference answers them (upstream spec: "For users, this endpoint will return a 404")."""
+    if not auth.is_client:
+        raise NotFound()
+
+
+def current_client_id(auth: CurrentAuth) -> uuid.UUID:
+    """The calling client's id, on the client routes (where `client_guard` already vouched for it)."""
+    assert auth.client_id is not None
+    return auth.client_id
+
+
+CurrentClientId = Annotated[uuid.UUID, Depends(current_client_id)]

@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from houndgraph.models import AuthSecret, AuthToken, LoginFailure, User, UserSession
+from houndgraph.models import AuthSecret, AuthToken, Client, LoginFailure, User, UserSession
 
 
 async def user_by_principal(session: AsyncSession, principal_name: str) -> User | None:
@@ -44,6 +44,10 @@ async def delete_expired_sessions(session: AsyncSession, now: datetime) -> None:
 
 async def token_by_id(session: AsyncSession, token_id: uuid.UUID) -> AuthToken | None:
     return await session.get(AuthToken, token_id)
+
+
+async def live_client(session: AsyncSession, client_id: uuid.UUID) -> Client | None:
+    return await session.scalar(select(Client).where(Client.id == client_id, Client.deleted_at.is_(None)))
 
 
 async def touch_token(session: AsyncSession, token_id: uuid.UUID, now: datetime) -> None:

@@ -18,6 +18,7 @@ from houndgraph.auth.context import AuthContext
 from houndgraph.auth.passwords import verify_password
 from houndgraph.config import service as config_service
 from houndgraph.errors import BadRequest, Forbidden, TooManyRequests, Unauthorized
+from houndgraph.models import AuthToken, Client, User
 from houndgraph.settings import Settings
 
 JWT_ALGORITHM = "HS256"
@@ -124,23 +125,28 @@ def signature_hasher(key: str, method: str, request_uri: str, request_date: date
     return hmac.new(second, digestmod=hashlib.sha256)
 
 
-async def load_signing_token(session: AsyncSession, token_id_text: str):
-    """The token and its owner for a signed request, or the reference error."""
+async def load_signing_token(session: AsyncSession, token_id_text: str) -> tuple[AuthToken, User | Client]:
+    """The token and its owner (a user, or a collection client) for a signed request, or the reference error."""
     try:
         token_id = uuid.UUID(token_id_text)
     except ValueError:
         raise BadRequest("Token ID is malformed.") from None
-    if not await config_service.api_tokens_enabled(session):
-        raise Unauthorized(SIGNATURE_ERROR_PREFIX + "use of API keys has been disabled")
     token = await repository.token_by_id(session, token_id)
+    # `auth.api_tokens` governs users' API keys; collection clients have no other way to sign in.
+    if (token is None or token.client_id is None) and not await config_service.api_tokens_enabled(session):
+        raise Unauthorized(SIGNATURE_ERROR_PREFIX + "use of API keys has been disabled")
     if token is None:
         raise Unauthorized(SIGNATURE_ERROR_PREFIX + "token not found")
-    user = await repository.user_by_id(session, token.user_id)
-    if user is None:
+    owner: User | Client | None
+    if token.client_id is not None:
+        owner = await repository.live_client(session, token.client_id)
+    else:
+        owner = await repository.user_by_id(session, token.user_id) if token.user_id else None
+    if owner is None:
         raise Unauthorized(SIGNATURE_ERROR_PREFIX + "token not found")
-    if user.is_disabled:
+    if isinstance(owner, User) and owner.is_disabled:
         raise Forbidden(SIGNATURE_ERROR_PREFIX + "user disabled")
-    return token, user
+    return token, owner
 
 
 def check_skew(request_date: datetime) -> None:

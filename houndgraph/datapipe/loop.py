@@ -1,9 +1,10 @@
 """The datapipe: one sequential loop that turns queued work into graph changes.
 
 Each tick, in order: time out idle upload jobs → purge (clear-database requests) → ingest tasks →
-analysis (when requested, or owed to jobs that finished ingesting) → job completion. A tick runs under
-a PostgreSQL advisory lock, so with several API processes (or `houndgraph ingest` beside a service)
-exactly one of them works at a time; the others skip the tick. The lock is a session lock on the
+analysis (when requested, or owed to jobs that finished ingesting) → job completion → the collection
+scheduler (`client_job.scheduler`: events to jobs, timeouts, collection jobs following their uploads).
+A tick runs under a PostgreSQL advisory lock, so with several API processes (or `houndgraph ingest` beside
+a service) exactly one of them works at a time; the others skip the tick. The lock is a session lock on the
 datapipe's own connection, so a process that dies releases it with its connection.
 
 The same `Datapipe.tick` serves the background thread of the service and the CLI.
@@ -20,6 +21,7 @@ from pathlib import Path
 import psycopg
 
 from houndgraph.analysis import run_analysis
+from houndgraph.client_job import scheduler
 from houndgraph.config import service as config_service
 from houndgraph.datapipe import clear_database_repository as purge_repo
 from houndgraph.datapipe import files
@@ -123,6 +125,7 @@ class Datapipe:
             self._purge_step(conn)
             self._ingest_step(conn, observer)
             self._analysis_step(conn)
+            self._schedule_step(conn)
         except Stopped:
             log.info("datapipe stopped during ingest; the file will be read again at the next start")
         finally:
@@ -157,6 +160,11 @@ class Datapipe:
         tasks are finished) are removed. Interrupted tasks need nothing: they are read again."""
         with self._status(conn, PipeStatus.STARTING):
             files.sweep_uploads(self._settings.uploads_dir, repo.unfinished_stored_paths(conn))
+
+    def _schedule_step(self, conn: psycopg.Connection) -> None:
+        """Collection: due events become jobs, stalled jobs time out, ended jobs follow their uploads
+        (after the analysis step, so a job finishes in the tick its analysis did)."""
+        scheduler.run(conn, self._settings.client_job_timeout)
 
     def _purge_step(self, conn: psycopg.Connection) -> None:
         request = purge_repo.next_request(conn)

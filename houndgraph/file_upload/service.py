@@ -4,6 +4,7 @@ commits; the datapipe ingests them. Nothing here commits: the request boundary d
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
@@ -44,10 +45,14 @@ def is_zip_upload(content_type: str | None) -> bool:
 
 
 async def start_job(session: AsyncSession, auth: AuthContext) -> IngestJob:
+    return await open_job(session, auth.user_id, await repository.user_email(session, auth.user_id))
+
+
+async def open_job(session: AsyncSession, user_id: uuid.UUID | None, email: str | None) -> IngestJob:
+    """A running upload job: a user's, or one without a user that a collection client's job uploads into."""
     now = utcnow()
-    email = await repository.user_email(session, auth.user_id)
     job = IngestJob(
-        user_id=auth.user_id, user_email_address=email, status=JobStatus.RUNNING, status_message="",
+        user_id=user_id, user_email_address=email, status=JobStatus.RUNNING, status_message="",
         start_time=now, last_ingest=now, total_files=0, completed_files=0, failed_files=0, nodes_written=0,
         edges_written=0,
     )
@@ -115,6 +120,15 @@ def _task(job_id: int, file_name: str, parent: str | None, path: Path, member: s
 async def end_job(session: AsyncSession, job_id: int) -> None:
     await _running_job(session, job_id, NOT_RUNNING_TO_END, for_update=True)
     await repository.set_status(session, job_id, JobStatus.INGESTING, utcnow())
+
+
+async def cancel_job(session: AsyncSession, job_id: int, message: str) -> None:
+    """Stop a job the client will not finish: files not yet read are never read (the datapipe skips
+    canceled jobs)."""
+    job = await repository.job_by_id(session, job_id, for_update=True)
+    if job is not None and job.status == JobStatus.RUNNING:
+        job.status, job.status_message, job.end_time = JobStatus.CANCELED, message, utcnow()
+        await session.flush()
 
 
 async def list_jobs(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey],

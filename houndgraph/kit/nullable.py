@@ -58,12 +58,13 @@ class NullBool(BaseModel):
 
 
 class NullUUID(BaseModel):
-    uuid: uuidlib.UUID | None = None
+    # Absent: the nil UUID, as Go writes the zero value (the spec types `uuid` as a string).
+    uuid: uuidlib.UUID = uuidlib.UUID(int=0)
     valid: bool = False
 
     @classmethod
     def of(cls, value: uuidlib.UUID | None) -> NullUUID:
-        return cls(uuid=value, valid=value is not None)
+        return cls(uuid=value or uuidlib.UUID(int=0), valid=value is not None)
 
 
 def or_zero(value: datetime | None) -> datetime:

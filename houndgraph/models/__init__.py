@@ -12,8 +12,12 @@ from houndgraph.models.audit_log import AuditLog as AuditLog
 from houndgraph.models.auth_secret import AuthSecret
 from houndgraph.models.auth_token import AuthToken
 from houndgraph.models.base import Base
+from houndgraph.models.client import Client as Client
+from houndgraph.models.client_event import ClientEvent as ClientEvent
+from houndgraph.models.client_job import ClientJob as ClientJob
 from houndgraph.models.custom_node_kind import CustomNodeKind as CustomNodeKind
 from houndgraph.models.datapipe_status import DatapipeStatus
+from houndgraph.models.domain_collection_result import DomainCollectionResult as DomainCollectionResult
 from houndgraph.models.feature_flag import FeatureFlag
 from houndgraph.models.ingest_job import IngestJob as IngestJob
 from houndgraph.models.ingest_task import IngestTask as IngestTask

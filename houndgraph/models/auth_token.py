@@ -17,9 +17,9 @@ class AuthToken(Timestamps, Base):
     __tablename__ = "auth_tokens"
 
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True, default=uuid.uuid4)
-    user_id: Mapped[uuid.UUID] = mapped_column(
-        ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True
-    )
+    # A token belongs to a user or (for collection clients) to a client, never both.
+    user_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    client_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("clients.id", ondelete="CASCADE"), index=True)
     name: Mapped[str | None] = mapped_column(String(255))
     key: Mapped[str] = mapped_column(String, nullable=False)
     hmac_method: Mapped[str] = mapped_column(String(32), nullable=False, default=HMAC_SHA256)

@@ -35,7 +35,8 @@ async def by_id(session: AsyncSession, token_id: uuid.UUID) -> AuthToken | None:
 
 
 async def list_tokens(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey]) -> Sequence[AuthToken]:
-    statement = select(AuthToken)
+    # Clients' tokens are managed through their client (`PUT /api/v2/clients/{id}/token`).
+    statement = select(AuthToken).where(AuthToken.client_id.is_(None))
     condition = where(filters, COLUMNS)
     if condition is not None:
         statement = statement.where(condition)

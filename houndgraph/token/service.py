@@ -68,7 +68,7 @@ async def list_tokens(session: AsyncSession, auth: AuthContext, filters: list[Fi
 async def delete(session: AsyncSession, auth: AuthContext, token_id: uuid.UUID) -> None:
     """Deleted at once: signed requests look the token up on every request, so it stops working now."""
     token = await repository.by_id(session, token_id)
-    if token is None:
+    if token is None or token.client_id is not None:
         raise NotFound()
     log.info("user %s deletes API token %s of user %s", auth.user_id, token.id, token.user_id)
     if token.user_id != auth.user_id and not auth.has(P.AUTH_MANAGE_USERS):

@@ -1,0 +1,173 @@
+"""Events (schedules): when a client collects what. Also the checks and display of a collection scope,
+which ad-hoc jobs share (reference/behaviour.md §4)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from houndgraph.errors import BadRequest, NotFound
+from houndgraph.event import repository
+from houndgraph.event.recurrence import RecurrenceError, parse
+from houndgraph.event.schemas import CollectionRequest, DomainDetails, EventRequest, EventView, OUDetails
+from houndgraph.kit.filters import Filter
+from houndgraph.kit.pagination import Page
+from houndgraph.kit.sorting import SortKey
+from houndgraph.models import ClientEvent
+from houndgraph.models.base import utcnow
+from houndgraph.models.collection import COLLECTION_FLAGS
+
+NO_COLLECTION_FLAG = "at least one data collection flag must be provided"
+SCOPE_NOT_ONE = "may only scope collection by exactly one of OU, Domain, or All Trusted Domains"
+INVALID_RRULE = "invalid rrule specified: {reason}"
+NO_RECORD = "no record found for {value}"
+UNKNOWN_CLIENT = "no client found for id {client_id}"
+OU_PREFIX = "OU="
+OU_KIND, DOMAIN_KIND = "OU", "Domain"
+
+
+@dataclass(frozen=True, slots=True)
+class Hydration:
+    """Whether stored OU and domain references are shown with what the graph says of them."""
+
+    domains: bool = True
+    ous: bool = True
+
+
+def _is_dn(value: str) -> bool:
+    return value.upper().startswith(OU_PREFIX)
+
+
+async def check_collection(session: AsyncSession, request: CollectionRequest) -> tuple[list[str], list[str]]:
+    """The request's OUs and domains, normalised, once the flags and scope pass; else 400 with §4's message."""
+    if not any(getattr(request, flag) for flag in COLLECTION_FLAGS):
+        raise BadRequest(NO_COLLECTION_FLAG)
+    ous = [value.strip() for value in request.ous if value.strip()]
+    domains = [value.strip().upper() for value in request.domains if value.strip()]
+    if [bool(ous), bool(domains), request.all_trusted_domains].count(True) != 1:
+        raise BadRequest(SCOPE_NOT_ONE)
+    found = await _lookup(session, ous, domains)
+    for value in ous:
+        if _key(value) not in found[OU_KIND]:
+            raise BadRequest(NO_RECORD.format(value=value))
+    for value in domains:
+        if value not in found[DOMAIN_KIND]:
+            raise BadRequest(NO_RECORD.format(value=value))
+    return [value.upper() if not _is_dn(value) else value for value in ous], domains
+
+
+def _key(value: str) -> str:
+    return value.upper()
+
+
+async def _lookup(session: AsyncSession, ous: Sequence[str], domains: Sequence[str]
+                  ) -> dict[str, dict[str, dict[str, Any]]]:
+    """Graph nodes by the (upper-cased) reference that named them: OUs by DN or object id, domains by id."""
+    found: dict[str, dict[str, dict[str, Any]]] = {OU_KIND: {}, DOMAIN_KIND: {}}
+    dns = [_key(value) for value in ous if _is_dn(value)]
+    ou_ids = [_key(value) for value in ous if not _is_dn(value)]
+    for properties in await repository.scope_nodes(session, OU_KIND, ou_ids, dns):
+        for reference in (properties.get("objectid"), properties.get("distinguishedname")):
+            if isinstance(reference, str):
+                found[OU_KIND][_key(reference)] = properties
+    for properties in await repository.scope_nodes(session, DOMAIN_KIND, [_key(value) for value in domains], []):
+        found[DOMAIN_KIND][_key(str(properties.get("objectid", "")))] = properties
+    return found
+
+
+async def describe_scope(session: AsyncSession, ous: Sequence[str], domains: Sequence[str],
+                         hydration: Hydration) -> tuple[list[OUDetails], list[DomainDetails]]:
+    """Stored references as display objects: with name, type and whether the graph still has them when
+    hydrated, else the bare reference."""
+    found = await _lookup(session, ous if hydration.ous else (), domains if hydration.domains else ())
+    ou_views = []
+    for value in ous:
+        properties = found[OU_KIND].get(_key(value)) if hydration.ous else None
+        if not hydration.ous:
+            ou_views.append(OUDetails(objectid=value))
+        else:
+            ou_views.append(OUDetails(
+                objectid=str(properties.get("objectid", value)) if properties else value,
+                name=properties.get("name") if properties else None, exists=properties is not None,
+                distinguishedname=properties.get("distinguishedname") if properties else None, type=OU_KIND))
+    domain_views = []
+    for value in domains:
+        properties = found[DOMAIN_KIND].get(_key(value)) if hydration.domains else None
+        if not hydration.domains:
+            domain_views.append(DomainDetails(objectid=value))
+        else:
+            domain_views.append(DomainDetails(objectid=value, name=properties.get("name") if properties else None,
+                                              exists=properties is not None, type=DOMAIN_KIND))
+    return ou_views, domain_views
+
+
+def next_run(rrule: str, after: datetime) -> datetime | None:
+    """The rule's first occurrence at or after `after`; 400 for a rule a schedule cannot follow."""
+    try:
+        return parse(rrule).next_after(after, inclusive=True)
+    except RecurrenceError as error:
+        raise BadRequest(INVALID_RRULE.format(reason=error)) from None
+
+
+async def _apply(session: AsyncSession, event: ClientEvent, request: EventRequest) -> None:
+    event.next_scheduled_at = next_run(request.rrule, utcnow())
+    ous, domains = await check_collection(session, request)
+    event.rrule = request.rrule.strip()
+    for flag in (*COLLECTION_FLAGS, "all_trusted_domains"):
+        setattr(event, flag, getattr(request, flag))
+    event.ous, event.domains = ous, domains
+
+
+async def create(session: AsyncSession, request: EventRequest, client_id: uuid.UUID | None = None) -> ClientEvent:
+    """A new schedule of `client_id` (or the request's own `client_id`)."""
+    owner = client_id or request.client_id
+    if owner is None or not await repository.client_is_live(session, owner):
+        raise BadRequest(UNKNOWN_CLIENT.format(client_id=owner or ""))
+    event = ClientEvent(client_id=owner)
+    await _apply(session, event, request)
+    return await repository.add(session, event)
+
+
+async def get(session: AsyncSession, event_id: int) -> ClientEvent:
+    event = await repository.live_by_id(session, event_id)
+    if event is None:
+        raise NotFound()
+    return event
+
+
+async def update(session: AsyncSession, event_id: int, request: EventRequest) -> ClientEvent:
+    event = await get(session, event_id)
+    await _apply(session, event, request)
+    await session.flush()
+    return event
+
+
+async def delete(session: AsyncSession, event_id: int) -> None:
+    """Soft: jobs already made from it keep their history; no new one is made."""
+    event = await get(session, event_id)
+    event.deleted_at = utcnow()
+    event.next_scheduled_at = None
+    await session.flush()
+
+
+async def list_events(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey],
+                      page: Page) -> tuple[Sequence[ClientEvent], int]:
+    return await repository.list_events(session, filters, sort, page)
+
+
+async def of_clients(session: AsyncSession, client_ids: Sequence[uuid.UUID]) -> Sequence[ClientEvent]:
+    return await repository.of_clients(session, client_ids)
+
+
+async def delete_of_client(session: AsyncSession, client_id: uuid.UUID) -> None:
+    await repository.soft_delete_of_client(session, client_id, utcnow())
+
+
+async def view(session: AsyncSession, event: ClientEvent, hydration: Hydration) -> EventView:
+    ous, domains = await describe_scope(session, event.ous, event.domains, hydration)
+    return EventView.of(event, ous, domains)
