@@ -116,6 +116,8 @@ def test_a_user_whose_password_expired_must_change_it(browser: Browser, live_ser
 
 def test_log_out_and_in_again(ui: UI) -> None:
     ui.goto("/ui/explore")
+    # Let the page's own requests finish: one still in flight when the session ends answers 401.
+    ui.page.wait_for_load_state("networkidle")
     ui.page.click("#logout")
     ui.page.locator("#login-username").wait_for()
     assert ui.page.url.endswith("/ui/login")
