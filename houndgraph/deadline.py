@@ -25,22 +25,35 @@ CANCEL_TIMEOUT_SECONDS = 5.0
 
 
 class RequestDeadline:
-    """Seconds a request may work for; create it on the event loop that serves the request."""
+    """Seconds a request may work for; create it on the event loop that serves the request.
 
-    def __init__(self, seconds: float) -> None:
+    The clock starts with `start()`, once the request has arrived: a client slowly sending a large
+    upload does not use up the time of the work that follows it."""
+
+    def __init__(self, seconds: float, *, started: bool = True) -> None:
         self.seconds = seconds
         self.expires_at = time.monotonic() + seconds
         self.cancelled = False
         self._connections: set[psycopg.AsyncConnection[Any]] = set()
         self._loop = asyncio.get_running_loop()
-        self._timer: asyncio.TimerHandle | None = self._loop.call_later(seconds, self.cancel)
+        self._timer: asyncio.TimerHandle | None = None
         self._canceller: asyncio.Task[None] | None = None
+        self._closed = False
+        if started:
+            self.start()
+
+    def start(self) -> None:
+        if self._timer is None and not self.cancelled and not self._closed:
+            self.expires_at = time.monotonic() + self.seconds
+            self._timer = self._loop.call_later(self.seconds, self.cancel)
 
     def remaining(self) -> float:
+        if self._timer is None:
+            return self.seconds
         return max(self.expires_at - time.monotonic(), 0.0)
 
     def expired(self) -> bool:
-        return self.cancelled or time.monotonic() >= self.expires_at
+        return self.cancelled or (self._timer is not None and time.monotonic() >= self.expires_at)
 
     def attach(self, connection: psycopg.AsyncConnection[Any]) -> None:
         self._connections.add(connection)
@@ -59,7 +72,7 @@ class RequestDeadline:
         """The request is over: no more timers, nothing left to cancel."""
         if self._timer is not None:
             self._timer.cancel()
-            self._timer = None
+        self._closed = True
         self._connections.clear()
 
     def _start_cancelling(self) -> None:

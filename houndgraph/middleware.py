@@ -103,7 +103,7 @@ class RequestContextMiddleware:
                     raise PayloadTooLarge(f"request body is larger than {limit} bytes")
             return message
 
-        deadline = RequestDeadline(state["wait_seconds"])
+        deadline = RequestDeadline(state["wait_seconds"], started=False)
         state["deadline"] = deadline
         self.in_flight.add(deadline)
         watched = _DisconnectWatch(limited_receive, deadline)
@@ -169,6 +169,7 @@ class _DisconnectWatch:
             try:
                 message = await self._receive()
             except Exception as error:  # the body cap: handed to the app, which reports it
+                self._deadline.start()
                 self._messages.put_nowait(error)
                 return
             if message["type"] == "http.disconnect":
@@ -179,6 +180,8 @@ class _DisconnectWatch:
             self._messages.put_nowait(message)
             if message.get("more_body", False):
                 await self._messages.join()
+            else:
+                self._deadline.start()  # the request has arrived: its time starts now
 
     async def receive(self) -> Message:
         item = await self._messages.get()

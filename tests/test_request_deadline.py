@@ -6,13 +6,14 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx
 import pytest
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.conftest import LiveServer, another_server, login
+from tests.conftest import ADMIN_PASSWORD, DATA, LiveServer, another_server, login
 
 TIMED_OUT = "transaction timed out, reduce query complexity or try again later"
 # Minutes of work in PostgreSQL: 10^10 rows counted.
@@ -45,11 +46,17 @@ def short_limit(server_settings: Settings, database: Database) -> Iterator[LiveS
         yield server
 
 
-def cypher(server: LiveServer, query: str, timeout: float = 60, **headers: str) -> httpx.Response:
+@contextmanager
+def admin_of(server: LiveServer, timeout: float = 60) -> Iterator[httpx.Client]:
+    """A client of `server` logged in as the administrator."""
     with httpx.Client(base_url=server.base_url, timeout=timeout) as http:
-        token = login(http, "admin", server.settings.admin_password.get_secret_value())  # type: ignore[union-attr]
-        return http.post("/api/v2/graphs/cypher", json={"query": query},
-                         headers={"Authorization": f"Bearer {token}", **headers})
+        http.headers["Authorization"] = f"Bearer {login(http, 'admin', ADMIN_PASSWORD)}"
+        yield http
+
+
+def cypher(server: LiveServer, query: str, timeout: float = 60, **headers: str) -> httpx.Response:
+    with admin_of(server, timeout) as http:
+        return http.post("/api/v2/graphs/cypher", json={"query": query}, headers=headers)
 
 
 @pytest.mark.parametrize("prefer", ["wait=0", "wait=3600", None])
@@ -70,13 +77,27 @@ def test_prefer_may_lower_the_request_timeout(admin: httpx.Client, database: Dat
 
 
 def test_a_client_that_disconnects_cancels_its_query(live_server: LiveServer, database: Database) -> None:
-    with httpx.Client(base_url=live_server.base_url) as http:
-        token = login(http, "admin", live_server.settings.admin_password.get_secret_value())  # type: ignore[union-attr]
-        with pytest.raises(httpx.ReadTimeout):
-            # The client gives up after one second; the service's limit is 30 s.
-            http.post("/api/v2/graphs/cypher", json={"query": RUNAWAY}, timeout=1,
-                      headers={"Authorization": f"Bearer {token}"})
+    with admin_of(live_server) as http, pytest.raises(httpx.ReadTimeout):
+        # The client gives up after one second; the service's limit is 30 s.
+        http.post("/api/v2/graphs/cypher", json={"query": RUNAWAY}, timeout=1)
     assert wait_until_no_running_query(database), "the backend of a gone client must be cancelled"
+
+
+def test_the_deadline_starts_once_the_request_has_arrived(short_limit: LiveServer) -> None:
+    """An upload sent more slowly than the request timeout is still accepted."""
+    content = (DATA / "sharphound" / "v6-testlab" / "domains.json").read_bytes()
+
+    def slowly() -> Iterator[bytes]:
+        step = len(content) // 4 + 1
+        for start in range(0, len(content), step):
+            time.sleep(1)
+            yield content[start:start + step]
+
+    with admin_of(short_limit) as http:
+        job = http.post("/api/v2/file-upload/start").json()["data"]["id"]
+        response = http.post(f"/api/v2/file-upload/{job}", content=slowly(),
+                             headers={"Content-Type": "application/json"})
+        assert response.status_code == 202, response.text
 
 
 def test_the_service_answers_while_a_query_runs(live_server: LiveServer, database: Database) -> None:

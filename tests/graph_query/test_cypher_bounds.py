@@ -10,8 +10,8 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.conftest import another_server, login
-from tests.test_request_deadline import TIMED_OUT, running_queries, wait_until_no_running_query
+from tests.conftest import another_server
+from tests.test_request_deadline import TIMED_OUT, admin_of, running_queries, wait_until_no_running_query
 
 URL = "/api/v2/graphs/cypher"
 NODES, EDGES = 3000, 15000
@@ -78,9 +78,7 @@ def test_too_many_rows_answer_400(admin: httpx.Client) -> None:
 
 
 def test_a_response_over_the_byte_limit_answers_400(server_settings: Settings, database: Database) -> None:
-    with another_server(server_settings, database, max_response_bytes=4096) as server, \
-            httpx.Client(base_url=server.base_url, timeout=60) as http:
-        http.headers["Authorization"] = f"Bearer {login(http, 'admin', server.settings.admin_password.get_secret_value())}"  # type: ignore[union-attr]  # noqa: E501
+    with another_server(server_settings, database, max_response_bytes=4096) as server, admin_of(server) as http:
         response = http.post(URL, json={"query": "UNWIND range(1, 5000) AS x RETURN x"})
         assert response.status_code == 400
         assert "larger than 4096 bytes" in response.json()["errors"][0]["message"]
