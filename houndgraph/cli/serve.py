@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import socket
+from typing import Any
 
 import typer
 import uvicorn
@@ -33,7 +34,7 @@ def serve(
     port: int | None = typer.Option(None, help="Port to listen on (default HOUNDGRAPH_PORT)."),
 ) -> None:
     """Start the service (and its embedded PostgreSQL unless HOUNDGRAPH_DATABASE_URL is set)."""
-    overrides = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
+    overrides: dict[str, Any] = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = Settings(**overrides)
     try:
         app = create_app(settings)

@@ -114,5 +114,5 @@ async def relay_targets(session: AsyncSession, edge_types: Sequence[str], source
     kinds = await lookup.kind_ids(conn)
     if not await repository.edge_exists(conn, start, kind, end, kinds):
         raise BadRequest(f"Could not find edge matching criteria: no {kind} relationship from {start} to {end}")
-    targets = await repository.relay_targets(conn, kind, start, end, kinds)
-    return unified_graph(await lookup.nodes_by_id(conn, targets), [], include_properties=True)
+    relays = await repository.relay_targets(conn, kind, start, end, kinds)
+    return unified_graph(await lookup.nodes_by_id(conn, relays), [], include_properties=True)
