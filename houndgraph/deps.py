@@ -9,7 +9,7 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.db import Database
-from houndgraph.middleware import DEFAULT_WAIT_SECONDS
+from houndgraph.deadline import RequestDeadline
 from houndgraph.settings import Settings
 
 
@@ -21,15 +21,15 @@ def get_settings_dep(request: Request) -> Settings:
     return request.app.state.settings
 
 
-def wait_seconds(request: Request) -> int:
-    return getattr(request.state, "wait_seconds", DEFAULT_WAIT_SECONDS)
+def request_deadline(request: Request) -> RequestDeadline | None:
+    return getattr(request.state, "deadline", None)
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's transaction: committed when the handler returns, rolled back when it raises.
-    Its statements are bounded by `Prefer: wait=N` (0 means no limit, as in PostgreSQL)."""
+    All its statements together end by the request's deadline (middleware.py)."""
     database: Database = request.app.state.database
-    async with database.session(wait_seconds(request)) as session:
+    async with database.session(request_deadline(request)) as session:
         yield session
 
 

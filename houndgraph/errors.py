@@ -80,6 +80,13 @@ class TooManyRequests(ServiceError):
     default_message = "too many requests"
 
 
+class ResponseTooLarge(ServiceError):
+    """An answer larger than the service sends (rows or bytes): the query should be narrowed."""
+
+    status = HTTPStatus.BAD_REQUEST
+    default_message = "the response is too large: narrow the query"
+
+
 class InternalError(ServiceError):
     status = HTTPStatus.INTERNAL_SERVER_ERROR
     default_message = INTERNAL_ERROR

@@ -1,17 +1,23 @@
-"""ASGI middleware: a request id for every request, the `Prefer: wait=N` deadline, and body size caps.
+"""ASGI middleware: a request id for every request, its deadline, and body size caps.
+
+Every request gets a deadline (`scope["state"]["deadline"]`): the service's request timeout, which
+`Prefer: wait=N` may lower but never lift (`wait=0` keeps the default). The deadline is cancelled when
+the client disconnects, which stops the request's database work (houndgraph.deadline).
 
 Written as plain ASGI (not BaseHTTPMiddleware) so request and response bodies stream untouched.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
 from collections.abc import Callable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from houndgraph.errors import BadRequest, PayloadTooLarge, ServiceError
+from houndgraph.deadline import InFlight, RequestDeadline
+from houndgraph.errors import BadRequest, PayloadTooLarge, ResponseTooLarge, ServiceError
 
 REQUEST_ID_HEADER = "RequestID"
 DEFAULT_WAIT_SECONDS = 30
@@ -21,11 +27,17 @@ JSON_BODY_LIMIT = 10 * 1024 * 1024
 ErrorRenderer = Callable[[Scope, ServiceError], Message]
 
 
-def parse_prefer(header: str | None) -> int:
-    """Seconds of database work the request allows. RFC 7240: comma-separated preferences; only `wait`
+def request_seconds(header: str | None, limit: int) -> int:
+    """Seconds of work the request may do: `Prefer: wait=N` lowers `limit`; 0 or no preference keeps it."""
+    wait = parse_prefer(header)
+    return limit if wait is None or wait == 0 else min(wait, limit)
+
+
+def parse_prefer(header: str | None) -> int | None:
+    """Seconds the client is willing to wait, if it says. RFC 7240: comma-separated preferences; only `wait`
     is ours. A Prefer header without `wait` is ignored (the official Python SDK sends `Prefer: 0`)."""
     if not header:
-        return DEFAULT_WAIT_SECONDS
+        return None
     for preference in header.split(","):
         preference = preference.strip()
         name = preference.split("=", 1)[0].strip().lower()
@@ -37,17 +49,22 @@ def parse_prefer(header: str | None) -> int:
                 "Prefer header has an invalid value: leave field empty or specify with : 'wait=x'"
             )
         return int(compact.split("=", 1)[1])
-    return DEFAULT_WAIT_SECONDS
+    return None
 
 
 class RequestContextMiddleware:
-    """Sets `scope["state"]["request_id"]` and `["wait_seconds"]`, echoes RequestID, caps request bodies."""
+    """Sets `scope["state"]["request_id"]`, `["wait_seconds"]` and `["deadline"]`, echoes RequestID, caps
+    request bodies and JSON response bodies, and cancels the deadline when the client disconnects."""
 
     def __init__(self, app: ASGIApp, *, render_error: Callable[[Scope, ServiceError], bytes],
-                 body_limit_for: Callable[[str], int]) -> None:
+                 body_limit_for: Callable[[str], int], request_timeout: int = DEFAULT_WAIT_SECONDS,
+                 response_limit: int = 64 * 1024**2, in_flight: InFlight | None = None) -> None:
         self.app = app
         self.render_error = render_error
         self.body_limit_for = body_limit_for
+        self.request_timeout = request_timeout
+        self.response_limit = response_limit
+        self.in_flight = in_flight or InFlight()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -66,7 +83,7 @@ class RequestContextMiddleware:
 
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         try:
-            state["wait_seconds"] = parse_prefer(headers.get("prefer"))
+            state["wait_seconds"] = request_seconds(headers.get("prefer"), self.request_timeout)
             limit = self.body_limit_for(scope["path"])
             declared = headers.get("content-length")
             if declared is not None and declared.isdigit() and int(declared) > limit:
@@ -86,7 +103,39 @@ class RequestContextMiddleware:
                     raise PayloadTooLarge(f"request body is larger than {limit} bytes")
             return message
 
-        await self.app(scope, limited_receive, send_with_id)
+        deadline = RequestDeadline(state["wait_seconds"], started=False)
+        state["deadline"] = deadline
+        self.in_flight.add(deadline)
+        watched = _DisconnectWatch(limited_receive, deadline)
+        try:
+            await self.app(scope, watched.receive, self._capped(scope, send_with_id, watched))
+        finally:
+            watched.stop()
+            deadline.close()
+            self.in_flight.discard(deadline)
+
+    def _capped(self, scope: Scope, send: Send, watched: _DisconnectWatch) -> Send:
+        """`send` refusing a JSON body over the response limit (bodies sent in one piece; streams pass)."""
+        held: Message | None = None
+
+        async def capped_send(message: Message) -> None:
+            nonlocal held
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                watched.responded = True  # the disconnect that follows a complete response cancels nothing
+            if message["type"] == "http.response.start" and _is_json(message):
+                held = message
+                return
+            if held is not None and message["type"] == "http.response.body":
+                start, held = held, None
+                body = message.get("body", b"")
+                if not message.get("more_body", False) and len(body) > self.response_limit:
+                    await self._reject(scope, send, ResponseTooLarge(
+                        f"the response would be larger than {self.response_limit} bytes: narrow the query"))
+                    return
+                await send(start)
+            await send(message)
+
+        return capped_send
 
     async def _reject(self, scope: Scope, send: Send, error: ServiceError) -> None:
         body = self.render_error(scope, error)
@@ -96,3 +145,53 @@ class RequestContextMiddleware:
             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
         })
         await send({"type": "http.response.body", "body": body})
+
+
+def _is_json(start: Message) -> bool:
+    return any(name.lower() == b"content-type" and value.startswith(b"application/json")
+               for name, value in start.get("headers", []))
+
+
+class _DisconnectWatch:
+    """Reads the request's messages in a task of its own, so a client that disconnects while the
+    request works (not only while it sends its body) cancels the request's deadline at once. Body
+    chunks are read one ahead at most, so uploads keep their flow control."""
+
+    def __init__(self, receive: Receive, deadline: RequestDeadline) -> None:
+        self._receive = receive
+        self._deadline = deadline
+        self.responded = False
+        self._messages: asyncio.Queue[Message | BaseException] = asyncio.Queue()
+        self._task = asyncio.get_running_loop().create_task(self._pump())
+
+    async def _pump(self) -> None:
+        while True:
+            try:
+                message = await self._receive()
+            except Exception as error:  # the body cap: handed to the app, which reports it
+                self._deadline.start()
+                self._messages.put_nowait(error)
+                return
+            if message["type"] == "http.disconnect":
+                if not self.responded:
+                    self._deadline.cancel()
+                self._messages.put_nowait(message)
+                return
+            self._messages.put_nowait(message)
+            if message.get("more_body", False):
+                await self._messages.join()
+            else:
+                self._deadline.start()  # the request has arrived: its time starts now
+
+    async def receive(self) -> Message:
+        item = await self._messages.get()
+        self._messages.task_done()
+        if isinstance(item, BaseException):
+            raise item
+        if item["type"] == "http.disconnect":
+            # Later calls (Starlette listens for disconnects) see the disconnect again.
+            self._messages.put_nowait(item)
+        return item
+
+    def stop(self) -> None:
+        self._task.cancel()

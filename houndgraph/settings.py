@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     password_hash_memory_kib: int = Field(default=64 * 1024, ge=8)
     password_hash_parallelism: int = Field(default=4, ge=1)
     log_level: str = "info"
+    # Seconds of work a request may do, its database work included. `Prefer: wait=N` may only lower it;
+    # raising it is for the administrator who runs the service, here.
+    request_timeout_seconds: int = Field(default=30, ge=1)
+    # The largest JSON response body; a bigger answer is refused with 400 (narrow the query instead).
+    max_response_bytes: int = Field(default=64 * 1024**2, ge=1024)
     _signing_key: bytes | None = PrivateAttr(default=None)
 
     @property

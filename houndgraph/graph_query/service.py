@@ -13,8 +13,9 @@ from houndgraph.audit import service as audit_service
 from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
-from houndgraph.db import graph_connection, is_query_canceled
-from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ServiceError
+from houndgraph.db import graph_connection, is_query_canceled, work_budget
+from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ResponseTooLarge, ServiceError
+from houndgraph.graph.budget import ResultTooLarge, WorkExhausted
 from houndgraph.graph.cypher.ast import Query
 from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed
 from houndgraph.graph.cypher.execute import Result, run_query
@@ -66,9 +67,14 @@ async def _run(session: AsyncSession, query: Query, allow_mutations: bool, compl
         if allow_mutations:
             # Mutations serialise with ingest and analysis: their node caches assume no other writer.
             await driver.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
-        return await run_query(driver, query, allow_mutations=allow_mutations, complexity_limit=complexity_limit)
+        return await run_query(driver, query, allow_mutations=allow_mutations, complexity_limit=complexity_limit,
+                               budget=work_budget(session))
     except CypherError as error:
         raise BadRequest(error.message) from error
+    except WorkExhausted as error:
+        raise InternalError(TIMED_OUT) from error
+    except ResultTooLarge as error:
+        raise ResponseTooLarge(str(error)) from error
     except (psycopg.Error, DBAPIError) as error:
         if is_query_canceled(error):
             raise InternalError(TIMED_OUT) from error

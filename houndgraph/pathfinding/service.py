@@ -8,9 +8,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.db import graph_connection
-from houndgraph.errors import BadRequest, NotFound
+from houndgraph.db import graph_connection, work_budget
+from houndgraph.errors import BadRequest, NotFound, RequestTimedOut
 from houndgraph.graph import lookup
+from houndgraph.graph.budget import WorkExhausted
 from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, AZ_TRAVERSABLE_EDGES, KNOWN_EDGE_KINDS
 from houndgraph.graph.paths import Direction, shortest_paths
 from houndgraph.kit.graph_shapes import UnifiedGraph, bh_graph, unified_graph
@@ -58,8 +59,11 @@ async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names
     kind_ids: Sequence[int] | None = None
     if kind_names is not None:
         kind_ids = sorted(kinds.ids[name] for name in kind_names if name in kinds.ids)
-    found = await shortest_paths(conn, [start.id], [end.id], kind_ids=kind_ids, direction=Direction.OUT,
-                                 all_paths=True)
+    try:
+        found = await shortest_paths(conn, [start.id], [end.id], kind_ids=kind_ids, direction=Direction.OUT,
+                                     all_paths=True, budget=work_budget(session))
+    except WorkExhausted as error:
+        raise RequestTimedOut() from error
     node_ids = {step for _, _, walk in found for step in walk[0::2]}
     edge_ids = {step for _, _, walk in found for step in walk[1::2]}
     return await lookup.nodes_by_id(conn, node_ids), await lookup.edges_by_id(conn, edge_ids)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import psycopg
 
+from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.statement import Result, compile_query, graph_ids, run_statement
@@ -23,19 +24,24 @@ __all__ = ["Result", "compile_query", "entity_ids", "run_query"]
 
 
 async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allow_mutations: bool = False,
-                    complexity_limit: bool = True, load_entities: bool = True) -> Result:
+                    complexity_limit: bool = True, load_entities: bool = True,
+                    budget: WorkBudget | None = None) -> Result:
     """Run one query, as text or as parsed already, on `conn` (inside the caller's transaction) and
     return its rows.
 
-    Raises CypherError subclasses for queries we refuse; database errors propagate."""
+    Raises CypherError subclasses for queries we refuse, WorkExhausted when its path searches pass
+    `budget` (or its deadline) and ResultTooLarge when it returns more rows than the budget allows;
+    database errors propagate."""
+    budget = budget or WorkBudget()
     if isinstance(query, str):
         query = parse(query)
     mutation = validate(query, allow_mutations=allow_mutations, complexity_limit=complexity_limit)
     kinds = await kind_map(conn)
     if mutation:
-        result = await run_updating_query(conn, query, kinds)
+        result = await run_updating_query(conn, query, kinds, budget)
     else:
-        result = await run_statement(conn, query, kinds)
+        result = await run_statement(conn, query, kinds, budget=budget)
+    budget.check_rows(len(result.rows))
     if load_entities:
         await _load_entities(conn, result, {v: k for k, v in kinds.items()})
     return result

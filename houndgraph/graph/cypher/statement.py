@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 
 from houndgraph.graph import paths as graph_paths
+from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
 from houndgraph.graph.cypher.translate import shortest
@@ -70,7 +71,7 @@ Searched = dict[ShortestRequest, list[FoundPath]]
 
 
 async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
-                        searched: Searched, inputs: Inputs | None = None) -> Statement:
+                        searched: Searched, inputs: Inputs | None, budget: WorkBudget) -> Statement:
     """The query's one statement, after the shortest path searches it needs."""
     pending = shortest.requests(query, kinds, [name for name, _ in inputs.columns] if inputs else ())
     if len(pending) > MAX_SHORTEST_SEARCHES:
@@ -78,26 +79,26 @@ async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
     found: dict[int, list[FoundPath]] = {}
     for key, request in enumerate(pending):
         if request not in searched:
-            lefts = await _ids(conn, request.sources, kinds, searched, inputs)
-            rights = await _ids(conn, request.targets, kinds, searched, inputs)
+            lefts = await _ids(conn, request.sources, kinds, searched, inputs, budget)
+            rights = await _ids(conn, request.targets, kinds, searched, inputs, budget)
             searched[request] = await graph_paths.shortest_paths(
                 conn, lefts, rights, kind_ids=request.kind_ids,
                 direction=graph_paths.Direction(request.direction.value), min_depth=request.min_depth,
-                max_depth=request.max_depth, all_paths=request.all_paths)
+                max_depth=request.max_depth, all_paths=request.all_paths, budget=budget)
         found[key] = searched[request]
     return compile_query(query, kinds, found, inputs)
 
 
 async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int], searched: Searched,
-               inputs: Inputs | None) -> list[int]:
-    statement = await statement_for(conn, query, kinds, searched, inputs)
+               inputs: Inputs | None, budget: WorkBudget) -> list[int]:
+    statement = await statement_for(conn, query, kinds, searched, inputs, budget)
     cursor = await conn.execute(statement.sql, statement.params)
     return [int(row[0]) for row in await cursor.fetchall() if row[0] is not None]
 
 
 async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
-                        inputs: Inputs | None = None) -> Result:
-    statement = await statement_for(conn, query, kinds, {}, inputs)
+                        inputs: Inputs | None = None, budget: WorkBudget | None = None) -> Result:
+    statement = await statement_for(conn, query, kinds, {}, inputs, budget or WorkBudget())
     cursor = await conn.execute(statement.sql, statement.params)
     rows = [tuple(row) for row in await cursor.fetchall()]
     return Result([name for name, _ in statement.columns], [kind for _, kind in statement.columns], rows,

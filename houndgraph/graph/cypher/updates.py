@@ -16,6 +16,7 @@ from typing import Any
 
 import psycopg
 
+from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher import validate, writes
 from houndgraph.graph.cypher.errors import CypherError
@@ -54,10 +55,12 @@ class Table:
         return Table(list(self.columns), rows)
 
 
-async def run_updating_query(conn: psycopg.AsyncConnection, query: a.Query, kinds: dict[str, int]) -> Result:
+async def run_updating_query(conn: psycopg.AsyncConnection, query: a.Query, kinds: dict[str, int],
+                             budget: WorkBudget | None = None) -> Result:
     """Runs the query (checked by validate()); `kinds` gains the kinds it creates."""
     clauses = query.parts[0].clauses
-    runner = _Runner(conn, kinds)
+    budget = budget or WorkBudget()
+    runner = _Runner(conn, kinds, budget)
     table = Table([], [()])
     reading: list[a.Clause] = []
     for clause in clauses:
@@ -69,19 +72,21 @@ async def run_updating_query(conn: psycopg.AsyncConnection, query: a.Query, kind
         else:
             reading.append(clause)
     if reading:
-        return await run_statement(conn, a.Query((a.SingleQuery(tuple(reading)),)), kinds, table.inputs())
+        return await run_statement(conn, a.Query((a.SingleQuery(tuple(reading)),)), kinds, table.inputs(),
+                                   budget)
     return Result([], [], [])
 
 
 class _Runner:
-    def __init__(self, conn: psycopg.AsyncConnection, kinds: dict[str, int]) -> None:
+    def __init__(self, conn: psycopg.AsyncConnection, kinds: dict[str, int], budget: WorkBudget) -> None:
         self.conn = conn
         self.kinds = kinds
+        self.budget = budget
 
     async def read(self, table: Table, clauses: Sequence[a.Clause]) -> Table:
         everything = a.Return(a.Projection((a.ProjectionItem(a.Literal(True), ROW),), star=True))
         result = await run_statement(self.conn, a.Query((a.SingleQuery((*clauses, everything)),)), self.kinds,
-                                     table.inputs())
+                                     table.inputs(), self.budget)
         keep = [i for i, name in enumerate(result.columns) if name != ROW]
         return Table([(result.columns[i], result.types[i]) for i in keep],
                      [tuple(row[i] for i in keep) for row in result.rows])
