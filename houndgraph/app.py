@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
 from houndgraph.datapipe.pipeline import Datapipe
-from houndgraph.db import Database, is_query_canceled
+from houndgraph.db import Database, data_error_message, is_query_canceled
 from houndgraph.errors import (
     JSON_UNMARSHAL,
     METHOD_NOT_ALLOWED,
@@ -104,12 +104,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def database_error(request: Request, error: DBAPIError) -> JSONResponse:
         if is_query_canceled(error):
             return _error_response(request, RequestTimedOut())
+        if (message := data_error_message(error)) is not None:
+            return _error_response(request, BadRequest(message))
         log.exception("database error (request %s)", getattr(request.state, "request_id", ""))
-        return _error_response(request, InternalError())
-
-    @app.exception_handler(Exception)
-    async def unexpected_error(request: Request, error: Exception) -> JSONResponse:
-        log.exception("unexpected error (request %s)", getattr(request.state, "request_id", ""))
         return _error_response(request, InternalError())
 
 

@@ -7,6 +7,7 @@ request-scoped session with its `Prefer: wait` statement timeout.
 from __future__ import annotations
 
 import logging
+import re
 import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -140,3 +141,16 @@ def is_query_canceled(error: BaseException) -> bool:
             return True
         current = getattr(current, "orig", None) or current.__cause__
     return False
+
+
+def data_error_message(error: BaseException) -> str | None:
+    """A message safe to show for an error caused by the values in a request (SQLSTATE class 22: a number
+    out of range, a NUL character, a division by zero), or None for any other error. The driver's own
+    text is never shown: it can quote internals."""
+    current: BaseException | None = error
+    while current is not None:
+        if isinstance(current, psycopg.DataError):
+            words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(current).__name__).lower()
+            return f"the request holds a value the database cannot take ({words})"
+        current = getattr(current, "orig", None) or current.__cause__
+    return None

@@ -5,13 +5,16 @@ Written as plain ASGI (not BaseHTTPMiddleware) so request and response bodies st
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 from collections.abc import Callable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from houndgraph.errors import BadRequest, PayloadTooLarge, ServiceError
+from houndgraph.errors import BadRequest, InternalError, PayloadTooLarge, ServiceError
+
+log = logging.getLogger("houndgraph")
 
 REQUEST_ID_HEADER = "RequestID"
 DEFAULT_WAIT_SECONDS = 30
@@ -58,8 +61,12 @@ class RequestContextMiddleware:
         state["request_id"] = request_id
         header_id = (REQUEST_ID_HEADER.encode("latin-1"), request_id.encode("latin-1"))
 
+        started = False
+
         async def send_with_id(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 message.setdefault("headers", [])
                 message["headers"] = [*message["headers"], header_id]
             await send(message)
@@ -86,7 +93,15 @@ class RequestContextMiddleware:
                     raise PayloadTooLarge(f"request body is larger than {limit} bytes")
             return message
 
-        await self.app(scope, limited_receive, send_with_id)
+        try:
+            await self.app(scope, limited_receive, send_with_id)
+        except Exception:
+            # Answered here rather than by Starlette's last-resort handler, which re-raises after the 500
+            # and so makes the server close a kept-alive connection the client is about to reuse.
+            if started:
+                raise
+            log.exception("unexpected error (request %s)", request_id)
+            await self._reject(scope, send_with_id, InternalError())
 
     async def _reject(self, scope: Scope, send: Send, error: ServiceError) -> None:
         body = self.render_error(scope, error)

@@ -13,7 +13,7 @@ from houndgraph.audit import service as audit_service
 from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
-from houndgraph.db import is_query_canceled
+from houndgraph.db import data_error_message, is_query_canceled
 from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ServiceError
 from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed
 from houndgraph.graph.cypher.execute import Result, run_query
@@ -74,7 +74,9 @@ async def _run(session: AsyncSession, text: str, allow_mutations: bool, complexi
     except (psycopg.Error, DBAPIError) as error:
         if is_query_canceled(error):
             raise InternalError(TIMED_OUT) from error
-        raise InternalError(str(getattr(error, "orig", None) or error)) from error
+        if (message := data_error_message(error)) is not None:
+            raise BadRequest(message) from error
+        raise
 
 
 def _literal_value(value: Any, kind: T) -> Any:
