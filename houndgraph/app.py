@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
+from houndgraph.auth.passwords import PasswordPool
 from houndgraph.datapipe.pipeline import Datapipe
 from houndgraph.db import Database, data_error_message, is_query_canceled
 from houndgraph.errors import (
@@ -129,11 +130,13 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         db = database or Database.open(settings)
         prepare_database(settings, db)
         app.state.database = db
+        app.state.password_pool = PasswordPool(settings.password_hash_workers)
         datapipe = Datapipe(settings, db).start()
         try:
             yield
         finally:
             await run_in_threadpool(datapipe.stop)
+            app.state.password_pool.close()
             await db.dispose()
             if own_database:
                 db.close()

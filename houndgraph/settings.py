@@ -39,9 +39,17 @@ class Settings(BaseSettings):
     datapipe_interval: float = 2.0
     # Seconds a running upload job may go without a file before the datapipe times it out.
     upload_idle_timeout: float = 3600.0
-    # Login throttle: this many failures for one username within the window answer 429.
+    # Login throttle, within the window: this many failures for one account from one address answer 429 to
+    # that address; this many from one address, whatever the accounts; and once an account has this many
+    # from all addresses, every address that has failed on it waits too. An address without failures on
+    # the account (its owner's) is never refused.
     login_max_failures: int = 5
+    login_max_failures_per_address: int = 50
+    login_max_failures_per_account: int = 50
     login_failure_window_seconds: int = 300
+    # Password hashes computed at once (each argon2 verification takes ~50 ms of one core and 64 MiB);
+    # logins waiting beyond eight times this many answer 429.
+    password_hash_workers: int = 2
     log_level: str = "info"
     _signing_key: bytes | None = PrivateAttr(default=None)
 
