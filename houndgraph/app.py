@@ -21,6 +21,7 @@ from houndgraph.api import HoundRoute, register_routes
 from houndgraph.auth.passwords import PasswordPool
 from houndgraph.datapipe.pipeline import Datapipe
 from houndgraph.db import Database, data_error_message, is_query_canceled
+from houndgraph.docs import install_docs
 from houndgraph.errors import (
     JSON_UNMARSHAL,
     METHOD_NOT_ALLOWED,
@@ -37,6 +38,7 @@ from houndgraph.settings import Settings
 from houndgraph.user.bootstrap import ensure_admin
 
 log = logging.getLogger("houndgraph")
+OPENAPI_URL = "/api/openapi.json"
 
 
 def prepare_database(settings: Settings, database: Database) -> None:
@@ -143,11 +145,12 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
 
     app = FastAPI(
         title="houndgraph", version=__version__, lifespan=lifespan,
-        openapi_url="/api/openapi.json", docs_url="/api/docs", redoc_url=None,
+        openapi_url=OPENAPI_URL, docs_url=None, redoc_url=None,
         description="Attack-path analysis for Active Directory and Azure; the BloodHound CE API (v2).",
     )
     app.state.settings = settings
     register_routes(app.router)
+    install_docs(app, OPENAPI_URL)
     install_error_handlers(app)
     upload_patterns = _upload_path_patterns(app)
 
