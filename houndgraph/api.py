@@ -24,6 +24,7 @@ from houndgraph.errors import Unauthorized
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.graph_query import endpoints as graph_query_endpoints
+from houndgraph.health import endpoints as health_endpoints
 from houndgraph.kit.json_limits import check_json_text, check_query_string
 from houndgraph.pathfinding import endpoints as pathfinding_endpoints
 from houndgraph.saved_query import endpoints as saved_query_endpoints
@@ -90,6 +91,8 @@ def _may_be_json(content_type: str | None) -> bool:
 
 ROUTES: list[Route] = [
     Route("GET", "/api/version", get_version, PUBLIC),
+    # For load balancers: this process's database and datapipe (no credentials, nothing secret).
+    Route("GET", "/api/v2/health", health_endpoints.get_health, PUBLIC),
     # --- authentication -----------------------------------------------------------------------
     Route("POST", "/api/v2/login", auth_endpoints.login, PUBLIC),
     Route("POST", "/api/v2/logout", auth_endpoints.logout, AUTHENTICATED),

@@ -33,6 +33,7 @@ from houndgraph.errors import (
 )
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.middleware import JSON_BODY_LIMIT, RequestContextMiddleware
+from houndgraph.observability import ObservabilityMiddleware, metrics
 from houndgraph.rendering import error_body, render_error_bytes
 from houndgraph.settings import Settings
 from houndgraph.user.bootstrap import ensure_admin
@@ -133,7 +134,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         prepare_database(settings, db)
         app.state.database = db
         app.state.password_pool = PasswordPool(settings.password_hash_workers)
-        datapipe = Datapipe(settings, db).start()
+        datapipe = app.state.datapipe = Datapipe(settings, db).start()
         try:
             yield
         finally:
@@ -160,4 +161,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         return JSON_BODY_LIMIT
 
     app.add_middleware(RequestContextMiddleware, render_error=render_error_bytes, body_limit_for=body_limit_for)
+    # Outermost: it times and logs whatever the inner layers answer, request id included.
+    app.add_middleware(ObservabilityMiddleware)
+    app.add_route("/metrics", metrics, include_in_schema=False)
     return app
