@@ -6,6 +6,7 @@ request-scoped session with its `Prefer: wait` statement timeout.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import warnings
@@ -45,7 +46,9 @@ def _start_embedded(pgdata: Path) -> tuple[Any, str]:
     with psycopg.connect(admin_url, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)).fetchone()
         if not exists:
-            conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+            # Processes starting together race to create it; the losers find it made.
+            with contextlib.suppress(psycopg.errors.DuplicateDatabase, psycopg.errors.UniqueViolation):
+                conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
     return server, url
 
 

@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,11 +19,11 @@ from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
-    Gauge,
     Histogram,
     generate_latest,
     multiprocess,
 )
+from prometheus_client.core import GaugeMetricFamily
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -80,6 +81,22 @@ class ObservabilityMiddleware:
                 }))
 
 
+class _StateCollector:
+    """The datapipe's state and the database's reachability, read at scrape time (plain metric families:
+    in multiprocess mode a Gauge object would write files of its own)."""
+
+    def __init__(self, datapipe_status: str | None) -> None:
+        self.datapipe_status = datapipe_status
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        state = GaugeMetricFamily("houndgraph_datapipe_state", "1 for the datapipe's current state", labels=["state"])
+        for name in DATAPIPE_STATES:
+            state.add_metric([name], 1 if self.datapipe_status == name else 0)
+        yield state
+        yield GaugeMetricFamily("houndgraph_database_up", "1 when the database answered the scrape",
+                                value=0 if self.datapipe_status is None else 1)
+
+
 def metrics_registry(datapipe_status: str | None) -> CollectorRegistry:
     """What /metrics shows: this process's metrics (or every worker's, in multiprocess mode) and the
     datapipe's state as the database has it, the same whichever process answers."""
@@ -89,11 +106,7 @@ def metrics_registry(datapipe_status: str | None) -> CollectorRegistry:
     else:
         for collector in (REQUESTS, LATENCY, INGEST_SECONDS, ANALYSIS_SECONDS):
             registry.register(collector)
-    state = Gauge("houndgraph_datapipe_state", "1 for the datapipe's current state", ["state"], registry=registry)
-    for name in DATAPIPE_STATES:
-        state.labels(name).set(1 if datapipe_status == name else 0)
-    up = Gauge("houndgraph_database_up", "1 when the database answered the scrape", registry=registry)
-    up.set(0 if datapipe_status is None else 1)
+    registry.register(_StateCollector(datapipe_status))  # type: ignore[arg-type]
     return registry
 
 

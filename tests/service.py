@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -17,12 +18,12 @@ from tests.conftest import _free_port
 class ServiceProcess:
     """Starts the service and waits until it answers; `stop` is a Ctrl-C, `kill` a kill -9."""
 
-    def __init__(self, data_dir: Path, password: str, **extra_env: str) -> None:
+    def __init__(self, data_dir: Path, password: str, *, serve_args: Sequence[str] = (), **extra_env: str) -> None:
         self.port = _free_port()
         self.password = password
         env = {**os.environ, "HOUNDGRAPH_DATA_DIR": str(data_dir), "HOUNDGRAPH_PORT": str(self.port),
                "HOUNDGRAPH_ADMIN_PASSWORD": password, **extra_env}
-        self.process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve"], env=env,
+        self.process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve", *serve_args], env=env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=120)
