@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     # logins waiting beyond eight times this many answer 429.
     password_hash_workers: int = 2
     log_level: str = "info"
+    # Proxies whose X-Forwarded-For is believed (comma-separated); unset, the peer's address is the client's.
+    forwarded_allow_ips: str | None = None
     _signing_key: bytes | None = PrivateAttr(default=None)
 
     @property

@@ -40,7 +40,8 @@ def serve(
     console.print(f"houndgraph listening on http://{settings.host}:{settings.port} with {workers} worker(s) "
                   f"(data in {settings.data_dir.resolve()})")
     options = {"host": settings.host, "port": settings.port, "log_level": settings.log_level, "log_config": None,
-               "access_log": False, "proxy_headers": False, "server_header": False}
+               "access_log": False, "server_header": False, "proxy_headers": bool(settings.forwarded_allow_ips),
+               "forwarded_allow_ips": settings.forwarded_allow_ips}
     if workers == 1:
         uvicorn.run(create_app(settings), **options)
         return
