@@ -39,6 +39,30 @@ def database(data_dir: Path) -> Iterator[Database]:
     db.close()
 
 
+@contextmanager
+def scratch_database(database: Database, prefix: str) -> Iterator[Database]:
+    """A migrated database of its own on the test server, dropped afterwards: for tests that restore,
+    fuzz or otherwise change what every other test relies on."""
+    import uuid
+
+    from sqlalchemy.engine import make_url
+
+    from houndgraph.db import libpq_url
+
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    admin_url = libpq_url(str(make_url(database.url).set(database="postgres")))
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    scratch = Database(url=str(make_url(database.url).set(database=name)))
+    try:
+        scratch.migrate()
+        yield scratch
+    finally:
+        scratch.close()
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
 @pytest.fixture
 def raw_conn(database: Database) -> Iterator[psycopg.Connection]:
     with database.connect_raw() as conn:

@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
-from sqlalchemy.engine import make_url
 from typer.testing import CliRunner
 
 from houndgraph.cli.main import app
-from houndgraph.db import Database, libpq_url
+from houndgraph.db import Database
+from tests.conftest import scratch_database
 
 
 @pytest.fixture
-def scratch_database(database: Database) -> Iterator[Database]:
-    name = f"hg_backup_{uuid.uuid4().hex[:8]}"
-    admin_url = libpq_url(str(make_url(database.url).set(database="postgres")))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    scratch = Database(url=str(make_url(database.url).set(database=name)))
-    scratch.migrate()
-    try:
-        yield scratch
-    finally:
-        scratch.close()
-        with psycopg.connect(admin_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+def scratch(database: Database) -> Iterator[Database]:
+    with scratch_database(database, "hg_backup") as db:
+        yield db
 
 
 def graph_and_parameters(conn: psycopg.Connection) -> tuple[list, list]:
@@ -37,9 +26,9 @@ def graph_and_parameters(conn: psycopg.Connection) -> tuple[list, list]:
     return nodes, parameters
 
 
-def test_a_backup_restores_what_was_there(scratch_database: Database, tmp_path: Path) -> None:
-    runner = CliRunner(env={"HOUNDGRAPH_DATABASE_URL": scratch_database.url, "HOUNDGRAPH_DATA_DIR": str(tmp_path)})
-    with scratch_database.connect_raw(autocommit=True) as conn:
+def test_a_backup_restores_what_was_there(scratch: Database, tmp_path: Path) -> None:
+    runner = CliRunner(env={"HOUNDGRAPH_DATABASE_URL": scratch.url, "HOUNDGRAPH_DATA_DIR": str(tmp_path)})
+    with scratch.connect_raw(autocommit=True) as conn:
         conn.execute("INSERT INTO node (kind_ids, properties) VALUES ('{}', %s), ('{}', %s)",
                      ('{"objectid": "S-1-5-21-1", "name": "ALICE"}', '{"objectid": "S-1-5-21-2", "name": "BOB"}'))
         before = graph_and_parameters(conn)
@@ -47,19 +36,19 @@ def test_a_backup_restores_what_was_there(scratch_database: Database, tmp_path: 
     result = runner.invoke(app, ["db", "backup", str(dump)])
     assert result.exit_code == 0, result.output
     assert dump.stat().st_size > 0
-    with scratch_database.connect_raw(autocommit=True) as conn:
+    with scratch.connect_raw(autocommit=True) as conn:
         conn.execute("DELETE FROM node")
         conn.execute("DELETE FROM parameters")
         conn.execute("INSERT INTO node (kind_ids, properties) VALUES ('{}', '{\"objectid\": \"S-1-5-21-9\"}')")
     result = runner.invoke(app, ["db", "restore", str(dump)])
     assert result.exit_code == 0, result.output
-    with scratch_database.connect_raw(autocommit=True) as conn:
+    with scratch.connect_raw(autocommit=True) as conn:
         assert graph_and_parameters(conn) == before
         assert len(before[0]) == 2 and before[1]
 
 
-def test_restore_refuses_a_file_that_is_not_a_backup(scratch_database: Database, tmp_path: Path) -> None:
-    runner = CliRunner(env={"HOUNDGRAPH_DATABASE_URL": scratch_database.url, "HOUNDGRAPH_DATA_DIR": str(tmp_path)})
+def test_restore_refuses_a_file_that_is_not_a_backup(scratch: Database, tmp_path: Path) -> None:
+    runner = CliRunner(env={"HOUNDGRAPH_DATABASE_URL": scratch.url, "HOUNDGRAPH_DATA_DIR": str(tmp_path)})
     junk = tmp_path / "junk.dump"
     junk.write_bytes(b"not a dump")
     result = runner.invoke(app, ["db", "restore", str(junk)])

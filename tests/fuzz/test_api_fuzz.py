@@ -7,22 +7,19 @@ Set HOUNDGRAPH_FUZZ_EXAMPLES higher for a longer hunt."""
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
-from sqlalchemy.engine import make_url
 
-from houndgraph.db import Database, libpq_url
+from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.conftest import ADMIN_PASSWORD, LiveServer, _free_port, login
+from tests.conftest import ADMIN_PASSWORD, LiveServer, _free_port, login, scratch_database
 
 FUZZ_EXAMPLES = int(os.environ.get("HOUNDGRAPH_FUZZ_EXAMPLES", "6"))
 REQUEST_TIMEOUT = 60
@@ -31,23 +28,16 @@ REQUEST_TIMEOUT = 60
 @pytest.fixture(scope="module")
 def fuzz_server(database: Database, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The app on a scratch database: what the fuzzer creates, changes or deletes stays there."""
-    name = f"hg_fuzz_{uuid.uuid4().hex[:8]}"
-    admin_url = libpq_url(str(make_url(database.url).set(database="postgres")))
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    scratch = Database(url=str(make_url(database.url).set(database=name)))
     data_dir = Path(tmp_path_factory.mktemp("fuzz"))
     settings = Settings(data_dir=data_dir, port=_free_port(), admin_password=ADMIN_PASSWORD, secret_key="f" * 48,
                         datapipe_interval=0.5, login_max_failures_per_address=1_000_000)
-    server = LiveServer(settings, scratch)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-        scratch.close()
-        with psycopg.connect(admin_url, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    with scratch_database(database, "hg_fuzz") as scratch:
+        server = LiveServer(settings, scratch)
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
 
 
 @pytest.fixture(scope="module")
