@@ -1,5 +1,6 @@
 """Schemathesis against the service's own OpenAPI document (issue #11): every operation, with and without
-credentials, seeded, on a database of its own; no answer may be a 5xx, and none may hang.
+credentials, seeded, on a database of its own; no answer may be a 5xx, none may hang, and a body must
+match the response schema its operation declares.
 
 Bounded to about a minute: FUZZ_EXAMPLES examples per operation, each sent twice (anonymous, administrator).
 Set HOUNDGRAPH_FUZZ_EXAMPLES higher for a longer hunt."""
@@ -16,6 +17,7 @@ import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
+from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
@@ -70,6 +72,12 @@ def _fuzz_operation(operation: schemathesis.APIOperation, base_url: str, token: 
             SENT[0] += 1
             if response.status_code >= 500:
                 problems.append(f"{operation.label} -> {response.status_code}: {response.text[:300]}\n"
+                                f"  {case.as_curl_command(headers)}")
+                continue
+            try:  # where the operation declares its response schema, the body must match it
+                case.validate_response(response, checks=[response_schema_conformance])
+            except Exception as error:
+                problems.append(f"{operation.label} -> {response.status_code}: {str(error)[:300]}\n"
                                 f"  {case.as_curl_command(headers)}")
 
     run()
