@@ -22,7 +22,7 @@ from synthetic import DOMAIN_SID, arguments, build, graph_size, machine, p50_p90
 
 from houndgraph.db import Database
 from houndgraph.entity import service as entity_service
-from houndgraph.entity.catalogue import ENTITIES
+from houndgraph.entity.ad_panels import ENTITIES
 from houndgraph.pathfinding import service as path_service
 from houndgraph.search import service as search_service
 

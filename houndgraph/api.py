@@ -144,7 +144,7 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/available-domains", search_endpoints.get_available_domains, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/azure/{entity_type}", entity_endpoints.get_azure_entity, P.GRAPH_DB_READ),
-    # Every AD entity panel and its related lists (entity/catalogue.py), all read-only.
+    # Every AD entity panel and its related lists (entity/ad_panels.py), all read-only.
     *(Route("GET", path, handler, P.GRAPH_DB_READ) for path, handler in entity_endpoints.ROUTES),
     # --- analysis results: data quality, completeness -----------------------------------------
     Route("GET", "/api/v2/platform/{platform_id}/data-quality-stats", data_quality_endpoints.list_platform_stats,

@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
 from houndgraph.auth.passwords import PasswordPool
-from houndgraph.datapipe.pipeline import Datapipe
+from houndgraph.datapipe.loop import Datapipe
 from houndgraph.db import Database, data_error_message, is_query_canceled
 from houndgraph.docs import install_docs
 from houndgraph.errors import (

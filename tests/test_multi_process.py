@@ -11,7 +11,7 @@ import httpx
 import psycopg
 import pytest
 
-from houndgraph.datapipe.pipeline_repository import DATAPIPE_LOCK_ID
+from houndgraph.datapipe.loop_repository import DATAPIPE_LOCK_ID
 from tests.file_upload.helpers import TESTLAB, end_job, start_job, upload_path, wait_for_job
 from tests.service import ServiceProcess
 

@@ -1,7 +1,7 @@
 """Post-processing analysis over the graph: derived attack edges, Tier Zero tagging, data quality.
 
 The datapipe calls `run_analysis(conn)` after ingest (and when analysis is requested). Each rule lives
-in its own module; `pipeline` lists them in the order they run.
+in its own module; `rule_order` lists them in the order they run.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from datetime import datetime
 import psycopg
 
 from houndgraph.analysis.context import AnalysisOptions
-from houndgraph.analysis.pipeline import ALL_RULES, finish_run
 from houndgraph.analysis.rule import Rule
+from houndgraph.analysis.rule_order import ALL_RULES, finish_run
 from houndgraph.analysis.runner import AnalysisReport, Progress, RuleReport, run_rules
 
 

@@ -16,8 +16,9 @@ from typing import Any
 import psycopg
 
 from houndgraph.analysis.membership import Membership
+from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.kinds import ADEdge, ADNode
-from houndgraph.graph.store import KindCatalogue, rfc3339
+from houndgraph.graph.store import rfc3339
 
 # Well-known SID suffixes the rules match on (the reference's `wellknown` package).
 EVERYONE_SUFFIX = "S-1-1-0"
@@ -49,13 +50,10 @@ class Context:
 
     def kind_id(self, name: str) -> int | None:
         """The id of a kind that exists; None when no node or edge has ever used it (nothing to find)."""
-        row = self.conn.execute("SELECT id FROM kind WHERE name = %s", (name,)).fetchone()
-        return row[0] if row else None
+        return self.catalogue.existing_id(name)
 
     def kind_ids(self, names: Iterable[str]) -> list[int]:
-        names = list(names)
-        rows = self.conn.execute("SELECT id FROM kind WHERE name = ANY(%s)", (names,)).fetchall()
-        return [row[0] for row in rows]
+        return self.catalogue.existing_ids(names)
 
     # --- nodes ------------------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ import orjson
 from houndgraph.analysis.context import AUTHENTICATED_USERS_SUFFIX, EVERYONE_SUFFIX, Context
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge, ADNode
+from houndgraph.graph.store.edges import StagedEdge, upsert_edges
 
 # RIDs / SIDs the reference makes sure are groups.
 WELL_KNOWN_GROUP_SUFFIXES = ("-527", "-526", "-S-1-5-9", "-512", "-516", "-518", "-519", "-544", "-551")
@@ -33,11 +34,6 @@ UPDATE node SET kind_ids = kind_ids || %(group)s::smallint
 WHERE (right(properties->>'objectid', 4) = ANY(%(suffixes)s) OR properties->>'objectid' LIKE '%%-S-1-5-9')
   AND NOT kind_ids && %(groups)s::smallint[]
 """
-_LINK = """
-INSERT INTO edge (start_id, end_id, kind_id, properties)
-VALUES (%(start)s, %(end)s, %(kind)s, jsonb_build_object('lastseen', %(now)s::text))
-ON CONFLICT (start_id, kind_id, end_id) DO UPDATE SET properties = edge.properties || EXCLUDED.properties
-"""
 
 
 def compute(ctx: Context) -> Derived:
@@ -47,6 +43,9 @@ def compute(ctx: Context) -> Derived:
     suffixes = [suffix for suffix in WELL_KNOWN_GROUP_SUFFIXES if len(suffix) == 4]
     ctx.conn.execute(_FIX_KINDS, {"group": group, "suffixes": suffixes, "groups": groups})
     member_of = ctx.catalogue.id(ADEdge.MemberOf)
+    link_properties = orjson.dumps({"lastseen": ctx.lastseen}).decode()
+    # Keyed by (start, end): two domains of one name share their Everyone and Authenticated Users nodes.
+    links: dict[tuple[int, int], StagedEdge] = {}
     for domain, sid in ctx.collected_domains:
         row = ctx.conn.execute("SELECT properties->>'name' FROM node WHERE id = %s", (domain,)).fetchone()
         name = (row[0] or "").upper() if row else ""
@@ -76,14 +75,15 @@ def compute(ctx: Context) -> Derived:
         authenticated = ensure(f"{name}-{AUTHENTICATED_USERS_SUFFIX}", "AUTHENTICATED USERS")
         domain_users = ensure(sid + DOMAIN_USERS_RID, "DOMAIN USERS")
         domain_computers = ensure(sid + DOMAIN_COMPUTERS_RID, "DOMAIN COMPUTERS")
-        links = [(domain_users, authenticated), (domain_computers, authenticated), (authenticated, everyone)]
+        pairs = [(domain_users, authenticated), (domain_computers, authenticated), (authenticated, everyone)]
         guest = ctx.conn.execute(
             "SELECT id FROM node WHERE properties->>'objectid' = %s", (sid + GUEST_RID,)
         ).fetchone()
         if guest:
-            links.append((guest[0], everyone))
-        for start, end in links:
-            ctx.conn.execute(_LINK, {"start": start, "end": end, "kind": member_of, "now": ctx.lastseen})
+            pairs.append((guest[0], everyone))
+        links.update({(start, end): (start, end, member_of, link_properties) for start, end in pairs})
+    if links:
+        upsert_edges(ctx.conn, links.values())
     # The membership snapshot and the shortcut groups may have been read before these writes.
     ctx.__dict__.pop("membership", None)
     ctx.__dict__.pop("shortcut_groups", None)

@@ -3,7 +3,7 @@ from __future__ import annotations
 import typer
 
 from houndgraph.cli import db as db_commands
-from houndgraph.cli import ingest as ingest_command
+from houndgraph.cli import ingest_command
 from houndgraph.cli import serve as serve_command
 from houndgraph.cli import user as user_commands
 

@@ -1,19 +1,20 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import asyncio
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import typer
 from rich.console import Console
-from sqlalchemy.orm import Session
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth.passwords import random_password
 from houndgraph.auth.permissions import ROLE_ADMINISTRATOR, ROLE_POWER_USER, ROLE_READ_ONLY, ROLE_UPLOAD_ONLY, ROLE_USER
 from houndgraph.db import Database
+from houndgraph.errors import ServiceError
 from houndgraph.settings import InsecureSettingError, Settings
-from houndgraph.user import commands
-from houndgraph.user.commands import UserCommandError
+from houndgraph.user import service as user_service
+from houndgraph.user.schemas import UserCreate
 
 app = typer.Typer(help="Users: create them, reset their passwords, disable them.", no_args_is_help=True)
 console = Console(stderr=True)
@@ -21,23 +22,23 @@ ROLES = (ROLE_ADMINISTRATOR, ROLE_POWER_USER, ROLE_USER, ROLE_READ_ONLY, ROLE_UP
 T = TypeVar("T")
 
 
-@contextmanager
-def _session() -> Iterator[Session]:
-    """One transaction on the service's database (started, or attached to, as `serve` would)."""
+async def _in_transaction(action: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    """One transaction on the service's database (started, or attached to, as `serve` would), through the
+    same user service the API calls: the CLI follows the API's rules."""
     database = Database.open(Settings())
     try:
         database.migrate()
-        with Session(database.sync_engine) as session, session.begin():
-            yield session
+        async with database.session() as session:
+            return await action(session)
     finally:
+        await database.dispose()
         database.close()
 
 
-def _run(action: Callable[[Session], T]) -> T:
+def _run(action: Callable[[AsyncSession], Awaitable[T]]) -> T:
     try:
-        with _session() as session:
-            return action(session)
-    except (UserCommandError, InsecureSettingError) as error:
+        return asyncio.run(_in_transaction(action))
+    except (ServiceError, InsecureSettingError) as error:
         console.print(f"[bold red]Error:[/] {error}")
         raise typer.Exit(1) from None
 
@@ -68,8 +69,15 @@ def create(
     """Create a user; the password is prompted for (hidden, twice) or generated."""
     password = _password(generate_password)
     must = generate_password if must_change is None else must_change
-    _run(lambda session: commands.create_user(session, principal, password, role=role, email=email,
-                                              first_name=first_name, last_name=last_name, must_change=must))
+
+    async def action(session: AsyncSession) -> None:
+        user_service.check_secret_strength(password)
+        data = UserCreate(principal=principal, email_address=email or "", first_name=first_name or "",
+                          last_name=last_name or "", roles=[await user_service.role_id(session, role)],
+                          secret=password, needs_password_reset=must)
+        await user_service.create(session, data)
+
+    _run(action)
     console.print(f"created user {principal!r} with role {role!r}")
     if generate_password:
         _show_generated(principal, password)
@@ -85,7 +93,12 @@ def reset_password(
     """Set a user's password; the password is prompted for (hidden, twice) or generated."""
     password = _password(generate_password)
     must = generate_password if must_change is None else must_change
-    _run(lambda session: commands.reset_password(session, principal, password, must_change=must))
+
+    async def action(session: AsyncSession) -> None:
+        user = await user_service.by_principal(session, principal)
+        await user_service.reset_secret(session, user, password, must)
+
+    _run(action)
     console.print(f"password of {principal!r} changed")
     if generate_password:
         _show_generated(principal, password)
@@ -94,5 +107,9 @@ def reset_password(
 @app.command("disable")
 def disable(principal: str = typer.Argument(..., help="The login name.")) -> None:
     """Disable a user: their sessions end and their API tokens stop working at once."""
-    _run(lambda session: commands.disable_user(session, principal))
+
+    async def action(session: AsyncSession) -> None:
+        await user_service.disable(session, await user_service.by_principal(session, principal))
+
+    _run(action)
     console.print(f"user {principal!r} disabled")

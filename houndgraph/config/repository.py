@@ -1,18 +1,28 @@
-"""SQL of configuration parameters."""
+"""SQL of configuration parameters. A parameter's value is read by one statement, run on the request's
+session and on the datapipe's psycopg connection alike."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.models import Parameter
 
+_STORED_VALUE = "SELECT value FROM parameters WHERE key = %s"
+
 
 async def stored_value(session: AsyncSession, key: str) -> dict[str, Any] | None:
-    return await session.scalar(select(Parameter.value).where(Parameter.key == key))
+    connection = await session.connection()
+    return (await connection.exec_driver_sql(_STORED_VALUE, (key,))).scalar()
+
+
+def stored_value_on(conn: psycopg.Connection, key: str) -> dict[str, Any] | None:
+    row = conn.execute(_STORED_VALUE, (key,)).fetchone()
+    return row[0] if row else None
 
 
 async def list_parameters(session: AsyncSession, condition: ColumnElement[bool] | None = None) -> list[Parameter]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.config import repository
-from houndgraph.config.catalogue import DEFAULTS, ParameterKey, updatable_spec
+from houndgraph.config.parameters import DEFAULTS, ParameterKey, updatable_spec
 from houndgraph.config.validation import duration_to_timedelta, validate_value
 from houndgraph.errors import BadRequest
 from houndgraph.kit.filters import Filter, where
@@ -38,9 +39,12 @@ async def update(session: AsyncSession, key: str, value: Any) -> dict[str, Any]:
     return checked
 
 
-async def get_value(session: AsyncSession, key: ParameterKey) -> dict[str, Any]:
-    stored = await repository.stored_value(session, key)
+def _or_default(key: ParameterKey, stored: dict[str, Any] | None) -> dict[str, Any]:
     return stored if stored is not None else dict(DEFAULTS[key])
+
+
+async def get_value(session: AsyncSession, key: ParameterKey) -> dict[str, Any]:
+    return _or_default(key, await repository.stored_value(session, key))
 
 
 async def session_ttl(session: AsyncSession) -> timedelta:
@@ -56,8 +60,11 @@ async def password_expiration_window(session: AsyncSession) -> timedelta:
     return duration_to_timedelta(value["duration"])
 
 
-async def citrix_rdp_support(session: AsyncSession) -> bool:
-    return bool((await get_value(session, ParameterKey.CITRIX_RDP_SUPPORT))["enabled"])
+def citrix_rdp_support(conn: psycopg.Connection) -> bool:
+    """Read by analysis in the datapipe, on its psycopg connection (CanRDP needs Direct Access Users too
+    when it is on)."""
+    key = ParameterKey.CITRIX_RDP_SUPPORT
+    return bool(_or_default(key, repository.stored_value_on(conn, key))["enabled"])
 
 
 async def reconciliation_enabled(session: AsyncSession) -> bool:

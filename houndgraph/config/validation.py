@@ -12,7 +12,7 @@ from typing import Any
 import isodate
 from dateutil.rrule import rrulestr
 
-from houndgraph.config.catalogue import (
+from houndgraph.config.parameters import (
     Boolean,
     Duration,
     FieldType,

@@ -9,6 +9,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.analysis.completeness import fraction, local_group_query, session_query
+from houndgraph.db import graph_connection
 from houndgraph.kit.sorting import SortKey
 
 # Table and filter column per kind of row; values are constants, never request data.
@@ -39,9 +40,9 @@ async def list_rows(session: AsyncSession, table_key: str, owner: str | None, st
 
 async def completeness(session: AsyncSession) -> tuple[float, float]:
     """(session completeness, local-group completeness) over the whole graph."""
-    connection = await session.connection()
+    conn = await graph_connection(session)
     figures = []
     for query, params in (session_query(), local_group_query()):
-        result = await connection.exec_driver_sql(query, params)
-        figures.append(fraction(result.one()))  # type: ignore[arg-type]
+        cursor = await conn.execute(query, params)
+        figures.append(fraction(await cursor.fetchone()))
     return figures[0], figures[1]

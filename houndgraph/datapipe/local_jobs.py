@@ -1,5 +1,5 @@
 """Jobs for files on this machine (`houndgraph ingest` without `--url`): queued as tasks that read the
-files in place, then ingested by the same datapipe ticks as uploads."""
+files in place, then ingested by the same datapipe ticks as uploads, and followed until they end."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import psycopg
 
-from houndgraph.datapipe import pipeline_repository as repo
+from houndgraph.datapipe import loop_repository as repo
+from houndgraph.datapipe.loop_repository import JobProgress, TaskSummary
 from houndgraph.ingest.errors import IngestError
-from houndgraph.ingest.files import expand_upload
+from houndgraph.ingest.files import EmptyArchive, plan_tasks
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.settings import Settings
 
@@ -34,21 +35,29 @@ def queue_files(conn: psycopg.Connection, settings: Settings, files: list[Path])
     with conn.transaction():
         job_id = repo.create_local_job(conn)
         for path in files:
-            skipped: list[str] = []
             try:
                 # The first bytes decide, as for an upload whose content type is not known.
-                documents = list(expand_upload(path, max_unzipped_bytes=settings.max_unzipped_bytes,
-                                               max_ratio=settings.max_zip_ratio, warnings=skipped))
+                planned = plan_tasks(path, max_unzipped_bytes=settings.max_unzipped_bytes,
+                                     max_ratio=settings.max_zip_ratio)
+            except EmptyArchive as exc:
+                repo.add_local_task(conn, job_id, path.name, None, str(path), None, errors=[str(exc)],
+                                    warnings=exc.skipped)
+                continue
             except (IngestError, OSError) as exc:
                 repo.add_local_task(conn, job_id, path.name, None, str(path), None, errors=[str(exc)], warnings=[])
                 continue
-            if not documents:
-                repo.add_local_task(conn, job_id, path.name, None, str(path), None,
-                                    errors=["the zip archive holds no .json file"], warnings=skipped)
-                continue
-            for index, document in enumerate(documents):
-                member = document.name if document.parent_name is not None else None
-                repo.add_local_task(conn, job_id, document.name, document.parent_name, str(path), member,
-                                    errors=[], warnings=skipped if index == 0 else [])
+            for task in planned:
+                repo.add_local_task(conn, job_id, task.file_name, path.name if task.member_name else None,
+                                    str(path), task.member_name, errors=[], warnings=task.warnings)
         repo.set_job_status(conn, job_id, JobStatus.INGESTING, ended=False)
     return job_id
+
+
+def job_progress(conn: psycopg.Connection, job_id: int) -> JobProgress:
+    progress = repo.job_progress(conn, job_id)
+    assert progress is not None
+    return progress
+
+
+def job_tasks(conn: psycopg.Connection, job_id: int) -> list[TaskSummary]:
+    return repo.job_tasks(conn, job_id)

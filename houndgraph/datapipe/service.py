@@ -1,6 +1,6 @@
 """Datapipe requests from the API: its status, analysis requests, clear-database requests.
 
-The work itself happens in the loop (`pipeline.Datapipe`); these only record what was asked, in the
+The work itself happens in the loop (`loop.Datapipe`); these only record what was asked, in the
 request's transaction."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth.context import AuthContext
-from houndgraph.datapipe import repository
+from houndgraph.datapipe import request_repository
 from houndgraph.datapipe.schemas import ClearDatabaseRequest
 from houndgraph.errors import BadRequest, InternalError
 from houndgraph.feature_flag import service as feature_flag_service
-from houndgraph.feature_flag.catalogue import FeatureFlagKey
+from houndgraph.feature_flag.flag_keys import FeatureFlagKey
 from houndgraph.graph.kinds import ADEdge, AZEdge
 from houndgraph.models import DatapipeStatus, PurgeRequest
 from houndgraph.models.base import utcnow
@@ -25,7 +25,7 @@ _KNOWN_EDGE_KINDS = frozenset({*(kind.value for kind in ADEdge), *(kind.value fo
 
 
 async def status(session: AsyncSession) -> DatapipeStatus:
-    row = await repository.status(session)
+    row = await request_repository.status(session)
     if row is None:  # seeded by migration 0001; missing means the database was tampered with
         raise InternalError()
     return row
@@ -33,7 +33,7 @@ async def status(session: AsyncSession) -> DatapipeStatus:
 
 async def request_analysis(session: AsyncSession) -> None:
     """Idempotent: at most one request is pending; the loop runs it at its next tick."""
-    await repository.request_analysis(session)
+    await request_repository.request_analysis(session)
 
 
 async def clear_database(session: AsyncSession, auth: AuthContext, body: ClearDatabaseRequest) -> None:
@@ -48,7 +48,7 @@ async def clear_database(session: AsyncSession, auth: AuthContext, body: ClearDa
     if (body.delete_collected_graph_data or source_kinds) and not await feature_flag_service.is_enabled(
             session, FeatureFlagKey.CLEAR_GRAPH_DATA):
         raise BadRequest(GRAPH_DELETION_DISABLED)
-    await repository.add_purge_request(session, PurgeRequest(
+    await request_repository.add_purge_request(session, PurgeRequest(
         requested_by=auth.user_id, requested_at=utcnow(),
         delete_all_graph=body.delete_collected_graph_data,
         delete_sourceless_graph=SOURCELESS in source_kinds,
@@ -62,7 +62,7 @@ async def clear_database(session: AsyncSession, auth: AuthContext, body: ClearDa
 
 async def _source_kind_names(session: AsyncSession, ids: list[int]) -> list[str]:
     wanted = sorted({i for i in ids if i != SOURCELESS})
-    names = await repository.source_kind_names(session, wanted)
+    names = await request_repository.source_kind_names(session, wanted)
     for source_kind_id in wanted:
         if source_kind_id not in names:
             raise BadRequest(f"failure building delete request: requested source kind id {source_kind_id} not found")
@@ -73,7 +73,7 @@ async def _checked_relationships(session: AsyncSession, kinds: list[str]) -> lis
     wanted = sorted(set(kinds))
     unknown = set(wanted) - _KNOWN_EDGE_KINDS
     if unknown:
-        unknown -= await repository.known_kind_names(session, sorted(unknown))
+        unknown -= await request_repository.known_kind_names(session, sorted(unknown))
     if unknown:
         raise BadRequest(f"failure building delete request: unknown relationship kind {sorted(unknown)[0]!r}")
     return wanted

@@ -14,12 +14,13 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.db import graph_connection
 from houndgraph.entity import repository
-from houndgraph.entity.azure_catalogue import AZURE_ENTITIES, AZURE_RELATED, AzureEntity
+from houndgraph.entity.azure_panels import AZURE_ENTITIES, AZURE_RELATED, AzureEntity
 from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
 from houndgraph.graph import azure_related, lookup
 from houndgraph.graph.kinds import AZNode
-from houndgraph.graph.unified import OWNED_KIND, OWNED_TAG, bh_graph, display_kind, is_tier_zero, system_tags
+from houndgraph.kit.graph_shapes import OWNED_KIND, OWNED_TAG, bh_graph, display_kind, is_tier_zero, system_tags
 from houndgraph.kit.pagination import MAX_INT64
 from houndgraph.kit.query import parse_bool
 
@@ -67,7 +68,7 @@ async def azure_entity(session: AsyncSession, entity_type: str, params: AzureQue
 
 
 async def _panel(session: AsyncSession, entity: AzureEntity, object_id: str, include_counts: bool) -> dict[str, Any]:
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     # Any Azure node answers under any entity type, as in the reference (it looks up AZBase only).
     node = await lookup.node_by_object_id(conn, object_id, kinds, [AZNode.Base])
@@ -116,7 +117,7 @@ async def _related(session: AsyncSession, object_id: str, related_type: str, par
     relation = AZURE_RELATED.get(related_type)
     if relation is None:
         raise NotFound(f"no matching related entity list type for {related_type}")
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     node = await lookup.node_by_object_id(conn, object_id, kinds, [AZNode.Base])
     if node is None:

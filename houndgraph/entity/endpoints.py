@@ -13,7 +13,7 @@ from fastapi import Depends, Query, Response
 
 from houndgraph.deps import SessionDep
 from houndgraph.entity import azure_service, service
-from houndgraph.entity.catalogue import ENTITIES, Entity
+from houndgraph.entity.ad_panels import ENTITIES, Entity
 from houndgraph.kit.params import LimitText, SkipText
 from houndgraph.kit.query import parse_bool
 from houndgraph.kit.responses import JSONResponse

@@ -8,6 +8,7 @@ from typing import Any
 import psycopg
 
 from houndgraph.db import is_query_canceled
+from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.lookup import KIND_NAMES
 from houndgraph.graph.related import KindIds, Relation
 
@@ -32,7 +33,7 @@ class CountTimedOut(Exception):
     """The count passed the request's `Prefer: wait` deadline."""
 
 
-async def count(conn: psycopg.AsyncConnection[Any], relation: Relation, root: int, kinds: KindIds) -> int:
+async def count(conn: GraphConnection, relation: Relation, root: int, kinds: KindIds) -> int:
     """One count, behind a savepoint so that its failure leaves the request's transaction usable.
     A timeout raises `CountTimedOut`; any other database error counts as 0 (reference behaviour)."""
     await conn.execute("SAVEPOINT hg_entity_count")
@@ -48,7 +49,7 @@ async def count(conn: psycopg.AsyncConnection[Any], relation: Relation, root: in
     return int(row[0]) if row else 0
 
 
-async def page(conn: psycopg.AsyncConnection[Any], relation: Relation, root: int, kinds: KindIds, *,
+async def page(conn: GraphConnection, relation: Relation, root: int, kinds: KindIds, *,
                order: list[tuple[str, bool]], skip: int, limit: int) -> Page:
     """The total and one page of the relation's nodes, in one statement. Default order: graph id
     descending, as the reference."""
@@ -66,12 +67,12 @@ async def page(conn: psycopg.AsyncConnection[Any], relation: Relation, root: int
     return Page(total, [Entry(row[1], tuple(row[2]), row[3] or {}) for row in rows if row[1] is not None])
 
 
-async def related_ids(conn: psycopg.AsyncConnection[Any], relation: Relation, root: int, kinds: KindIds) -> list[int]:
+async def related_ids(conn: GraphConnection, relation: Relation, root: int, kinds: KindIds) -> list[int]:
     cursor = await conn.execute(f"SELECT id FROM ({relation.sql(kinds)}) AS related", {"root": root})
     return [row[0] for row in await cursor.fetchall()]
 
 
-async def count_by_kind(conn: psycopg.AsyncConnection[Any], sql: str, root: int) -> dict[str, int]:
+async def count_by_kind(conn: GraphConnection, sql: str, root: int) -> dict[str, int]:
     """Rows of (kind name, count), behind a savepoint like `count`: a failure is an empty breakdown and a
     timeout raises `CountTimedOut`."""
     await conn.execute("SAVEPOINT hg_entity_count")

@@ -6,17 +6,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.db import graph_connection
 from houndgraph.entity import repository
-from houndgraph.entity.catalogue import Entity
+from houndgraph.entity.ad_panels import Entity
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph import lookup
-from houndgraph.graph.cypher.execute import NodeRow
+from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.kinds import ADNode
 from houndgraph.graph.related import KindIds, Relation
-from houndgraph.graph.unified import bh_graph, display_kind, is_tier_zero
+from houndgraph.graph.rows import NodeRow
+from houndgraph.kit.graph_shapes import bh_graph, display_kind, is_tier_zero
 from houndgraph.kit.pagination import parse_page
 from houndgraph.kit.sorting import parse_sort
 
@@ -43,7 +44,7 @@ def parse_list_request(kind: str | None, skip: str | None, limit: str | None, so
     return ListRequest(kind == "graph", page.skip, page.limit, [(key.column, key.descending) for key in sort])
 
 
-async def _find(conn: psycopg.AsyncConnection[Any], object_id: str, kinds: KindIds, kind: str) -> NodeRow:
+async def _find(conn: GraphConnection, object_id: str, kinds: KindIds, kind: str) -> NodeRow:
     node = await lookup.node_by_object_id(conn, object_id, kinds, [kind])
     if node is None:
         raise NotFound(NODE_NOT_FOUND)
@@ -52,7 +53,7 @@ async def _find(conn: psycopg.AsyncConnection[Any], object_id: str, kinds: KindI
 
 async def entity_info(session: AsyncSession, entity: Entity, object_id: str, include_counts: bool
                       ) -> dict[str, Any]:
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     node = await _find(conn, object_id, kinds, entity.kind)
     if not include_counts:
@@ -75,7 +76,7 @@ async def related(session: AsyncSession, entity: Entity, relation: Relation, obj
                   request: ListRequest) -> dict[str, Any]:
     """`type=list`: the page envelope; `type=graph`: the legacy graph map of the root, the related nodes
     and the relation's edges among them (without the `data` wrapper, as the reference writes it)."""
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     node = await _find(conn, object_id, kinds, entity.kind)
     if request.graph:
@@ -93,7 +94,7 @@ async def related(session: AsyncSession, entity: Entity, relation: Relation, obj
 
 
 async def meta(session: AsyncSession, object_id: str) -> dict[str, Any]:
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     node = await _find(conn, object_id, kinds, ADNode.Meta)
     return {"props": node.properties}

@@ -4,7 +4,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.errors import Forbidden, NotFound
 from houndgraph.feature_flag import repository
-from houndgraph.feature_flag.catalogue import FeatureFlagKey
+from houndgraph.feature_flag.flag_keys import FeatureFlagKey
 from houndgraph.models import FeatureFlag
 
 

@@ -3,18 +3,18 @@ commits; the datapipe ingests them. Nothing here commits: the request boundary d
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession
-from starlette.concurrency import run_in_threadpool
 
 from houndgraph.auth.context import AuthContext
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.file_upload import repository, storage
 from houndgraph.file_upload.schemas import JSON_TYPE, ZIP_TYPES
 from houndgraph.ingest.errors import IngestError
-from houndgraph.ingest.files import EMPTY_ZIP_MAGIC, ZIP_MAGIC, expand_upload
+from houndgraph.ingest.files import EMPTY_ZIP_MAGIC, ZIP_MAGIC, EmptyArchive, plan_tasks
 from houndgraph.ingest.scan import validate_upload
 from houndgraph.kit.filters import Filter
 from houndgraph.kit.pagination import Page
@@ -29,7 +29,6 @@ CONTENT_TYPE_REFUSED = "Content type must be application/json or application/zip
 NOT_RUNNING_TO_ATTACH = "job must be in running status to attach files"
 NOT_RUNNING_TO_END = "job must be in running status to end"
 ZIP_SENT_AS_JSON = "the body is a zip archive, not JSON: send it with Content-Type application/zip"
-EMPTY_ARCHIVE = "the zip archive holds no .json file"
 # A display name is shown back to users, never used as a path; keep it to a sane length.
 MAX_DISPLAY_NAME = 255
 
@@ -72,7 +71,7 @@ async def attach_file(session: AsyncSession, settings: Settings, job_id: int, *,
     stored = await storage.store_body(body, directory, ".zip" if is_zip else ".json")
     try:
         name = (display_name or "").strip()[:MAX_DISPLAY_NAME] or stored.path.name
-        tasks = await run_in_threadpool(_plan_tasks, settings, job_id, stored.path, is_zip, name)
+        tasks = await asyncio.to_thread(_plan_tasks, settings, job_id, stored.path, is_zip, name)
         # Checked again under the row lock: the job may have been ended or timed out meanwhile.
         job = await _running_job(session, job_id, NOT_RUNNING_TO_ATTACH, for_update=True)
         await repository.add_tasks(session, job, tasks, utcnow())
@@ -94,24 +93,21 @@ def _plan_tasks(settings: Settings, job_id: int, path: Path, is_zip: bool, name:
             raise BadRequest(messages=errors)
         return [_task(job_id, name, None, path, None)]
     # An archive's header and limits are checked now; each member is checked when it is read.
-    skipped: list[str] = []
     try:
-        members = list(expand_upload(path, max_unzipped_bytes=settings.max_unzipped_bytes,
-                                     max_ratio=settings.max_zip_ratio, expect_zip=True, warnings=skipped))
+        planned = plan_tasks(path, max_unzipped_bytes=settings.max_unzipped_bytes,
+                             max_ratio=settings.max_zip_ratio, expect_zip=True)
+    except EmptyArchive as exc:
+        raise BadRequest(str(exc), messages=[str(exc), *exc.skipped]) from exc
     except IngestError as exc:
         raise BadRequest(str(exc)) from exc
-    if not members:
-        raise BadRequest(EMPTY_ARCHIVE, messages=[EMPTY_ARCHIVE, *skipped])
-    tasks = [_task(job_id, member.name, name, path, member.name) for member in members]
-    # Warnings about the archive as a whole (skipped members) travel with its first document.
-    tasks[0].warnings = skipped
-    return tasks
+    return [_task(job_id, task.file_name, name, path, task.member_name, task.warnings) for task in planned]
 
 
-def _task(job_id: int, file_name: str, parent: str | None, path: Path, member: str | None) -> IngestTask:
+def _task(job_id: int, file_name: str, parent: str | None, path: Path, member: str | None,
+          warnings: list[str] | None = None) -> IngestTask:
     return IngestTask(
         job_id=job_id, file_name=file_name, parent_file_name=parent, stored_path=str(path), member_name=member,
-        owns_file=True, state=TaskState.PENDING, errors=[], warnings=[], attempts=0, nodes_written=0,
+        owns_file=True, state=TaskState.PENDING, errors=[], warnings=warnings or [], attempts=0, nodes_written=0,
         edges_written=0,
     )
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-import psycopg
+from houndgraph.graph.connection import GraphConnection
 
 # (left end, right end, [node, edge, node, ...] from left to right)
 Path = tuple[int, int, list[int]]
@@ -44,7 +44,7 @@ class _Search:
         self.frontier = sorted(self.root)
 
 
-async def _neighbours(conn: psycopg.AsyncConnection, frontier: list[int], forward: bool,
+async def _neighbours(conn: GraphConnection, frontier: list[int], forward: bool,
                       kind_ids: Sequence[int] | None) -> list[tuple[int, int, int]]:
     """(node in frontier, edge, neighbour) for one level, in one query."""
     kinds = " AND kind_id = ANY(%(kinds)s::smallint[])" if kind_ids is not None else ""
@@ -56,7 +56,7 @@ async def _neighbours(conn: psycopg.AsyncConnection, frontier: list[int], forwar
     return list(await cursor.fetchall())
 
 
-async def _expand(conn: psycopg.AsyncConnection, side: _Search, direction: Direction, from_left: bool,
+async def _expand(conn: GraphConnection, side: _Search, direction: Direction, from_left: bool,
                   kind_ids: Sequence[int] | None, all_paths: bool) -> list[int]:
     """Advance one side by one level; returns the newly reached nodes."""
     rows: list[tuple[int, int, int]] = []
@@ -89,7 +89,7 @@ def _walks(parents: Parents, node: int, all_paths: bool) -> Iterator[list[int]]:
             yield [node, edge, *rest]
 
 
-async def shortest_paths(conn: psycopg.AsyncConnection, lefts: Sequence[int], rights: Sequence[int], *,
+async def shortest_paths(conn: GraphConnection, lefts: Sequence[int], rights: Sequence[int], *,
                          kind_ids: Sequence[int] | None, direction: Direction = Direction.OUT,
                          min_depth: int = 1, max_depth: int | None = None,
                          all_paths: bool = False) -> list[Path]:
@@ -114,7 +114,7 @@ async def shortest_paths(conn: psycopg.AsyncConnection, lefts: Sequence[int], ri
     return found
 
 
-async def _single_root(conn: psycopg.AsyncConnection, root: int, goals: set[int], from_left: bool,
+async def _single_root(conn: GraphConnection, root: int, goals: set[int], from_left: bool,
                        kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
                        all_paths: bool) -> list[Path]:
     side = _Search({root})
@@ -133,7 +133,7 @@ async def _single_root(conn: psycopg.AsyncConnection, root: int, goals: set[int]
     return paths
 
 
-async def _bidirectional(conn: psycopg.AsyncConnection, left: int, right: int, kind_ids: Sequence[int] | None,
+async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids: Sequence[int] | None,
                          direction: Direction, max_depth: int | None, all_paths: bool) -> list[Path]:
     forward, backward = _Search({left}), _Search({right})
     while forward.frontier and backward.frontier:

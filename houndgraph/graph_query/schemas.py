@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from houndgraph.graph.unified import GraphEdge, GraphNode
+from houndgraph.kit.graph_shapes import GraphEdge, GraphNode
 
 
 class CypherQueryRequest(BaseModel):

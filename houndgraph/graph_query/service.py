@@ -13,16 +13,17 @@ from houndgraph.audit import service as audit_service
 from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
-from houndgraph.db import data_error_message, is_query_canceled
+from houndgraph.db import data_error_message, graph_connection, is_query_canceled
 from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ServiceError
+from houndgraph.graph.cypher.ast import Query
 from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed
 from houndgraph.graph.cypher.execute import Result, run_query
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.translate.values import T
 from houndgraph.graph.cypher.validate import has_mutation
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
-from houndgraph.graph.unified import graph_edge, graph_node
 from houndgraph.graph_query.schemas import CypherGraph, CypherQueryRequest, Literal
+from houndgraph.kit.graph_shapes import graph_edge, graph_node
 
 MUTATION_FORBIDDEN = "Permission denied: User may not modify the graph."
 TIMED_OUT = "transaction timed out, reduce query complexity or try again later"
@@ -37,7 +38,7 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
     except CypherError as error:
         raise BadRequest(error.message) from error
     if not has_mutation(query):
-        graph = to_graph(await _run(session, request.query, False, complexity_limit), request.include_properties)
+        graph = to_graph(await _run(session, query, False, complexity_limit), request.include_properties)
         if not graph.nodes and not graph.edges and not graph.literals:
             raise NotFound()
         return graph
@@ -50,7 +51,7 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
     action = AuditedAction(auth, AuditAction.MUTATE_GRAPH, fields, request_id)
     await audit_service.begin(session, action)
     try:
-        result = await _run(session, request.query, True, complexity_limit)
+        result = await _run(session, query, True, complexity_limit)
     except ServiceError as error:
         await audit_service.failed(session, action, error.message)
         raise
@@ -59,16 +60,13 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
     return to_graph(result, request.include_properties)
 
 
-async def _run(session: AsyncSession, text: str, allow_mutations: bool, complexity_limit: bool) -> Result:
+async def _run(session: AsyncSession, query: Query, allow_mutations: bool, complexity_limit: bool) -> Result:
     try:
-        connection = await session.connection()
-        raw = await connection.get_raw_connection()
-        driver: Any = raw.driver_connection
-        assert isinstance(driver, psycopg.AsyncConnection)
+        driver = await graph_connection(session)
         if allow_mutations:
             # Mutations serialise with ingest and analysis: their node caches assume no other writer.
             await driver.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
-        return await run_query(driver, text, allow_mutations=allow_mutations, complexity_limit=complexity_limit)
+        return await run_query(driver, query, allow_mutations=allow_mutations, complexity_limit=complexity_limit)
     except CypherError as error:
         raise BadRequest(error.message) from error
     except (psycopg.Error, DBAPIError) as error:

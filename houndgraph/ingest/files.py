@@ -25,6 +25,7 @@ MAX_ZIP_MEMBERS = 1000
 # Below this size a high compression ratio is normal (a small, repetitive JSON file) and harmless.
 RATIO_CHECK_MIN_BYTES = 1 << 20
 INVALID_ZIP = "failed to find zip file header"
+EMPTY_ARCHIVE = "the zip archive holds no .json file"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,39 @@ class IngestFile:
     name: str
     parent_name: str | None
     open: Callable[[], BinaryIO]
+
+
+class EmptyArchive(IngestError):
+    """A zip archive without a JSON member; `skipped` names the members left out."""
+
+    def __init__(self, skipped: list[str]) -> None:
+        super().__init__(EMPTY_ARCHIVE)
+        self.skipped = skipped
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedTask:
+    """One ingest task of a stored file: the whole file (`member_name` None) or one zip member."""
+
+    file_name: str
+    member_name: str | None
+    warnings: list[str]
+
+
+def plan_tasks(path: Path, *, max_unzipped_bytes: int, max_ratio: int,
+               expect_zip: bool | None = None) -> list[PlannedTask]:
+    """The ingest tasks of a stored file, one per JSON document (`expect_zip` as for `expand_upload`).
+    Warnings about an archive as a whole (skipped members) travel with its first task. Raises
+    IngestError for a file that breaks a limit, EmptyArchive for one without a JSON document."""
+    skipped: list[str] = []
+    documents = list(expand_upload(path, max_unzipped_bytes=max_unzipped_bytes, max_ratio=max_ratio,
+                                   expect_zip=expect_zip, warnings=skipped))
+    if not documents:
+        raise EmptyArchive(skipped)
+    return [PlannedTask(file_name=document.name,
+                        member_name=document.name if document.parent_name is not None else None,
+                        warnings=skipped if index == 0 else [])
+            for index, document in enumerate(documents)]
 
 
 def expand_upload(
@@ -198,4 +232,4 @@ def open_json(file: IngestFile) -> BinaryIO:
     stream = file.open()
     head = stream.read(len(UTF8_BOM))
     raw: BinaryIO = stream if head == UTF8_BOM else _Prefixed(head, stream)  # type: ignore[assignment]
-    return io.BufferedReader(DepthLimited(raw), buffer_size=1 << 16)  # type: ignore[return-value]
+    return io.BufferedReader(DepthLimited(raw), buffer_size=1 << 16)

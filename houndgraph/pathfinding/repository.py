@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import psycopg
-
+from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.related import KindIds
 
 
-async def edge_exists(conn: psycopg.AsyncConnection[Any], start: int, kind: str, end: int, kinds: KindIds) -> bool:
+async def edge_exists(conn: GraphConnection, start: int, kind: str, end: int, kinds: KindIds) -> bool:
     cursor = await conn.execute(
         f"SELECT 1 FROM edge WHERE start_id = %(s)s AND end_id = %(e)s AND kind_id = ANY({kinds(kind)}) LIMIT 1",
         {"s": start, "e": end})
@@ -22,7 +19,7 @@ def _flag(name: str, value: bool) -> str:
     return f"n.properties->'{name}' = '{'true' if value else 'false'}'::jsonb"
 
 
-async def relay_targets(conn: psycopg.AsyncConnection[Any], kind: str, start: int, end: int,
+async def relay_targets(conn: GraphConnection, kind: str, start: int, end: int,
                         kinds: KindIds) -> list[int]:
     sid = "(SELECT s.properties->>'domainsid' FROM node s WHERE s.id = %(start)s)"
     if kind == ADEdge.CoerceAndRelayNTLMToLDAP:

@@ -8,11 +8,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.db import graph_connection
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph import lookup
 from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, AZ_TRAVERSABLE_EDGES, KNOWN_EDGE_KINDS
 from houndgraph.graph.paths import Direction, shortest_paths
-from houndgraph.graph.unified import UnifiedGraph, bh_graph, unified_graph
+from houndgraph.kit.graph_shapes import UnifiedGraph, bh_graph, unified_graph
 from houndgraph.pathfinding import repository
 
 PATH_NOT_FOUND = "path not found"
@@ -48,7 +49,7 @@ def edge_kinds(relationship_kinds: str | None, only_traversable: bool) -> set[st
 
 async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names: set[str] | None
                  ) -> tuple[list[Any], list[Any]] | None:
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     start = await lookup.node_by_object_id(conn, start_oid, kinds)
     end = await lookup.node_by_object_id(conn, end_oid, kinds)
@@ -105,7 +106,7 @@ async def relay_targets(session: AsyncSession, edge_types: Sequence[str], source
     if kind not in KNOWN_EDGE_KINDS:
         raise BadRequest(f"Invalid edge requested: {kind}")
     start, end = _graph_id(source, "startID"), _graph_id(target, "endID")
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     if not await repository.edge_exists(conn, start, kind, end, kinds):
         raise BadRequest(f"Could not find edge matching criteria: no {kind} relationship from {start} to {end}")

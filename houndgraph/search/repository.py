@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
-
+from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.lookup import KIND_NAMES
 from houndgraph.graph.related import KindIds
 
 
-async def search(conn: psycopg.AsyncConnection[Any], query: str, kind_names: list[str], kinds: KindIds, *,
+async def search(conn: GraphConnection, query: str, kind_names: list[str], kinds: KindIds, *,
                  skip: int, limit: int) -> list[tuple[bool, list[str], dict[str, Any]]]:
     """(exact?, kinds, properties): exact matches of the name or object id first, then names containing
     the text and object ids starting with it, each part by name. The trigram indexes serve both."""
@@ -29,7 +28,7 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-async def domains(conn: psycopg.AsyncConnection[Any], kinds: KindIds, domain: str, tenant: str
+async def domains(conn: GraphConnection, kinds: KindIds, domain: str, tenant: str
                   ) -> list[tuple[str, dict[str, Any]]]:
     cursor = await conn.execute(
         f"SELECT CASE WHEN n.kind_ids && {kinds(domain)} THEN 'active-directory' ELSE 'azure' END, n.properties "

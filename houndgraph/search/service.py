@@ -6,11 +6,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.db import graph_connection
 from houndgraph.errors import BadRequest
 from houndgraph.graph import lookup
 from houndgraph.graph.kinds import AD_NODE_KINDS, AZ_NODE_KINDS, ADNode, AZNode
-from houndgraph.graph.unified import display_kind, system_tags
 from houndgraph.kit.filters import STRING_PREDICATES, FilterColumn, Predicate
+from houndgraph.kit.graph_shapes import display_kind, system_tags
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.query import ListColumns, ListQuery
 from houndgraph.kit.sorting import SortKey
@@ -33,7 +34,7 @@ def check_node_types(types: list[str]) -> list[str]:
 
 
 async def search(session: AsyncSession, query: str, types: list[str], page: Page) -> list[dict[str, Any]]:
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     # Without a type, AD and Azure entities (every collected node carries one of the base kinds).
     rows = await repository.search(conn, query, types or [ADNode.Base, AZNode.Base], kinds, skip=page.skip,
@@ -53,7 +54,7 @@ def _matches(value: str, predicate: Predicate, wanted: str) -> bool:
 
 
 async def available_domains(session: AsyncSession, parsed: ListQuery) -> list[dict[str, Any]]:
-    conn = await lookup.driver(session)
+    conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     rows = [{"type": kind, "name": str(p.get("name") or ""), "id": str(p.get("objectid") or ""),
              "collected": bool(p.get("collected", False))}

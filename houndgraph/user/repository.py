@@ -1,5 +1,6 @@
-"""SQL of users, roles and permissions. The synchronous functions (taking a `Session`) serve start-up and
-the CLI; the asynchronous ones (taking an `AsyncSession`) serve requests."""
+"""SQL of users, roles and permissions. The synchronous functions (taking a `Session`) create the first
+administrator at start-up, before the event loop serves requests; the asynchronous ones (taking an
+`AsyncSession`) serve requests and the CLI."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def _unique_violation(error: IntegrityError) -> UniqueViolation | None:
     return UniqueViolation(field) if field else None
 
 
-# --- synchronous: start-up and the CLI ---------------------------------------------------------
+# --- synchronous: start-up ----------------------------------------------------------------------
 
 def role_by_name(session: Session, name: str) -> Role | None:
     return session.scalar(select(Role).where(Role.name == name))
@@ -74,10 +75,6 @@ def role_by_name(session: Session, name: str) -> Role | None:
 
 def user_by_principal(session: Session, principal_name: str) -> User | None:
     return session.scalar(select(User).where(func.lower(User.principal_name) == principal_name.lower()))
-
-
-def email_in_use_sync(session: Session, email: str) -> bool:
-    return session.scalar(select(func.count()).select_from(User).where(_same_text(User.email_address, email, None))) > 0
 
 
 def add_user(session: Session, user: User) -> User:
@@ -96,14 +93,14 @@ def set_secret(session: Session, user_id: uuid.UUID, digest: str, expires_at: da
     session.flush()
 
 
-def end_sessions_sync(session: Session, user_id: uuid.UUID) -> None:
-    session.execute(delete(UserSession).where(UserSession.user_id == user_id))
-
-
-# --- asynchronous: requests ----------------------------------------------------------------------
+# --- asynchronous: requests and the CLI ---------------------------------------------------------
 
 async def by_id(session: AsyncSession, user_id: uuid.UUID) -> User | None:
     return await session.get(User, user_id)
+
+
+async def by_principal(session: AsyncSession, principal_name: str) -> User | None:
+    return await session.scalar(select(User).where(_same_text(User.principal_name, principal_name, None)))
 
 
 async def list_users(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey], *,
@@ -164,6 +161,10 @@ async def roles_by_ids(session: AsyncSession, role_ids: Sequence[int]) -> Sequen
     if not role_ids:
         return []
     return (await session.scalars(select(Role).where(Role.id.in_(role_ids)).order_by(Role.id))).all()
+
+
+async def role_named(session: AsyncSession, name: str) -> Role | None:
+    return await session.scalar(select(Role).where(Role.name == name))
 
 
 async def list_roles(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey]) -> Sequence[Role]:

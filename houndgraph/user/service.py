@@ -57,6 +57,20 @@ async def get(session: AsyncSession, user_id: uuid.UUID) -> User:
     return user
 
 
+async def by_principal(session: AsyncSession, principal: str) -> User:
+    user = await repository.by_principal(session, principal)
+    if user is None:
+        raise NotFound(f"no user named {principal!r}")
+    return user
+
+
+async def role_id(session: AsyncSession, name: str) -> int:
+    role = await repository.role_named(session, name)
+    if role is None:
+        raise BadRequest(f"no role named {name!r}")
+    return role.id
+
+
 async def list_users(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey]) -> Sequence[User]:
     return await repository.list_users(session, filters, sort)
 
@@ -127,15 +141,21 @@ async def update(session: AsyncSession, auth: AuthContext, user_id: uuid.UUID, d
         user.email_address = data.email_address
     if roles is not None:
         user.roles = roles
-    if data.is_disabled is not None:
-        if data.is_disabled and not user.is_disabled:
-            # Sessions end now; API tokens stay but are refused while the owner is disabled.
-            await repository.end_sessions(session, user.id)
-        user.is_disabled = data.is_disabled
+    if data.is_disabled:
+        await disable(session, user)
+    elif data.is_disabled is not None:
+        user.is_disabled = False
     try:
         return await repository.save(session, user)
     except UniqueViolation as violation:
         raise _conflict(violation) from None
+
+
+async def disable(session: AsyncSession, user: User) -> None:
+    """Disabled at once: sessions end now; API tokens stay but are refused while the owner is disabled."""
+    if not user.is_disabled:
+        await repository.end_sessions(session, user.id)
+    user.is_disabled = True
 
 
 async def delete(session: AsyncSession, auth: AuthContext, user_id: uuid.UUID) -> None:
@@ -162,6 +182,12 @@ async def set_secret(session: AsyncSession, auth: AuthContext, user_id: uuid.UUI
         if not verify_password(current.digest if current else None, data.current_secret):
             raise Forbidden(INVALID_CURRENT_PASSWORD)
     await _store_secret(session, user.id, data.secret, data.needs_password_reset)
+
+
+async def reset_secret(session: AsyncSession, user: User, secret: str, must_change: bool) -> None:
+    """An administrator's reset (the CLI's): no current password asked for."""
+    check_secret_strength(secret)
+    await _store_secret(session, user.id, secret, must_change)
 
 
 async def list_roles(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey]) -> Sequence[Role]:

@@ -3,7 +3,7 @@
 Revision ID: 0004
 Revises: 0003
 
-A frozen copy of the catalogue at this revision: later changes to `houndgraph.config.catalogue` need
+A frozen copy of the catalogue at this revision: later changes to `houndgraph.config.parameters` need
 their own migration. Existing rows are kept (an operator's value wins over a default).
 """
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from houndgraph.datapipe.pipeline import analyse
+from houndgraph.datapipe.loop import analyse
 from houndgraph.graph.kinds import ADEdge
 from tests.analysis.graphs import Graph
 from tests.analysis.test_computer_rules import citrix_computer

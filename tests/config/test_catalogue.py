@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from houndgraph.config.catalogue import PARAMETERS, USER_UPDATABLE, ParameterKey
+from houndgraph.config.parameters import PARAMETERS, USER_UPDATABLE, ParameterKey
 from houndgraph.config.validation import validate_value
 from houndgraph.db import Database
 from houndgraph.errors import BadRequest
-from houndgraph.feature_flag.catalogue import FeatureFlagKey
+from houndgraph.feature_flag.flag_keys import FeatureFlagKey
 
 
 def test_migration_seeds_the_catalogue(database: Database) -> None:

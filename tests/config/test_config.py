@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from houndgraph.config import service as config_service
-from houndgraph.config.catalogue import DEFAULTS, USER_UPDATABLE, ParameterKey
+from houndgraph.config.parameters import DEFAULTS, USER_UPDATABLE, ParameterKey
 from houndgraph.db import Database
 from tests.auth.test_login import assert_error
 from tests.config.conftest import run_in_session
@@ -127,11 +127,14 @@ def test_password_expiration_window_is_what_the_service_reads(admin: httpx.Clien
 
 
 def test_citrix_support_is_what_the_service_reads(admin: httpx.Client, database: Database) -> None:
-    assert run_in_session(database, config_service.citrix_rdp_support) is False
+    # Analysis reads it in the datapipe, on a psycopg connection of its own.
+    with database.connect_raw() as conn:
+        assert config_service.citrix_rdp_support(conn) is False
     assert put(admin, "analysis.citrix_rdp_support", {"enabled": True}).status_code == 200
     value = run_in_session(database, lambda s: config_service.get_value(s, ParameterKey.CITRIX_RDP_SUPPORT))
     assert value == {"enabled": True}
-    assert run_in_session(database, config_service.citrix_rdp_support) is True
+    with database.connect_raw() as conn:
+        assert config_service.citrix_rdp_support(conn) is True
 
 
 # --- PUT: validation, in the reference's order ---------------------------------------------------------

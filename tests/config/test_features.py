@@ -9,7 +9,7 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.feature_flag import service as feature_flag_service
-from houndgraph.feature_flag.catalogue import FeatureFlagKey
+from houndgraph.feature_flag.flag_keys import FeatureFlagKey
 from tests.auth.test_login import assert_error
 from tests.config.conftest import run_in_session
 from tests.openapi import assert_matches_spec

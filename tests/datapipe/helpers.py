@@ -7,9 +7,9 @@ from contextlib import contextmanager
 
 import psycopg
 
-from houndgraph.datapipe.ingest import BATCH_SIZE
-from houndgraph.datapipe.pipeline import AnalysisHook, Datapipe, no_analysis
-from houndgraph.datapipe.pipeline_repository import DATAPIPE_LOCK_ID
+from houndgraph.datapipe.loop import AnalysisHook, Datapipe, no_analysis
+from houndgraph.datapipe.loop_repository import DATAPIPE_LOCK_ID
+from houndgraph.datapipe.task_writer import BATCH_SIZE
 from houndgraph.db import Database
 from houndgraph.settings import Settings
 

@@ -6,8 +6,8 @@ import time
 
 import httpx
 
-from houndgraph.datapipe.ingest import TaskProgress
-from houndgraph.datapipe.pipeline import Datapipe, Observer
+from houndgraph.datapipe.loop import Datapipe, Observer
+from houndgraph.datapipe.task_writer import TaskProgress
 from houndgraph.db import Database
 from houndgraph.settings import Settings
 from tests.datapipe.helpers import paused_datapipe, private_datapipe

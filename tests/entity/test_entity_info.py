@@ -178,7 +178,7 @@ def test_every_panel_answers_with_its_counts(admin: httpx.Client, labs: Database
         "certtemplates": records(ADCS, "certtemplates")[0]["ObjectIdentifier"],
         "issuancepolicies": records(ADCS, "issuancepolicies")[0]["ObjectIdentifier"],
     }
-    from houndgraph.entity.catalogue import ENTITIES
+    from houndgraph.entity.ad_panels import ENTITIES
     for slug, oid in samples.items():
         response = admin.get(f"/api/v2/{slug}/{oid}")
         assert response.status_code == 200, (slug, response.text)

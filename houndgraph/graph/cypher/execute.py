@@ -11,30 +11,27 @@ from collections.abc import Mapping
 
 import psycopg
 
+from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.parser import parse
-from houndgraph.graph.cypher.statement import (
-    EdgeRow,
-    NodeRow,
-    Result,
-    compile_query,
-    graph_ids,
-    load_kinds,
-    run_statement,
-)
+from houndgraph.graph.cypher.statement import Result, compile_query, graph_ids, run_statement
 from houndgraph.graph.cypher.updates import run_updating_query
 from houndgraph.graph.cypher.validate import validate
+from houndgraph.graph.kind_catalogue import kind_map
+from houndgraph.graph.rows import EdgeRow, NodeRow
 
-__all__ = ["EdgeRow", "NodeRow", "Result", "compile_query", "entity_ids", "run_query"]
+__all__ = ["Result", "compile_query", "entity_ids", "run_query"]
 
 
-async def run_query(conn: psycopg.AsyncConnection, text: str, *, allow_mutations: bool = False,
+async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allow_mutations: bool = False,
                     complexity_limit: bool = True, load_entities: bool = True) -> Result:
-    """Run one query on `conn` (inside the caller's transaction) and return its rows.
+    """Run one query, as text or as parsed already, on `conn` (inside the caller's transaction) and
+    return its rows.
 
     Raises CypherError subclasses for queries we refuse; database errors propagate."""
-    query = parse(text)
+    if isinstance(query, str):
+        query = parse(query)
     mutation = validate(query, allow_mutations=allow_mutations, complexity_limit=complexity_limit)
-    kinds = await load_kinds(conn)
+    kinds = await kind_map(conn)
     if mutation:
         result = await run_updating_query(conn, query, kinds)
     else:

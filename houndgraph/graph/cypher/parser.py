@@ -36,7 +36,7 @@ MAX_NESTING = 32
 TOO_DEEP = f"query nests brackets deeper than {MAX_NESTING} levels"
 
 
-class _RaiseOnError(ErrorListener):
+class _RaiseOnError(ErrorListener):  # type: ignore[misc]  # the ANTLR runtime has no type information
     def syntaxError(self, recognizer: Any, offendingSymbol: Any, line: int, column: int,  # noqa: N802, N803
                     msg: str, e: Any) -> None:
         raise CypherSyntaxError(f"line {line}:{column} {msg}")
@@ -183,7 +183,7 @@ class _Builder(PatternBuilder, LiteralBuilder):
             else:
                 alias = self.source(item.oC_Expression())
             items.append(a.ProjectionItem(expression, alias))
-        order = ()
+        order: tuple[a.SortItem, ...] = ()
         if (o := ctx.oC_Order()) is not None:
             order = tuple(
                 a.SortItem(self.expr(s.oC_Expression()), s.DESC() is not None or s.DESCENDING() is not None)
@@ -199,7 +199,7 @@ class _Builder(PatternBuilder, LiteralBuilder):
         return self.symbolic_name(ctx.oC_SymbolicName())
 
     def symbolic_name(self, ctx: P.OC_SymbolicNameContext) -> str:
-        text = ctx.getText()
+        text: str = ctx.getText()
         if text.startswith("`"):
             return text[1:-1].replace("``", "`")
         return text
@@ -207,7 +207,7 @@ class _Builder(PatternBuilder, LiteralBuilder):
     def schema_name(self, ctx: P.OC_SchemaNameContext) -> str:
         if ctx.oC_SymbolicName() is not None:
             return self.symbolic_name(ctx.oC_SymbolicName())
-        return ctx.getText()
+        return str(ctx.getText())
 
     # -- expressions -----------------------------------------------------------------------------
 

@@ -11,29 +11,15 @@ import psycopg
 from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
-from houndgraph.graph.cypher.translate.patterns import NeedShortestPaths
-from houndgraph.graph.cypher.translate.shortest import FoundPath
-from houndgraph.graph.cypher.translate.translator import Statement, Translator
+from houndgraph.graph.cypher.translate import shortest
+from houndgraph.graph.cypher.translate.shortest import ShortestRequest
+from houndgraph.graph.cypher.translate.state import FoundPath
+from houndgraph.graph.cypher.translate.translator import Statement, translate
 from houndgraph.graph.cypher.translate.values import Inputs, T
+from houndgraph.graph.rows import EdgeRow, NodeRow
 
 # A query with more shortestPath patterns than this is refused rather than searched.
 MAX_SHORTEST_SEARCHES = 8
-
-
-@dataclass(frozen=True)
-class NodeRow:
-    id: int
-    kinds: tuple[str, ...]
-    properties: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class EdgeRow:
-    id: int
-    start_id: int
-    end_id: int
-    kind: str
-    properties: dict[str, Any]
 
 
 @dataclass
@@ -73,36 +59,38 @@ def graph_ids(rows: Iterable[Sequence[Any]], types: Sequence[T], *,
     return nodes, edges
 
 
-async def load_kinds(conn: psycopg.AsyncConnection) -> dict[str, int]:
-    cursor = await conn.execute("SELECT name, id FROM kind")
-    return {name: kind_id for name, kind_id in await cursor.fetchall()}
-
-
 def compile_query(query: a.Query, kinds: Mapping[str, int],
                   shortest: Mapping[int, list[FoundPath]] | None = None, inputs: Inputs | None = None) -> Statement:
-    return Translator(kinds, shortest, inputs).translate(query)
+    return translate(query, kinds, shortest, inputs)
+
+
+# The paths found for each search, shared by a query and the end point queries of its searches
+# (which repeat the searches of the clauses before theirs).
+Searched = dict[ShortestRequest, list[FoundPath]]
 
 
 async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
-                        shortest: dict[int, list[FoundPath]], inputs: Inputs | None = None) -> Statement:
+                        searched: Searched, inputs: Inputs | None = None) -> Statement:
     """The query's one statement, after the shortest path searches it needs."""
-    for _ in range(MAX_SHORTEST_SEARCHES + 1):
-        try:
-            return compile_query(query, kinds, shortest, inputs)
-        except NeedShortestPaths as need:
-            request = need.request
-            lefts = await _ids(conn, request.sources, kinds, shortest, inputs)
-            rights = await _ids(conn, request.targets, kinds, shortest, inputs)
-            shortest[request.key] = await graph_paths.shortest_paths(
+    pending = shortest.requests(query, kinds, [name for name, _ in inputs.columns] if inputs else ())
+    if len(pending) > MAX_SHORTEST_SEARCHES:
+        raise UnsupportedCypher(f"more than {MAX_SHORTEST_SEARCHES} shortest path patterns in one query")
+    found: dict[int, list[FoundPath]] = {}
+    for key, request in enumerate(pending):
+        if request not in searched:
+            lefts = await _ids(conn, request.sources, kinds, searched, inputs)
+            rights = await _ids(conn, request.targets, kinds, searched, inputs)
+            searched[request] = await graph_paths.shortest_paths(
                 conn, lefts, rights, kind_ids=request.kind_ids,
                 direction=graph_paths.Direction(request.direction.value), min_depth=request.min_depth,
                 max_depth=request.max_depth, all_paths=request.all_paths)
-    raise UnsupportedCypher(f"more than {MAX_SHORTEST_SEARCHES} shortest path patterns in one query")
+        found[key] = searched[request]
+    return compile_query(query, kinds, found, inputs)
 
 
-async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
-               shortest: dict[int, list[FoundPath]], inputs: Inputs | None) -> list[int]:
-    statement = await statement_for(conn, query, kinds, shortest, inputs)
+async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int], searched: Searched,
+               inputs: Inputs | None) -> list[int]:
+    statement = await statement_for(conn, query, kinds, searched, inputs)
     cursor = await conn.execute(statement.sql, statement.params)
     return [int(row[0]) for row in await cursor.fetchall() if row[0] is not None]
 

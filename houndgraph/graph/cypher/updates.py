@@ -17,15 +17,13 @@ from typing import Any
 import psycopg
 
 from houndgraph.graph.cypher import ast as a
-from houndgraph.graph.cypher import writes
-from houndgraph.graph.cypher.errors import CypherError, CypherSemanticError, UnsupportedCypher
+from houndgraph.graph.cypher import validate, writes
+from houndgraph.graph.cypher.errors import CypherError
 from houndgraph.graph.cypher.statement import Result, graph_ids, run_statement
-from houndgraph.graph.cypher.translate.translator import Translator
-from houndgraph.graph.cypher.translate.values import RELATIONSHIP_SHORTCUTS, Inputs, T
+from houndgraph.graph.cypher.translate import translator
+from houndgraph.graph.cypher.translate.values import Inputs, T
 from houndgraph.graph.cypher.update_values import properties_map, property_value
-from houndgraph.graph.cypher.validate import walk
 
-SHORTCUTS_IN_MUTATIONS = "relationship type shortcuts are not supported in graph mutations"
 # The extra column a reading step returns so that it has one even with no variable in scope.
 ROW = " row"
 # Names given to MERGE's anonymous pattern elements so that the match says whether it found them.
@@ -57,20 +55,8 @@ class Table:
 
 
 async def run_updating_query(conn: psycopg.AsyncConnection, query: a.Query, kinds: dict[str, int]) -> Result:
-    """Runs the query; `kinds` gains the kinds it creates."""
-    if len(query.parts) != 1:
-        raise UnsupportedCypher("UNION in a query with updating clauses")
+    """Runs the query (checked by validate()); `kinds` gains the kinds it creates."""
     clauses = query.parts[0].clauses
-    for clause in clauses:
-        if not isinstance(clause, a.UPDATING_CLAUSES) and any(
-                isinstance(node, a.UPDATING_CLAUSES) for node in walk(clause)):
-            raise UnsupportedCypher("updating clauses inside a subquery")
-    if any(isinstance(node, a.RelPattern) and set(node.types) & set(RELATIONSHIP_SHORTCUTS) for node in walk(query)):
-        raise CypherError(SHORTCUTS_IN_MUTATIONS)
-    last = clauses[-1]
-    if not isinstance(last, (a.Return, *a.UPDATING_CLAUSES)):
-        raise CypherSemanticError(f"Query cannot conclude with {type(last).__name__.upper()} "
-                                  "(must be a RETURN clause or an update clause)")
     runner = _Runner(conn, kinds)
     table = Table([], [()])
     reading: list[a.Clause] = []
@@ -102,11 +88,10 @@ class _Runner:
 
     async def evaluate(self, table: Table, expressions: Sequence[a.Expr]) -> tuple[list[tuple[Any, ...]], list[T]]:
         """Each expression's value on each row, in row order."""
-        translator = Translator(self.kinds, None, table.inputs())
-        sql, types = translator.evaluate(expressions)
+        statement, types = translator.evaluate(expressions, self.kinds, table.inputs())
         if not table.rows:
             return [], types
-        cursor = await self.conn.execute(sql, translator.params.values)
+        cursor = await self.conn.execute(statement.sql, statement.params)
         return [tuple(row) for row in await cursor.fetchall()], types
 
     async def update(self, table: Table, clause: a.Clause) -> Table:
@@ -126,35 +111,21 @@ class _Runner:
 
     async def create(self, table: Table, patterns: Sequence[a.PatternPart]) -> Table:
         known = set(table.names())
+        validate.check_create(patterns, known)
         nodes: list[tuple[str, a.NodePattern]] = []
         rels: list[tuple[str, a.RelPattern, str, str]] = []
         paths: list[tuple[str, list[str]]] = []
         for part in patterns:
-            if part.shortest is not None:
-                raise CypherSemanticError(f"{part.shortest} cannot be used to create a pattern")
             names = []
             for node in part.nodes:
                 if node.variable is not None and node.variable in known:
-                    if node.labels or node.properties is not None:
-                        raise CypherSemanticError(f"Can't create node `{node.variable}` with labels or properties "
-                                                  "here. The variable is already declared in this context")
                     names.append(node.variable)
                     continue
                 name = node.variable or f" node{len(nodes)}"
-                if any(len(group) > 1 for group in node.labels):
-                    raise CypherSemanticError("label expressions (A|B) cannot be used to create a node")
                 nodes.append((name, node))
                 known.add(name)
                 names.append(name)
             for index, rel in enumerate(part.rels):
-                if rel.variable_length:
-                    raise CypherSemanticError("Variable length relationships cannot be used in CREATE")
-                if len(rel.types) != 1:
-                    raise CypherSemanticError("Exactly one relationship type must be specified for CREATE")
-                if rel.direction is a.Direction.BOTH:
-                    raise CypherSemanticError("Only directed relationships are supported in CREATE")
-                if rel.variable is not None and rel.variable in known:
-                    raise CypherSemanticError(f"Variable `{rel.variable}` already declared")
                 name = rel.variable or f" rel{len(rels)}"
                 left, right = names[index], names[index + 1]
                 start, end = (left, right) if rel.direction is a.Direction.OUT else (right, left)
@@ -212,7 +183,8 @@ class _Runner:
         matched_or_not = await self.read(table, [a.Match((part,), None, optional=True)])
         new_names = [n for n in [*(x.variable for x in part.nodes), *(r.variable for r in part.rels)]
                      if n is not None and n not in table.names()]
-        matched_rows, missing_rows = [], []
+        matched_rows: list[tuple[Any, ...]] = []
+        missing_rows: list[tuple[Any, ...]] = []
         for row in matched_or_not.rows:
             found = all(matched_or_not.value(row, n) is not None for n in new_names)
             (matched_rows if found else missing_rows).append(row)
@@ -232,8 +204,7 @@ class _Runner:
     @staticmethod
     def named_merge_pattern(part: a.PatternPart, known: set[str]) -> a.PatternPart:
         """The pattern with every element named and object ids upper-cased as they are stored."""
-        if part.shortest is not None:
-            raise CypherSemanticError(f"{part.shortest} cannot be used in MERGE")
+        validate.check_merge(part, known)
         counter = iter(range(1_000_000))
 
         def upper_objectid(props: a.MapLiteral | None) -> a.MapLiteral | None:
@@ -244,17 +215,10 @@ class _Runner:
 
         nodes = []
         for node in part.nodes:
-            if node.variable in known and (node.labels or node.properties is not None):
-                raise CypherSemanticError(f"Can't create node `{node.variable}` with labels or properties here. "
-                                          "The variable is already declared in this context")
             nodes.append(a.NodePattern(node.variable or f"{MERGE_PREFIX}{next(counter)}", node.labels,
                                        upper_objectid(node.properties)))
         rels = []
         for rel in part.rels:
-            if rel.variable_length:
-                raise CypherSemanticError("Variable length relationships cannot be used in MERGE")
-            if len(rel.types) != 1:
-                raise CypherSemanticError("Exactly one relationship type must be specified for MERGE")
             rels.append(a.RelPattern(rel.variable or f"{MERGE_PREFIX}{next(counter)}", rel.types, rel.direction,
                                      None, rel.properties))
         return a.PatternPart(part.variable, tuple(nodes), tuple(rels))

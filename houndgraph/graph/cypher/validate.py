@@ -1,4 +1,4 @@
-"""Checks before translation: updating clauses, and the reference's complexity guard.
+"""Checks before translation: updating clauses and what they may hold, and the reference's complexity guard.
 
 The fitness score follows the reference analyzer (reference/behaviour.md §1) so that a query the
 reference refuses as too complex is refused here too, and one it accepts is accepted.
@@ -6,15 +6,25 @@ reference refuses as too complex is refused here too, and one it accepts is acce
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import fields, is_dataclass
 
 from houndgraph.graph.cypher import ast as a
-from houndgraph.graph.cypher.errors import MutationNotAllowed, QueryTooComplex
+from houndgraph.graph.cypher.errors import (
+    CypherError,
+    CypherSemanticError,
+    MutationNotAllowed,
+    QueryTooComplex,
+    UnsupportedCypher,
+)
+from houndgraph.graph.cypher.translate.values import RELATIONSHIP_SHORTCUTS
 
 # Fitness at or below this is refused (the reference's bound for explore queries).
 COMPLEXITY_BOUND = -7
 NAME_KEYS = ("objectid", "name")
+SHORTCUTS_IN_MUTATIONS = "relationship type shortcuts are not supported in graph mutations"
+ALREADY_DECLARED_NODE = ("Can't create node `{}` with labels or properties here. The variable is already declared "
+                         "in this context")
 
 
 def has_mutation(query: a.Query) -> bool:
@@ -28,7 +38,73 @@ def validate(query: a.Query, *, allow_mutations: bool, complexity_limit: bool = 
         raise MutationNotAllowed()
     if complexity_limit and fitness(query) <= COMPLEXITY_BOUND:
         raise QueryTooComplex()
+    if mutation:
+        _check_updating_query(query)
     return mutation
+
+
+def _check_updating_query(query: a.Query) -> None:
+    if len(query.parts) != 1:
+        raise UnsupportedCypher("UNION in a query with updating clauses")
+    clauses = query.parts[0].clauses
+    for clause in clauses:
+        if not isinstance(clause, a.UPDATING_CLAUSES) and any(
+                isinstance(node, a.UPDATING_CLAUSES) for node in walk(clause)):
+            raise UnsupportedCypher("updating clauses inside a subquery")
+    if any(isinstance(node, a.RelPattern) and set(node.types) & set(RELATIONSHIP_SHORTCUTS) for node in walk(query)):
+        raise CypherError(SHORTCUTS_IN_MUTATIONS)
+    last = clauses[-1]
+    if not isinstance(last, (a.Return, *a.UPDATING_CLAUSES)):
+        raise CypherSemanticError(f"Query cannot conclude with {type(last).__name__.upper()} "
+                                  "(must be a RETURN clause or an update clause)")
+
+
+def check_create(patterns: Sequence[a.PatternPart], known: Iterable[str]) -> None:
+    """Refuses what CREATE cannot create, given the variables bound before it."""
+    declared = set(known)
+    for part in patterns:
+        if part.shortest is not None:
+            raise CypherSemanticError(f"{part.shortest} cannot be used to create a pattern")
+        for node in part.nodes:
+            _check_created_node(node, declared)
+        for rel in part.rels:
+            _check_new_relationship(rel, "CREATE")
+            if rel.direction is a.Direction.BOTH:
+                raise CypherSemanticError("Only directed relationships are supported in CREATE")
+            if rel.variable is not None and rel.variable in declared:
+                raise CypherSemanticError(f"Variable `{rel.variable}` already declared")
+            if rel.variable is not None:
+                declared.add(rel.variable)
+
+
+def _check_created_node(node: a.NodePattern, declared: set[str]) -> None:
+    if node.variable is not None and node.variable in declared:
+        if node.labels or node.properties is not None:
+            raise CypherSemanticError(ALREADY_DECLARED_NODE.format(node.variable))
+        return
+    if any(len(group) > 1 for group in node.labels):
+        raise CypherSemanticError("label expressions (A|B) cannot be used to create a node")
+    if node.variable is not None:
+        declared.add(node.variable)
+
+
+def check_merge(part: a.PatternPart, known: Iterable[str]) -> None:
+    """Refuses what MERGE cannot match or create, given the variables bound before it."""
+    if part.shortest is not None:
+        raise CypherSemanticError(f"{part.shortest} cannot be used in MERGE")
+    declared = set(known)
+    for node in part.nodes:
+        if node.variable in declared and (node.labels or node.properties is not None):
+            raise CypherSemanticError(ALREADY_DECLARED_NODE.format(node.variable))
+    for rel in part.rels:
+        _check_new_relationship(rel, "MERGE")
+
+
+def _check_new_relationship(rel: a.RelPattern, clause: str) -> None:
+    if rel.variable_length:
+        raise CypherSemanticError(f"Variable length relationships cannot be used in {clause}")
+    if len(rel.types) != 1:
+        raise CypherSemanticError(f"Exactly one relationship type must be specified for {clause}")
 
 
 def walk(node: object) -> Iterator[object]:

@@ -6,6 +6,7 @@ SET u.owned = true` over 50,000 users is one UPDATE, not 50,000.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,10 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from houndgraph.graph.cypher.errors import CypherError
+
+# Creating kinds belongs to the kind catalogue; named here for the update steps that call writes.*.
+from houndgraph.graph.kind_catalogue import ensure_kinds as ensure_kinds
+from houndgraph.graph.store.edges import upsert_edges_returning_ids
 
 OBJECT_ID = "objectid"
 
@@ -61,18 +66,6 @@ def normalise(properties: dict[str, Any]) -> dict[str, Any]:
     return properties
 
 
-async def ensure_kinds(conn: psycopg.AsyncConnection, kinds: dict[str, int], names: Iterable[str]) -> None:
-    """Adds the missing kind names to the catalogue and to `kinds`."""
-    missing = sorted({name for name in names if name not in kinds})
-    if not missing:
-        return
-    # Sorted, so that two writers creating the same kinds lock the names in the same order.
-    await conn.execute("INSERT INTO kind (name) SELECT unnest(%s::text[]) ORDER BY 1 ON CONFLICT (name) DO NOTHING",
-                       (missing,))
-    cursor = await conn.execute("SELECT name, id FROM kind WHERE name = ANY(%s::text[])", (missing,))
-    kinds.update({name: kind_id for name, kind_id in await cursor.fetchall()})
-
-
 async def new_node_ids(conn: psycopg.AsyncConnection, count: int) -> list[int]:
     """Ids drawn ahead of the insert, so each created node is known by the row that created it."""
     if count == 0:
@@ -105,13 +98,8 @@ async def upsert_edges(conn: psycopg.AsyncConnection, edges: Sequence[tuple[int,
         merged.setdefault((start, kind_id, end), {}).update(props)
     if not merged:
         return {}
-    rows = Jsonb([[start, kind_id, end, props] for (start, kind_id, end), props in merged.items()])
-    cursor = await conn.execute(
-        "INSERT INTO edge (start_id, kind_id, end_id, properties) "
-        "SELECT (x->>0)::bigint, (x->>1)::smallint, (x->>2)::bigint, x->3 FROM jsonb_array_elements(%s::jsonb) AS x "
-        "ON CONFLICT (start_id, kind_id, end_id) DO UPDATE SET properties = edge.properties || EXCLUDED.properties "
-        "RETURNING start_id, kind_id, end_id, id", (rows,))
-    return {(start, kind_id, end): edge_id for start, kind_id, end, edge_id in await cursor.fetchall()}
+    return await upsert_edges_returning_ids(
+        conn, [(start, end, kind_id, json.dumps(props)) for (start, kind_id, end), props in merged.items()])
 
 
 async def write_properties(conn: psycopg.AsyncConnection, table: str, changes: dict[int, PropertyChange]) -> None:

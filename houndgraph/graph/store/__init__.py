@@ -30,9 +30,8 @@ Writers take a transaction-scoped advisory lock (`sql.WRITE_LOCK_ID`), so concur
 serialise instead of deadlocking; see `GraphStore`.
 """
 
-from houndgraph.graph.store.catalogue import KindCatalogue
 from houndgraph.graph.store.encoding import rfc3339
 from houndgraph.graph.store.stats import WriteStats
 from houndgraph.graph.store.writer import GraphStore
 
-__all__ = ["GraphStore", "KindCatalogue", "WriteStats", "rfc3339"]
+__all__ = ["GraphStore", "WriteStats", "rfc3339"]

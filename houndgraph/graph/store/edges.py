@@ -1,18 +1,28 @@
-"""Edge writes: new edges straight into the table, the others through a staged upsert."""
+"""Edge writes: new edges straight into the table, the others through the staged upsert.
+
+The staged upsert (binary COPY into a temporary table, then one `INSERT ... ON CONFLICT` sorted by
+key) is the fastest way the store benchmark found, and the one way edges are upserted by (start, kind,
+end): ingest, the analysis rules that add single edges and Cypher's CREATE all go through it.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import psycopg
 from psycopg import postgres
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
 
+from houndgraph.graph.connection import GraphConnection
+from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.store import sql
-from houndgraph.graph.store.catalogue import KindCatalogue
 from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.nodes import WrittenNodes
 
 _JSONB_BINARY_VERSION = b"\x01"
+# (start_id, end_id, kind_id, properties as JSON text): a row of the staging table.
+StagedEdge = tuple[int, int, int, str]
 
 
 class _EncodedJson(str):
@@ -36,7 +46,8 @@ def write_edges(
     names = sorted({row[1] for row in prepared.edge_rows})
     kind_ids = dict(zip(names, catalogue.ids(names), strict=True))
     node_ids, created = nodes.ids, nodes.created
-    fresh, others = [], []
+    fresh: list[StagedEdge] = []
+    others: list[StagedEdge] = []
     for start, kind, end, properties in prepared.edge_rows:
         start_id, end_id = node_ids[start], node_ids[end]
         row = (start_id, end_id, kind_ids[kind], properties)
@@ -52,10 +63,31 @@ def write_edges(
             for row in fresh:
                 copy.write_row(row)
     if others:
-        conn.execute(sql.CLEAR_STAGED_EDGES)
-        with conn.cursor().copy(sql.COPY_EDGES) as copy:
-            copy.set_types(sql.STAGE_EDGE_TYPES)
-            for row in others:
-                copy.write_row(row)
-        conn.execute(sql.UPSERT_EDGES)
+        upsert_edges(conn, others)
     return len(prepared.edge_rows)
+
+
+def upsert_edges(conn: psycopg.Connection, edges: Iterable[StagedEdge]) -> None:
+    """Creates each (start, kind, end) edge, or merges its properties into the stored one (`stored ||
+    new`). The keys must be distinct: one statement cannot update a row twice."""
+    conn.execute(sql.STAGE_EDGE)
+    conn.execute(sql.CLEAR_STAGED_EDGES)
+    with conn.cursor().copy(sql.COPY_EDGES) as copy:
+        copy.set_types(sql.STAGE_EDGE_TYPES)
+        for row in edges:
+            copy.write_row(row)
+    conn.execute(sql.UPSERT_EDGES)
+
+
+async def upsert_edges_returning_ids(conn: GraphConnection, edges: Iterable[StagedEdge]
+                                     ) -> dict[tuple[int, int, int], int]:
+    """`upsert_edges` on the request's connection; returns the edge id of each (start, kind, end)."""
+    await conn.execute(sql.STAGE_EDGE)
+    await conn.execute(sql.CLEAR_STAGED_EDGES)
+    async with conn.cursor().copy(sql.COPY_EDGES) as copy:
+        copy.set_types(sql.STAGE_EDGE_TYPES)
+        for row in edges:
+            await copy.write_row(row)
+    await conn.execute(sql.UPSERT_EDGES)
+    cursor = await conn.execute(sql.STAGED_EDGE_IDS)
+    return {(start, kind_id, end): edge_id for start, kind_id, end, edge_id in await cursor.fetchall()}

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 import orjson
 import psycopg
 
+from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.kinds import ADNode
 from houndgraph.graph.store import sql
-from houndgraph.graph.store.catalogue import KindCatalogue
 from houndgraph.graph.store.encoding import json_list
 from houndgraph.graph.store.merge import NameKey, PreparedBatch, add_name_edges
 from houndgraph.graph.store.stats import WriteStats
@@ -165,8 +165,9 @@ class NodeWriter:
         ambiguous: set[NameKey] = set()
         node_ids: dict[str, int] = {}
         for name, kind in names:
-            wanted = kind_ids.get(kind) if kind is not None else None
-            matches = [row for row in rows if row[0] == name and (wanted is None or wanted in parse(row[2]))]
+            wanted_kind = kind_ids.get(kind) if kind is not None else None
+            matches = [row for row in rows
+                       if row[0] == name and (wanted_kind is None or wanted_kind in parse(row[2]))]
             if len(matches) == 1:
                 _, objectid, _, node_id = matches[0]
                 resolved[(name, kind)] = objectid

@@ -124,6 +124,12 @@ ON CONFLICT (start_id, kind_id, end_id) DO UPDATE
 SET properties = edge.properties || EXCLUDED.properties
 WHERE edge.properties <> edge.properties || EXCLUDED.properties
 """
+# The ids of the staged edges after the upsert (the upsert returns only rows it changed).
+STAGED_EDGE_IDS = """
+SELECT s.start_id, s.kind_id, s.end_id, e.id
+FROM hg_stage_edge s
+JOIN edge e ON e.start_id = s.start_id AND e.kind_id = s.kind_id AND e.end_id = s.end_id
+"""
 
 DELETE_NODES = """
 DELETE FROM node

@@ -9,14 +9,14 @@ from functools import partial
 
 import psycopg
 
+from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.records import Batch
 from houndgraph.graph.store import sql
-from houndgraph.graph.store.catalogue import KindCatalogue
 from houndgraph.graph.store.edges import write_edges
 from houndgraph.graph.store.encoding import rfc3339
 from houndgraph.graph.store.merge import PreparedBatch, prepare_batch
 from houndgraph.graph.store.nodes import NodeWriter
-from houndgraph.graph.store.pipeline import ReadAhead, bulk_tuning
+from houndgraph.graph.store.read_ahead import ReadAhead, bulk_tuning
 from houndgraph.graph.store.stats import WriteStats
 
 # Sorting a staged batch (edges with their properties) in memory rather than in temporary files.
@@ -67,7 +67,7 @@ class GraphStore:
         """`write` every batch, reading and preparing the next ones in a second thread meanwhile.
 
         Same result as calling `write` in a loop, in about the time of the slower of reading and writing
-        rather than their sum; the interpreter is tuned for bulk work meanwhile (`pipeline.bulk_tuning`).
+        rather than their sum; the interpreter is tuned for bulk work meanwhile (`read_ahead.bulk_tuning`).
         `batches` is iterated in that thread (a reader's generator is fine; it is closed if writing
         fails). `on_batch` runs in the calling thread after each batch; an exception it raises (e.g. a
         stop request) stops the reading and propagates.
@@ -101,7 +101,7 @@ class GraphStore:
 
     def _begin(self) -> None:
         """Take the writer lock; on a new transaction, forget what the last one cached and create the
-        staging tables (both may have been rolled back with it)."""
+        node staging table (both may have been rolled back with it; `upsert_edges` creates its own)."""
         row = self._conn.execute(sql.BEGIN_WRITE, (sql.WRITE_LOCK_ID,)).fetchone()
         assert row is not None
         if row[0] != self._transaction:
@@ -109,7 +109,6 @@ class GraphStore:
             self._catalogue.reset()
             self._nodes.cache.clear()
             self._conn.execute(sql.STAGE_NODE)
-            self._conn.execute(sql.STAGE_EDGE)
             self._conn.execute(sql.RAISE_WORK_MEM, {"work_mem": _WORK_MEM})
 
 

@@ -683,12 +683,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Cypher
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Cypher" ):
-                return visitor.visitOC_Cypher(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -741,12 +735,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_RegularQuery
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_RegularQuery" ):
-                return visitor.visitOC_RegularQuery(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -798,12 +786,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Union
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Union" ):
-                return visitor.visitOC_Union(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -851,12 +833,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_SingleQuery
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_SingleQuery" ):
-                return visitor.visitOC_SingleQuery(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -946,12 +922,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Clause
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Clause" ):
-                return visitor.visitOC_Clause(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1070,12 +1040,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Match
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Match" ):
-                return visitor.visitOC_Match(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1139,12 +1103,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Unwind
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Unwind" ):
-                return visitor.visitOC_Unwind(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1187,12 +1145,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_SubqueryCall
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_SubqueryCall" ):
-                return visitor.visitOC_SubqueryCall(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1250,12 +1202,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ProcedureCall
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ProcedureCall" ):
-                return visitor.visitOC_ProcedureCall(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1353,12 +1299,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_YieldItems
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_YieldItems" ):
-                return visitor.visitOC_YieldItems(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1421,12 +1361,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_YieldItem
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_YieldItem" ):
-                return visitor.visitOC_YieldItem(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1475,12 +1409,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ProcedureName
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ProcedureName" ):
-                return visitor.visitOC_ProcedureName(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1523,12 +1451,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_With
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_With" ):
-                return visitor.visitOC_With(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1577,12 +1499,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Return
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Return" ):
-                return visitor.visitOC_Return(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1634,12 +1550,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ProjectionBody
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ProjectionBody" ):
-                return visitor.visitOC_ProjectionBody(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1710,12 +1620,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ProjectionItems
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ProjectionItems" ):
-                return visitor.visitOC_ProjectionItems(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1796,12 +1700,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ProjectionItem
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ProjectionItem" ):
-                return visitor.visitOC_ProjectionItem(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1855,12 +1753,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Order
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Order" ):
-                return visitor.visitOC_Order(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1916,12 +1808,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Skip
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Skip" ):
-                return visitor.visitOC_Skip(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1960,12 +1846,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Limit
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Limit" ):
-                return visitor.visitOC_Limit(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2014,12 +1894,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_SortItem
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_SortItem" ):
-                return visitor.visitOC_SortItem(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2072,12 +1946,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Create
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Create" ):
-                return visitor.visitOC_Create(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -2123,12 +1991,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Merge
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Merge" ):
-                return visitor.visitOC_Merge(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2186,12 +2048,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_MergeAction
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_MergeAction" ):
-                return visitor.visitOC_MergeAction(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -2241,12 +2097,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Set
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Set" ):
-                return visitor.visitOC_Set(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2308,12 +2158,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_SetItem
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_SetItem" ):
-                return visitor.visitOC_SetItem(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2397,12 +2241,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Delete
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Delete" ):
-                return visitor.visitOC_Delete(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -2466,12 +2304,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Remove
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Remove" ):
-                return visitor.visitOC_Remove(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -2528,12 +2360,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_RemoveItem
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_RemoveItem" ):
-                return visitor.visitOC_RemoveItem(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2601,12 +2427,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Foreach
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Foreach" ):
-                return visitor.visitOC_Foreach(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -2669,12 +2489,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Where
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Where" ):
-                return visitor.visitOC_Where(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -2713,12 +2527,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Pattern
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Pattern" ):
-                return visitor.visitOC_Pattern(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2771,12 +2579,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_PatternPart
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_PatternPart" ):
-                return visitor.visitOC_PatternPart(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -2824,12 +2626,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_AnonymousPatternPart
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_AnonymousPatternPart" ):
-                return visitor.visitOC_AnonymousPatternPart(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2883,12 +2679,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ShortestPathPattern
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ShortestPathPattern" ):
-                return visitor.visitOC_ShortestPathPattern(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2960,12 +2750,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_PatternElement
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_PatternElement" ):
-                return visitor.visitOC_PatternElement(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -3035,12 +2819,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_RelationshipsPattern
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_RelationshipsPattern" ):
-                return visitor.visitOC_RelationshipsPattern(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -3096,12 +2874,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_NodePattern
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_NodePattern" ):
-                return visitor.visitOC_NodePattern(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -3168,12 +2940,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_PatternElementChain
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_PatternElementChain" ):
-                return visitor.visitOC_PatternElementChain(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -3209,12 +2975,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_RelationshipPattern
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_RelationshipPattern" ):
-                return visitor.visitOC_RelationshipPattern(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -3386,12 +3146,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_RelationshipDetail
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_RelationshipDetail" ):
-                return visitor.visitOC_RelationshipDetail(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -3465,12 +3219,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Properties
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Properties" ):
-                return visitor.visitOC_Properties(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -3520,12 +3268,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_RelationshipTypes
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_RelationshipTypes" ):
-                return visitor.visitOC_RelationshipTypes(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -3587,12 +3329,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_NodeLabels
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_NodeLabels" ):
-                return visitor.visitOC_NodeLabels(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -3640,12 +3376,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_NodeLabel
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_NodeLabel" ):
-                return visitor.visitOC_NodeLabel(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -3698,12 +3428,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_RangeLiteral
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_RangeLiteral" ):
-                return visitor.visitOC_RangeLiteral(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -3771,12 +3495,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_PropertyExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_PropertyExpression" ):
-                return visitor.visitOC_PropertyExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -3824,12 +3542,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Expression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Expression" ):
-                return visitor.visitOC_Expression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -3872,12 +3584,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_OrExpression
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_OrExpression" ):
-                return visitor.visitOC_OrExpression(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -3935,12 +3641,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_XorExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_XorExpression" ):
-                return visitor.visitOC_XorExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -3997,12 +3697,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_AndExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_AndExpression" ):
-                return visitor.visitOC_AndExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -4056,12 +3750,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_NotExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_NotExpression" ):
-                return visitor.visitOC_NotExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -4114,12 +3802,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ComparisonExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ComparisonExpression" ):
-                return visitor.visitOC_ComparisonExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -4169,12 +3851,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_PartialComparisonExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_PartialComparisonExpression" ):
-                return visitor.visitOC_PartialComparisonExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -4207,12 +3883,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ComparisonOperator
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ComparisonOperator" ):
-                return visitor.visitOC_ComparisonOperator(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -4274,12 +3944,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_StringListNullPredicateExpression
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_StringListNullPredicateExpression" ):
-                return visitor.visitOC_StringListNullPredicateExpression(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -4346,12 +4010,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_StringPredicateExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_StringPredicateExpression" ):
-                return visitor.visitOC_StringPredicateExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -4395,12 +4053,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_StringOperator
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_StringOperator" ):
-                return visitor.visitOC_StringOperator(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -4466,12 +4118,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ListPredicateExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ListPredicateExpression" ):
-                return visitor.visitOC_ListPredicateExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -4512,12 +4158,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_NullPredicateExpression
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_NullPredicateExpression" ):
-                return visitor.visitOC_NullPredicateExpression(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -4566,12 +4206,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_AddOrSubtractExpression
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_AddOrSubtractExpression" ):
-                return visitor.visitOC_AddOrSubtractExpression(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -4628,12 +4262,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_MultiplyDivideModuloExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_MultiplyDivideModuloExpression" ):
-                return visitor.visitOC_MultiplyDivideModuloExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -4689,12 +4317,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_PowerOfExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_PowerOfExpression" ):
-                return visitor.visitOC_PowerOfExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -4741,12 +4363,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_UnaryAddOrSubtractExpression
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_UnaryAddOrSubtractExpression" ):
-                return visitor.visitOC_UnaryAddOrSubtractExpression(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -4813,12 +4429,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_NonArithmeticOperatorExpression
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_NonArithmeticOperatorExpression" ):
-                return visitor.visitOC_NonArithmeticOperatorExpression(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -4887,12 +4497,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ListOperatorExpression
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ListOperatorExpression" ):
-                return visitor.visitOC_ListOperatorExpression(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -4965,12 +4569,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_PropertyLookup
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_PropertyLookup" ):
-                return visitor.visitOC_PropertyLookup(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -5066,12 +4664,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Atom
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Atom" ):
-                return visitor.visitOC_Atom(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -5229,12 +4821,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_CaseExpression
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_CaseExpression" ):
-                return visitor.visitOC_CaseExpression(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -5311,12 +4897,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_CaseAlternative
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_CaseAlternative" ):
-                return visitor.visitOC_CaseAlternative(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -5360,12 +4940,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ListComprehension
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ListComprehension" ):
-                return visitor.visitOC_ListComprehension(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -5427,12 +5001,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_PatternComprehension
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_PatternComprehension" ):
-                return visitor.visitOC_PatternComprehension(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -5509,12 +5077,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Reduce
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Reduce" ):
-                return visitor.visitOC_Reduce(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -5579,12 +5141,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Quantifier
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Quantifier" ):
-                return visitor.visitOC_Quantifier(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -5634,12 +5190,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_FilterExpression
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_FilterExpression" ):
-                return visitor.visitOC_FilterExpression(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -5691,12 +5241,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_IdInColl
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_IdInColl" ):
-                return visitor.visitOC_IdInColl(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -5735,12 +5279,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_PatternPredicate
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_PatternPredicate" ):
-                return visitor.visitOC_PatternPredicate(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -5774,12 +5312,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ParenthesizedExpression
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ParenthesizedExpression" ):
-                return visitor.visitOC_ParenthesizedExpression(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -5828,12 +5360,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_FunctionInvocation
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_FunctionInvocation" ):
-                return visitor.visitOC_FunctionInvocation(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -5906,12 +5432,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_FunctionName
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_FunctionName" ):
-                return visitor.visitOC_FunctionName(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -5958,12 +5478,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ExistentialSubquery
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ExistentialSubquery" ):
-                return visitor.visitOC_ExistentialSubquery(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -6037,12 +5551,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_CountSubquery
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_CountSubquery" ):
-                return visitor.visitOC_CountSubquery(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -6111,12 +5619,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_MapProjection
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_MapProjection" ):
-                return visitor.visitOC_MapProjection(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -6183,12 +5685,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_MapProjectionItem
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_MapProjectionItem" ):
-                return visitor.visitOC_MapProjectionItem(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -6260,12 +5756,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Namespace
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Namespace" ):
-                return visitor.visitOC_Namespace(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -6310,12 +5800,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Variable
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Variable" ):
-                return visitor.visitOC_Variable(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -6368,12 +5852,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Literal
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Literal" ):
-                return visitor.visitOC_Literal(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -6444,12 +5922,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_BooleanLiteral
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_BooleanLiteral" ):
-                return visitor.visitOC_BooleanLiteral(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -6493,12 +5965,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_NumberLiteral
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_NumberLiteral" ):
-                return visitor.visitOC_NumberLiteral(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -6552,12 +6018,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_IntegerLiteral
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_IntegerLiteral" ):
-                return visitor.visitOC_IntegerLiteral(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -6599,12 +6059,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_DoubleLiteral
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_DoubleLiteral" ):
-                return visitor.visitOC_DoubleLiteral(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -6648,12 +6102,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ListLiteral
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ListLiteral" ):
-                return visitor.visitOC_ListLiteral(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -6722,12 +6170,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_MapLiteral
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_MapLiteral" ):
-                return visitor.visitOC_MapLiteral(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -6793,12 +6235,6 @@ class CypherParser ( Parser ):
         def getRuleIndex(self):
             return CypherParser.RULE_oC_PropertyKeyName
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_PropertyKeyName" ):
-                return visitor.visitOC_PropertyKeyName(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -6835,12 +6271,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_Parameter
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_Parameter" ):
-                return visitor.visitOC_Parameter(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -6893,12 +6323,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_SchemaName
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_SchemaName" ):
-                return visitor.visitOC_SchemaName(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -6987,12 +6411,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_SymbolicName
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_SymbolicName" ):
-                return visitor.visitOC_SymbolicName(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -7158,12 +6576,6 @@ class CypherParser ( Parser ):
 
         def getRuleIndex(self):
             return CypherParser.RULE_oC_ReservedWord
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOC_ReservedWord" ):
-                return visitor.visitOC_ReservedWord(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 

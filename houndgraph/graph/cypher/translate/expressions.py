@@ -7,16 +7,29 @@ uses the unique index, LIKE on (properties->>'name') or objectid uses the trigra
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from functools import cache
+from typing import Any
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
+from houndgraph.graph.cypher.translate import functions as fn
+from houndgraph.graph.cypher.translate import lists
+from houndgraph.graph.cypher.translate import subqueries as sq
 from houndgraph.graph.cypher.translate.regex import java_to_postgres
-from houndgraph.graph.cypher.translate.values import NULL_JSON, T, Typed, as_bool, as_json, relationship_kind_ids
+from houndgraph.graph.cypher.translate.state import Translation
+from houndgraph.graph.cypher.translate.values import (
+    NULL_JSON,
+    Scope,
+    T,
+    Typed,
+    as_bool,
+    as_json,
+    relationship_kind_ids,
+)
 
-if TYPE_CHECKING:
-    from houndgraph.graph.cypher.translate.translator import Translator
-    from houndgraph.graph.cypher.translate.values import Scope
+# Compiles one kind of expression node (the node's own class as its second argument).
+Handler = Callable[[Translation, Any, Scope], Typed]
 
 COMPARISONS = {"=": "=", "<>": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 STRING_OPS = ("STARTS", "ENDS", "CONTAINS")
@@ -26,357 +39,322 @@ def like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-class ExpressionCompiler:
-    """Mixed into Translator: compiles expressions in a scope."""
+def expr(st: Translation, e: a.Expr, scope: Scope) -> Typed:
+    handler = _handlers().get(type(e))
+    if handler is None:
+        raise UnsupportedCypher(type(e).__name__)
+    return handler(st, e, scope)
 
-    def expr(self: Translator, e: a.Expr, scope: Scope) -> Typed:
-        method = getattr(self, "_" + type(e).__name__, None)
-        if method is None:
-            raise UnsupportedCypher(type(e).__name__)
-        result: Typed = method(e, scope)
-        return result
 
-    def pred(self: Translator, e: a.Expr, scope: Scope) -> str:
-        return as_bool(self.expr(e, scope))
+@cache
 
-    def json(self: Translator, e: a.Expr, scope: Scope) -> str:
-        return as_json(self.expr(e, scope)).sql
+def _handlers() -> dict[type[a.Expr], Handler]:
+    # Built on first use: the handlers of functions and subqueries import this module.
+    return {
+        a.Literal: literal, a.ListLiteral: list_literal, a.MapLiteral: map_literal, a.Variable: variable_ref,
+        a.Property: property_access, a.Index: index_access, a.Slice: slice_access, a.HasLabels: has_labels,
+        a.Unary: unary, a.IsNull: is_null, a.Binary: binary, a.Case: case,
+        a.ListComprehension: lists.list_comprehension, a.Quantifier: lists.quantifier, a.Reduce: lists.reduce_list,
+        a.FunctionCall: fn.function_call, a.CountStar: fn.count_star,
+        a.PatternPredicate: sq.pattern_predicate, a.Subquery: sq.subquery,
+        a.PatternComprehension: sq.pattern_comprehension, a.MapProjection: sq.map_projection,
+    }
 
-    # -- leaves --------------------------------------------------------------------------------
 
-    def _Literal(self: Translator, e: a.Literal, scope: Scope) -> Typed:  # noqa: N802
-        if e.value is None:
-            return NULL_JSON
-        if isinstance(e.value, bool):
-            return Typed("TRUE" if e.value else "FALSE", T.BOOL)
-        return Typed(self.params.json(e.value), T.JSON)
+def pred(st: Translation, e: a.Expr, scope: Scope) -> str:
+    return as_bool(expr(st, e, scope))
 
-    def _ListLiteral(self: Translator, e: a.ListLiteral, scope: Scope) -> Typed:  # noqa: N802
-        if all(isinstance(i, a.Literal) for i in e.items):
-            return Typed(self.params.json([i.value for i in e.items]), T.JSON)  # type: ignore[attr-defined]
-        items = [self.expr(i, scope) for i in e.items]
-        if items and all(i.type is T.NODE for i in items):
-            return Typed(f"ARRAY[{', '.join(i.sql for i in items)}]::bigint[]", T.NODES)
-        if items and all(i.type is T.REL for i in items):
-            return Typed(f"ARRAY[{', '.join(i.sql for i in items)}]::bigint[]", T.RELS)
-        if any(i.type in (T.NODE, T.REL, T.PATH) for i in items):
-            raise UnsupportedCypher("a list mixing graph entities and other values")
-        return Typed(f"jsonb_build_array({', '.join(as_json(i).sql for i in items)})", T.JSON)
 
-    def _MapLiteral(self: Translator, e: a.MapLiteral, scope: Scope) -> Typed:  # noqa: N802
-        parts = []
-        for key, value in e.items:
-            typed = self.expr(value, scope)
-            if typed.type in (T.NODE, T.REL, T.PATH, T.NODES, T.RELS, T.PATHS):
-                raise UnsupportedCypher("a node, relationship or path inside a map")
-            parts.append(f"{self.params.add(key, 'text')}, {as_json(typed).sql}")
-        return Typed(f"jsonb_build_object({', '.join(parts)})", T.JSON)
+def json_sql(st: Translation, e: a.Expr, scope: Scope) -> str:
+    return as_json(expr(st, e, scope)).sql
 
-    def _Variable(self: Translator, e: a.Variable, scope: Scope) -> Typed:  # noqa: N802
-        return scope.lookup(e.name)
 
-    # -- access --------------------------------------------------------------------------------
+# -- leaves --------------------------------------------------------------------------------
 
-    def entity_properties(self: Translator, value: Typed) -> str:
-        table = "node" if value.type is T.NODE else "edge"
-        if value.alias is not None:
-            return f"{value.alias}.properties"
-        return f"(SELECT properties FROM {table} WHERE id = {value.sql})"
 
-    def property_text(self: Translator, e: a.Expr, scope: Scope) -> tuple[str, str] | None:
-        """For `n.key` on a node or relationship: (the ->> text form, the -> jsonb form)."""
-        if not isinstance(e, a.Property):
-            return None
-        subject = self.expr(e.subject, scope)
-        if subject.type not in (T.NODE, T.REL):
-            return None
-        props = self.entity_properties(subject)
-        key = self.params.key(e.key)
-        return f"({props}->>{key})", f"({props}->{key})"
+def literal(st: Translation, e: a.Literal, scope: Scope) -> Typed:
+    if e.value is None:
+        return NULL_JSON
+    if isinstance(e.value, bool):
+        return Typed("TRUE" if e.value else "FALSE", T.BOOL)
+    return Typed(st.params.json(e.value), T.JSON)
 
-    def _Property(self: Translator, e: a.Property, scope: Scope) -> Typed:  # noqa: N802
-        subject = self.expr(e.subject, scope)
-        if subject.type in (T.NODE, T.REL):
-            return Typed(f"({self.entity_properties(subject)}->{self.params.key(e.key)})", T.JSON)
-        if subject.type is T.DATETIME:
-            return self.datetime_field(subject, e.key)
-        if subject.type is T.DURATION:
-            return self.duration_field(subject, e.key)
-        if subject.type is T.JSON:
-            return Typed(f"nullif(({subject.sql})->{self.params.key(e.key)}, 'null'::jsonb)", T.JSON)
-        raise UnsupportedCypher(f"property access on a {subject.type.value}")
 
-    def _Index(self: Translator, e: a.Index, scope: Scope) -> Typed:  # noqa: N802
-        subject = self.expr(e.subject, scope)
-        index = self.expr(e.index, scope)
-        if subject.type in (T.NODES, T.RELS, T.PATH) and index.type is T.JSON:
-            element = T.NODE if subject.type is T.NODES else T.REL
-            array = subject.sql
-            if subject.type is T.PATH:
-                raise UnsupportedCypher("indexing a path")
-            i = f"(({index.sql})::numeric)::int"
-            return Typed(f"({array})[CASE WHEN {i} < 0 THEN cardinality({array}) + {i} + 1 ELSE {i} + 1 END]",
-                         element)
-        if subject.type in (T.NODE, T.REL) and isinstance(e.index, a.Literal) and isinstance(e.index.value, str):
-            return self._Property(a.Property(e.subject, e.index.value), scope)
-        return Typed(f"hg_index({as_json(subject).sql}, {as_json(index).sql})", T.JSON)
+def list_literal(st: Translation, e: a.ListLiteral, scope: Scope) -> Typed:
+    if all(isinstance(i, a.Literal) for i in e.items):
+        return Typed(st.params.json([i.value for i in e.items]), T.JSON)  # type: ignore[attr-defined]
+    items = [expr(st, i, scope) for i in e.items]
+    if items and all(i.type is T.NODE for i in items):
+        return Typed(f"ARRAY[{', '.join(i.sql for i in items)}]::bigint[]", T.NODES)
+    if items and all(i.type is T.REL for i in items):
+        return Typed(f"ARRAY[{', '.join(i.sql for i in items)}]::bigint[]", T.RELS)
+    if any(i.type in (T.NODE, T.REL, T.PATH) for i in items):
+        raise UnsupportedCypher("a list mixing graph entities and other values")
+    return Typed(f"jsonb_build_array({', '.join(as_json(i).sql for i in items)})", T.JSON)
 
-    def _Slice(self: Translator, e: a.Slice, scope: Scope) -> Typed:  # noqa: N802
-        subject = self.expr(e.subject, scope)
-        start = self.json(e.start, scope) if e.start is not None else "NULL::jsonb"
-        end = self.json(e.end, scope) if e.end is not None else "NULL::jsonb"
-        if subject.type in (T.NODES, T.RELS):
-            raise UnsupportedCypher("slicing a list of nodes or relationships")
-        return Typed(f"hg_slice({as_json(subject).sql}, {start}, {end})", T.JSON)
 
-    def _HasLabels(self: Translator, e: a.HasLabels, scope: Scope) -> Typed:  # noqa: N802
-        subject = self.expr(e.subject, scope)
-        if subject.type is T.REL:
-            names = [n for group in e.labels for n in group]
-            return Typed(self.rel_kind_condition(subject, tuple(names)), T.BOOL)
-        if subject.type is not T.NODE:
-            raise CypherSemanticError("label predicates apply to nodes")
-        return Typed(self.label_condition(self.node_kind_ids(subject), e.labels), T.BOOL)
+def map_literal(st: Translation, e: a.MapLiteral, scope: Scope) -> Typed:
+    parts = []
+    for key, value in e.items:
+        typed = expr(st, value, scope)
+        if typed.type in (T.NODE, T.REL, T.PATH, T.NODES, T.RELS, T.PATHS):
+            raise UnsupportedCypher("a node, relationship or path inside a map")
+        parts.append(f"{st.params.add(key, 'text')}, {as_json(typed).sql}")
+    return Typed(f"jsonb_build_object({', '.join(parts)})", T.JSON)
 
-    def node_kind_ids(self: Translator, node: Typed) -> str:
-        if node.alias is not None:
-            return f"{node.alias}.kind_ids"
-        return f"(SELECT kind_ids FROM node WHERE id = {node.sql})"
 
-    def label_condition(self: Translator, kind_ids: str, labels: tuple[tuple[str, ...], ...]) -> str:
-        conditions = []
-        required: list[int] = []
-        for group in labels:
-            ids = [self.kinds[name] for name in group if name in self.kinds]
-            if not ids:
-                return "FALSE"
-            if len(group) == 1:
-                required.append(ids[0])
-            else:
-                conditions.append(f"{kind_ids} && '{{{','.join(map(str, ids))}}}'::smallint[]")
-        if required:
-            conditions.insert(0, f"{kind_ids} @> '{{{','.join(map(str, required))}}}'::smallint[]")
-        return " AND ".join(conditions) if conditions else "TRUE"
+def variable_ref(st: Translation, e: a.Variable, scope: Scope) -> Typed:
+    return scope.lookup(e.name)
 
-    def rel_kind_condition(self: Translator, rel: Typed, types: tuple[str, ...]) -> str:
-        ids = relationship_kind_ids(self.kinds, types)
+
+# -- access --------------------------------------------------------------------------------
+
+
+def entity_properties(value: Typed) -> str:
+    table = "node" if value.type is T.NODE else "edge"
+    if value.alias is not None:
+        return f"{value.alias}.properties"
+    return f"(SELECT properties FROM {table} WHERE id = {value.sql})"
+
+
+def property_text(st: Translation, e: a.Expr, scope: Scope) -> tuple[str, str] | None:
+    """For `n.key` on a node or relationship: (the ->> text form, the -> jsonb form)."""
+    if not isinstance(e, a.Property):
+        return None
+    subject = expr(st, e.subject, scope)
+    if subject.type not in (T.NODE, T.REL):
+        return None
+    props = entity_properties(subject)
+    key = st.params.key(e.key)
+    return f"({props}->>{key})", f"({props}->{key})"
+
+
+def property_access(st: Translation, e: a.Property, scope: Scope) -> Typed:
+    subject = expr(st, e.subject, scope)
+    if subject.type in (T.NODE, T.REL):
+        return Typed(f"({entity_properties(subject)}->{st.params.key(e.key)})", T.JSON)
+    if subject.type is T.DATETIME:
+        return fn.datetime_field(subject, e.key)
+    if subject.type is T.DURATION:
+        return fn.duration_field(subject, e.key)
+    if subject.type is T.JSON:
+        return Typed(f"nullif(({subject.sql})->{st.params.key(e.key)}, 'null'::jsonb)", T.JSON)
+    raise UnsupportedCypher(f"property access on a {subject.type.value}")
+
+
+def index_access(st: Translation, e: a.Index, scope: Scope) -> Typed:
+    subject = expr(st, e.subject, scope)
+    index = expr(st, e.index, scope)
+    if subject.type in (T.NODES, T.RELS, T.PATH) and index.type is T.JSON:
+        element = T.NODE if subject.type is T.NODES else T.REL
+        array = subject.sql
+        if subject.type is T.PATH:
+            raise UnsupportedCypher("indexing a path")
+        i = f"(({index.sql})::numeric)::int"
+        return Typed(f"({array})[CASE WHEN {i} < 0 THEN cardinality({array}) + {i} + 1 ELSE {i} + 1 END]",
+                     element)
+    if subject.type in (T.NODE, T.REL) and isinstance(e.index, a.Literal) and isinstance(e.index.value, str):
+        return property_access(st, a.Property(e.subject, e.index.value), scope)
+    return Typed(f"hg_index({as_json(subject).sql}, {as_json(index).sql})", T.JSON)
+
+
+def slice_access(st: Translation, e: a.Slice, scope: Scope) -> Typed:
+    subject = expr(st, e.subject, scope)
+    start = json_sql(st, e.start, scope) if e.start is not None else "NULL::jsonb"
+    end = json_sql(st, e.end, scope) if e.end is not None else "NULL::jsonb"
+    if subject.type in (T.NODES, T.RELS):
+        raise UnsupportedCypher("slicing a list of nodes or relationships")
+    return Typed(f"hg_slice({as_json(subject).sql}, {start}, {end})", T.JSON)
+
+
+def has_labels(st: Translation, e: a.HasLabels, scope: Scope) -> Typed:
+    subject = expr(st, e.subject, scope)
+    if subject.type is T.REL:
+        names = [n for group in e.labels for n in group]
+        return Typed(rel_kind_condition(st, subject, tuple(names)), T.BOOL)
+    if subject.type is not T.NODE:
+        raise CypherSemanticError("label predicates apply to nodes")
+    return Typed(label_condition(st, node_kind_ids(subject), e.labels), T.BOOL)
+
+
+def node_kind_ids(node: Typed) -> str:
+    if node.alias is not None:
+        return f"{node.alias}.kind_ids"
+    return f"(SELECT kind_ids FROM node WHERE id = {node.sql})"
+
+
+def label_condition(st: Translation, kind_ids: str, labels: tuple[tuple[str, ...], ...]) -> str:
+    conditions = []
+    required: list[int] = []
+    for group in labels:
+        ids = [st.kinds[name] for name in group if name in st.kinds]
         if not ids:
             return "FALSE"
-        column = f"{rel.alias}.kind_id" if rel.alias else f"(SELECT kind_id FROM edge WHERE id = {rel.sql})"
-        return f"{column} IN ({', '.join(map(str, ids))})"
-
-    # -- operators -----------------------------------------------------------------------------
-
-    def _Unary(self: Translator, e: a.Unary, scope: Scope) -> Typed:  # noqa: N802
-        if e.op == "NOT":
-            return Typed(f"(NOT {self.pred(e.operand, scope)})", T.BOOL)
-        return Typed(f"hg_neg({self.json(e.operand, scope)})", T.JSON)
-
-    def _IsNull(self: Translator, e: a.IsNull, scope: Scope) -> Typed:  # noqa: N802
-        value = self.expr(e.operand, scope)
-        if value.type is T.JSON:
-            test = f"coalesce({value.sql}, 'null'::jsonb) = 'null'::jsonb"
+        if len(group) == 1:
+            required.append(ids[0])
         else:
-            test = f"({value.sql}) IS NULL"
-        return Typed(f"(NOT ({test}))" if e.negated else f"({test})", T.BOOL)
+            conditions.append(f"{kind_ids} && '{{{','.join(map(str, ids))}}}'::smallint[]")
+    if required:
+        conditions.insert(0, f"{kind_ids} @> '{{{','.join(map(str, required))}}}'::smallint[]")
+    return " AND ".join(conditions) if conditions else "TRUE"
 
-    def _Binary(self: Translator, e: a.Binary, scope: Scope) -> Typed:  # noqa: N802
-        op = e.op
-        if op in ("AND", "OR"):
-            return Typed(f"({self.pred(e.left, scope)} {op} {self.pred(e.right, scope)})", T.BOOL)
-        if op == "XOR":
-            return Typed(f"(({self.pred(e.left, scope)}) <> ({self.pred(e.right, scope)}))", T.BOOL)
-        if op in COMPARISONS:
-            return self.comparison(e, scope)
-        if op in STRING_OPS:
-            return self.string_predicate(e, scope)
-        if op == "=~":
-            return self.regex(e, scope)
-        if op == "IN":
-            return self.membership(e, scope)
-        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
-        if left.type is T.DATETIME or right.type is T.DATETIME or left.type is T.DURATION:
-            return self.temporal_arithmetic(op, left, right)
-        if op == "+":
-            return Typed(f"hg_add({as_json(left).sql}, {as_json(right).sql})", T.JSON)
-        # '%' would read as a placeholder to the driver: the helper names it `mod`.
-        name = "mod" if op == "%" else op
-        return Typed(f"hg_arith('{name}', {as_json(left).sql}, {as_json(right).sql})", T.JSON)
 
-    def comparison(self: Translator, e: a.Binary, scope: Scope) -> Typed:
-        op = COMPARISONS[e.op]
-        if op in ("=", "<>"):
-            fast = self.literal_equality(e, scope)
-            if fast is not None:
-                return Typed(fast if op == "=" else f"(NOT {fast})", T.BOOL)
-        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
-        if left.type in (T.NODE, T.REL) or right.type in (T.NODE, T.REL):
-            if left.type != right.type and T.JSON not in (left.type, right.type):
-                return Typed("FALSE", T.BOOL)
-            if op not in ("=", "<>"):
-                raise UnsupportedCypher("ordering comparisons of nodes or relationships")
-            return Typed(f"({as_json(left).sql if left.type is T.JSON else left.sql} {op} "
-                         f"{as_json(right).sql if right.type is T.JSON else right.sql})", T.BOOL)
-        if left.type is right.type and left.type in (T.DATETIME, T.DURATION, T.BOOL, T.PATH, T.NODES, T.RELS):
-            return Typed(f"(({left.sql}) {op} ({right.sql}))", T.BOOL)
-        lj, rj = as_json(left).sql, as_json(right).sql
-        if op == "=":
-            return Typed(f"({lj} = {rj})", T.BOOL)
-        if op == "<>":
-            return Typed(f"({lj} <> {rj})", T.BOOL)
-        return Typed(f"(hg_cmp({lj}, {rj}) {op} 0)", T.BOOL)
+def rel_kind_condition(st: Translation, rel: Typed, types: tuple[str, ...]) -> str:
+    ids = relationship_kind_ids(st.kinds, types)
+    if not ids:
+        return "FALSE"
+    column = f"{rel.alias}.kind_id" if rel.alias else f"(SELECT kind_id FROM edge WHERE id = {rel.sql})"
+    return f"{column} IN ({', '.join(map(str, ids))})"
 
-    def literal_equality(self: Translator, e: a.Binary, scope: Scope) -> str | None:
-        """`n.key = 'text'` (either way round) as a text comparison an expression index can serve."""
-        prop, lit = (e.left, e.right) if isinstance(e.right, a.Literal) else (e.right, e.left)
-        if not isinstance(lit, a.Literal) or not isinstance(lit.value, str):
-            return None
-        forms = self.property_text(prop, scope)
-        if forms is None:
-            return None
-        text, json = forms
-        return f"({text} = {self.params.add(lit.value, 'text')} AND jsonb_typeof{json} = 'string')"
 
-    def string_predicate(self: Translator, e: a.Binary, scope: Scope) -> Typed:
-        if isinstance(e.right, a.Literal) and isinstance(e.right.value, str):
-            forms = self.property_text(e.left, scope)
-            if forms is not None:
-                text, json = forms
-                escaped = like_escape(e.right.value)
-                pattern = {"STARTS": f"{escaped}%", "ENDS": f"%{escaped}", "CONTAINS": f"%{escaped}%"}[e.op]
-                return Typed(f"({text} LIKE {self.params.add(pattern, 'text')} AND jsonb_typeof{json} = 'string')",
-                             T.BOOL)
-        return Typed(f"hg_string_op('{e.op}', {self.json(e.left, scope)}, {self.json(e.right, scope)})", T.BOOL)
+# -- operators -----------------------------------------------------------------------------
 
-    def regex(self: Translator, e: a.Binary, scope: Scope) -> Typed:
-        if not (isinstance(e.right, a.Literal) and isinstance(e.right.value, str)):
-            raise UnsupportedCypher("=~ with a pattern that is not a string literal")
-        pattern, ignore_case = java_to_postgres(e.right.value)
-        operator = "~*" if ignore_case else "~"
-        forms = self.property_text(e.left, scope)
+
+def unary(st: Translation, e: a.Unary, scope: Scope) -> Typed:
+    if e.op == "NOT":
+        return Typed(f"(NOT {pred(st, e.operand, scope)})", T.BOOL)
+    return Typed(f"hg_neg({json_sql(st, e.operand, scope)})", T.JSON)
+
+
+def is_null(st: Translation, e: a.IsNull, scope: Scope) -> Typed:
+    value = expr(st, e.operand, scope)
+    if value.type is T.JSON:
+        test = f"coalesce({value.sql}, 'null'::jsonb) = 'null'::jsonb"
+    else:
+        test = f"({value.sql}) IS NULL"
+    return Typed(f"(NOT ({test}))" if e.negated else f"({test})", T.BOOL)
+
+
+def binary(st: Translation, e: a.Binary, scope: Scope) -> Typed:
+    op = e.op
+    if op in ("AND", "OR"):
+        return Typed(f"({pred(st, e.left, scope)} {op} {pred(st, e.right, scope)})", T.BOOL)
+    if op == "XOR":
+        return Typed(f"(({pred(st, e.left, scope)}) <> ({pred(st, e.right, scope)}))", T.BOOL)
+    if op in COMPARISONS:
+        return comparison(st, e, scope)
+    if op in STRING_OPS:
+        return string_predicate(st, e, scope)
+    if op == "=~":
+        return regex(st, e, scope)
+    if op == "IN":
+        return membership(st, e, scope)
+    left, right = expr(st, e.left, scope), expr(st, e.right, scope)
+    if left.type is T.DATETIME or right.type is T.DATETIME or left.type is T.DURATION:
+        return fn.temporal_arithmetic(op, left, right)
+    if op == "+":
+        return Typed(f"hg_add({as_json(left).sql}, {as_json(right).sql})", T.JSON)
+    # '%' would read as a placeholder to the driver: the helper names it `mod`.
+    name = "mod" if op == "%" else op
+    return Typed(f"hg_arith('{name}', {as_json(left).sql}, {as_json(right).sql})", T.JSON)
+
+
+def comparison(st: Translation, e: a.Binary, scope: Scope) -> Typed:
+    op = COMPARISONS[e.op]
+    if op in ("=", "<>"):
+        fast = literal_equality(st, e, scope)
+        if fast is not None:
+            return Typed(fast if op == "=" else f"(NOT {fast})", T.BOOL)
+    left, right = expr(st, e.left, scope), expr(st, e.right, scope)
+    if left.type in (T.NODE, T.REL) or right.type in (T.NODE, T.REL):
+        if left.type != right.type and T.JSON not in (left.type, right.type):
+            return Typed("FALSE", T.BOOL)
+        if op not in ("=", "<>"):
+            raise UnsupportedCypher("ordering comparisons of nodes or relationships")
+        return Typed(f"({as_json(left).sql if left.type is T.JSON else left.sql} {op} "
+                     f"{as_json(right).sql if right.type is T.JSON else right.sql})", T.BOOL)
+    if left.type is right.type and left.type in (T.DATETIME, T.DURATION, T.BOOL, T.PATH, T.NODES, T.RELS):
+        return Typed(f"(({left.sql}) {op} ({right.sql}))", T.BOOL)
+    lj, rj = as_json(left).sql, as_json(right).sql
+    if op == "=":
+        return Typed(f"({lj} = {rj})", T.BOOL)
+    if op == "<>":
+        return Typed(f"({lj} <> {rj})", T.BOOL)
+    return Typed(f"(hg_cmp({lj}, {rj}) {op} 0)", T.BOOL)
+
+
+def literal_equality(st: Translation, e: a.Binary, scope: Scope) -> str | None:
+    """`n.key = 'text'` (either way round) as a text comparison an expression index can serve."""
+    prop, lit = (e.left, e.right) if isinstance(e.right, a.Literal) else (e.right, e.left)
+    if not isinstance(lit, a.Literal) or not isinstance(lit.value, str):
+        return None
+    forms = property_text(st, prop, scope)
+    if forms is None:
+        return None
+    text, json = forms
+    return f"({text} = {st.params.add(lit.value, 'text')} AND jsonb_typeof{json} = 'string')"
+
+
+def string_predicate(st: Translation, e: a.Binary, scope: Scope) -> Typed:
+    if isinstance(e.right, a.Literal) and isinstance(e.right.value, str):
+        forms = property_text(st, e.left, scope)
         if forms is not None:
             text, json = forms
-        else:
-            value = self.json(e.left, scope)
-            text, json = f"(CASE WHEN jsonb_typeof({value}) = 'string' THEN ({value}) #>> '{{}}' END)", f"({value})"
-        return Typed(f"({text} {operator} {self.params.add(pattern, 'text')} AND jsonb_typeof{json} = 'string')",
-                     T.BOOL)
+            escaped = like_escape(e.right.value)
+            pattern = {"STARTS": f"{escaped}%", "ENDS": f"%{escaped}", "CONTAINS": f"%{escaped}%"}[e.op]
+            return Typed(f"({text} LIKE {st.params.add(pattern, 'text')} AND jsonb_typeof{json} = 'string')",
+                         T.BOOL)
+    return Typed(f"hg_string_op('{e.op}', {json_sql(st, e.left, scope)}, {json_sql(st, e.right, scope)})", T.BOOL)
 
-    def membership(self: Translator, e: a.Binary, scope: Scope) -> Typed:
-        right_ast = e.right
-        if isinstance(right_ast, a.ListLiteral) and all(
-                isinstance(i, a.Literal) and isinstance(i.value, str) for i in right_ast.items):
-            forms = self.property_text(e.left, scope)
-            if forms is not None:
-                text, json = forms
-                values = [i.value for i in right_ast.items]  # type: ignore[attr-defined]
-                return Typed(f"({text} = ANY({self.params.add(values, 'text[]')}) AND jsonb_typeof{json} = 'string')",
-                             T.BOOL)
-        if (isinstance(right_ast, a.FunctionCall) and right_ast.name == "labels" and isinstance(e.left, a.Literal)
-                and isinstance(e.left.value, str)):
-            node = self.expr(right_ast.args[0], scope)
-            return Typed(self.label_condition(self.node_kind_ids(node), ((e.left.value,),)), T.BOOL)
-        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
-        if right.type in (T.NODES, T.RELS):
-            if left.type not in (T.NODE, T.REL):
-                return Typed("FALSE", T.BOOL)
-            return Typed(f"({left.sql} = ANY({right.sql}))", T.BOOL)
-        if right.type is T.PATHS:
-            return Typed(f"({right.sql} @> jsonb_build_array(to_jsonb({left.sql})))", T.BOOL)
-        return Typed(f"hg_in({as_json(left).sql}, {as_json(right).sql})", T.BOOL)
 
-    # -- conditionals and comprehensions -------------------------------------------------------
+def regex(st: Translation, e: a.Binary, scope: Scope) -> Typed:
+    if not (isinstance(e.right, a.Literal) and isinstance(e.right.value, str)):
+        raise UnsupportedCypher("=~ with a pattern that is not a string literal")
+    pattern, ignore_case = java_to_postgres(e.right.value)
+    operator = "~*" if ignore_case else "~"
+    forms = property_text(st, e.left, scope)
+    if forms is not None:
+        text, json = forms
+    else:
+        value = json_sql(st, e.left, scope)
+        text, json = f"(CASE WHEN jsonb_typeof({value}) = 'string' THEN ({value}) #>> '{{}}' END)", f"({value})"
+    return Typed(f"({text} {operator} {st.params.add(pattern, 'text')} AND jsonb_typeof{json} = 'string')",
+                 T.BOOL)
 
-    def _Case(self: Translator, e: a.Case, scope: Scope) -> Typed:  # noqa: N802
-        results = [self.expr(then, scope) for _, then in e.whens]
-        default = self.expr(e.default, scope) if e.default is not None else None
-        kinds = {r.type for r in results} | ({default.type} if default is not None and default.sql != "NULL::jsonb"
-                                             else set())
-        uniform = kinds.pop() if len(kinds) == 1 else T.JSON
 
-        def shape(value: Typed) -> str:
-            return value.sql if value.type is uniform else as_json(value).sql
+def membership(st: Translation, e: a.Binary, scope: Scope) -> Typed:
+    right_ast = e.right
+    if isinstance(right_ast, a.ListLiteral) and all(
+            isinstance(i, a.Literal) and isinstance(i.value, str) for i in right_ast.items):
+        forms = property_text(st, e.left, scope)
+        if forms is not None:
+            text, json = forms
+            values = [i.value for i in right_ast.items]  # type: ignore[attr-defined]
+            return Typed(f"({text} = ANY({st.params.add(values, 'text[]')}) AND jsonb_typeof{json} = 'string')",
+                         T.BOOL)
+    if (isinstance(right_ast, a.FunctionCall) and right_ast.name == "labels" and isinstance(e.left, a.Literal)
+            and isinstance(e.left.value, str)):
+        node = expr(st, right_ast.args[0], scope)
+        return Typed(label_condition(st, node_kind_ids(node), ((e.left.value,),)), T.BOOL)
+    left, right = expr(st, e.left, scope), expr(st, e.right, scope)
+    if right.type in (T.NODES, T.RELS):
+        if left.type not in (T.NODE, T.REL):
+            return Typed("FALSE", T.BOOL)
+        return Typed(f"({left.sql} = ANY({right.sql}))", T.BOOL)
+    if right.type is T.PATHS:
+        return Typed(f"({right.sql} @> jsonb_build_array(to_jsonb({left.sql})))", T.BOOL)
+    return Typed(f"hg_in({as_json(left).sql}, {as_json(right).sql})", T.BOOL)
 
-        parts = ["CASE"]
-        subject = self.json(e.subject, scope) if e.subject is not None else None
-        for (when, _), result in zip(e.whens, results, strict=True):
-            condition = f"{subject} = {self.json(when, scope)}" if subject is not None else self.pred(when, scope)
-            parts.append(f"WHEN {condition} THEN {shape(result)}")
-        if default is not None:
-            parts.append(f"ELSE {shape(default) if default.sql != 'NULL::jsonb' else 'NULL'}")
-        parts.append("END")
-        return Typed(f"({' '.join(parts)})", uniform)
 
-    def iterate(self: Translator, variable: str, source: a.Expr, scope: Scope) -> tuple[str, Scope, str]:
-        """FROM item enumerating a list with its position; the element bound in a child scope."""
-        values = self.expr(source, scope)
-        alias = self.aliases.new("l")
-        inner = scope.child()
-        if values.type in (T.NODES, T.RELS):
-            table = "node" if values.type is T.NODES else "edge"
-            entity = self.aliases.new("n" if table == "node" else "e")
-            from_sql = (f"unnest({values.sql}) WITH ORDINALITY AS {alias}(v, i) "
-                        f"LEFT JOIN {table} AS {entity} ON {entity}.id = {alias}.v")
-            inner.bind(variable, Typed(f"{alias}.v", T.NODE if table == "node" else T.REL, entity))
-        elif values.type is T.PATHS:
-            from_sql = f"jsonb_array_elements({values.sql}) WITH ORDINALITY AS {alias}(j, i)"
-            inner.bind(variable, Typed(f"(SELECT array_agg(x::bigint) FROM jsonb_array_elements_text({alias}.j) x)",
-                                       T.PATH))
-        elif values.type is T.JSON:
-            from_sql = f"jsonb_array_elements({values.sql}) WITH ORDINALITY AS {alias}(v, i)"
-            inner.bind(variable, Typed(f"nullif({alias}.v, 'null'::jsonb)", T.JSON))
-        else:
-            raise UnsupportedCypher(f"iterating over a {values.type.value}")
-        return from_sql, inner, f"{alias}.i"
+# -- conditionals ----------------------------------------------------------------------------
 
-    def aggregate_list(self, value: Typed, order: str, where: str) -> Typed:
-        filter_sql = f" FILTER (WHERE {where})" if where != "TRUE" else ""
-        if value.type in (T.NODE, T.REL):
-            list_type = T.NODES if value.type is T.NODE else T.RELS
-            return Typed(f"coalesce(array_agg({value.sql} ORDER BY {order}){filter_sql}, '{{}}')", list_type)
-        if value.type is T.PATH:
-            return Typed(f"coalesce(jsonb_agg(to_jsonb({value.sql}) ORDER BY {order}){filter_sql}, '[]')", T.PATHS)
-        return Typed(f"coalesce(jsonb_agg({as_json(value).sql} ORDER BY {order}){filter_sql}, '[]'::jsonb)", T.JSON)
 
-    def _ListComprehension(self: Translator, e: a.ListComprehension, scope: Scope) -> Typed:  # noqa: N802
-        from_sql, inner, order = self.iterate(e.variable, e.source, scope)
-        where = self.pred(e.where, inner) if e.where is not None else "TRUE"
-        projection = self.expr(e.projection, inner) if e.projection is not None else inner.lookup(e.variable)
-        listed = self.aggregate_list(projection, order, "TRUE")
-        return Typed(f"(SELECT {listed.sql} FROM {from_sql} WHERE {where})", listed.type)
+def case(st: Translation, e: a.Case, scope: Scope) -> Typed:
+    results = [expr(st, then, scope) for _, then in e.whens]
+    default = expr(st, e.default, scope) if e.default is not None else None
+    kinds = {r.type for r in results} | ({default.type} if default is not None and default.sql != "NULL::jsonb"
+                                         else set())
+    uniform = kinds.pop() if len(kinds) == 1 else T.JSON
 
-    def _Quantifier(self: Translator, e: a.Quantifier, scope: Scope) -> Typed:  # noqa: N802
-        from_sql, inner, _ = self.iterate(e.variable, e.source, scope)
-        test = self.pred(e.where, inner) if e.where is not None else "TRUE"
-        aggregate = {
-            "any": f"coalesce(bool_or({test}), FALSE)",
-            "all": f"coalesce(bool_and({test}), TRUE)",
-            "none": f"NOT coalesce(bool_or({test}), FALSE)",
-            "single": f"count(*) FILTER (WHERE {test}) = 1",
-        }[e.kind]
-        return Typed(f"(SELECT {aggregate} FROM {from_sql})", T.BOOL)
+    def shape(value: Typed) -> str:
+        return value.sql if value.type is uniform else as_json(value).sql
 
-    def _Reduce(self: Translator, e: a.Reduce, scope: Scope) -> Typed:  # noqa: N802
-        """A recursive walk over the list's positions, carrying the accumulator as jsonb."""
-        values = self.expr(e.source, scope)
-        walk = self.aliases.new("r")
-        inner = scope.child()
-        inner.bind(e.accumulator, Typed(f"{walk}.acc", T.JSON))
-        if values.type in (T.NODES, T.RELS):
-            length = f"coalesce(cardinality({values.sql}), 0)"
-            element = Typed(f"({values.sql})[{walk}.i + 1]", T.NODE if values.type is T.NODES else T.REL)
-        elif values.type is T.JSON:
-            length = (f"(CASE WHEN jsonb_typeof({values.sql}) = 'array' THEN jsonb_array_length({values.sql}) "
-                      "ELSE 0 END)")
-            element = Typed(f"nullif(({values.sql})->({walk}.i), 'null'::jsonb)", T.JSON)
-        else:
-            raise UnsupportedCypher(f"reduce() over a {values.type.value}")
-        inner.bind(e.variable, element)
-        step = as_json(self.expr(e.expression, inner)).sql
-        initial = self.json(e.initial, scope)
-        missing = (f"{values.sql} IS NULL" if values.type is not T.JSON
-                   else f"coalesce({values.sql}, 'null'::jsonb) = 'null'::jsonb")
-        # reduce() over null is null, as in Neo4j.
-        return Typed(f"(CASE WHEN {missing} THEN NULL ELSE (WITH RECURSIVE {walk}(i, acc) AS (SELECT 0, {initial} "
-                     f"UNION ALL SELECT {walk}.i + 1, {step} FROM {walk} WHERE {walk}.i < {length}) "
-                     f"SELECT acc FROM {walk} ORDER BY i DESC LIMIT 1) END)", T.JSON)
+    parts = ["CASE"]
+    subject = json_sql(st, e.subject, scope) if e.subject is not None else None
+    for (when, _), result in zip(e.whens, results, strict=True):
+        condition = f"{subject} = {json_sql(st, when, scope)}" if subject is not None else pred(st, when, scope)
+        parts.append(f"WHEN {condition} THEN {shape(result)}")
+    if default is not None:
+        parts.append(f"ELSE {shape(default) if default.sql != 'NULL::jsonb' else 'NULL'}")
+    parts.append("END")
+    return Typed(f"({' '.join(parts)})", uniform)

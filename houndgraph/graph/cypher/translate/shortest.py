@@ -1,28 +1,93 @@
 """shortestPath / allShortestPaths inside MATCH.
 
 The search itself runs outside the statement (graph/paths.py: bidirectional or single-root BFS, one
-batched query per level). The translator first asks for it: it raises NeedShortestPaths with two
-small queries that list the candidate end points (the clauses before this MATCH, plus the end's own
-pattern and the WHERE conditions that only concern it). Once the executor has the paths, the
-statement joins them as a parameter table and applies the rest of the MATCH as usual.
+batched query per level). A first pass over the query, `requests`, lists the searches: for each
+shortestPath pattern of a top-level MATCH, two small queries that list the candidate end points
+(the clauses before this MATCH, plus the end's own pattern and the WHERE conditions that only
+concern it). Once the executor has the paths, the statement joins them as a parameter table and
+applies the rest of the MATCH as usual.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import UnsupportedCypher
-from houndgraph.graph.cypher.translate.patterns import From, NeedShortestPaths, ShortestRequest
-from houndgraph.graph.cypher.translate.values import T, Typed, relationship_kind_ids
+from houndgraph.graph.cypher.translate import patterns as pt
+from houndgraph.graph.cypher.translate.state import Translation
+from houndgraph.graph.cypher.translate.values import From, Scope, T, Typed, relationship_kind_ids
 from houndgraph.graph.cypher.validate import walk
 
-if TYPE_CHECKING:
-    from houndgraph.graph.cypher.translate.translator import Translator
-    from houndgraph.graph.cypher.translate.values import Scope
 
-# One found path: (left end id, right end id, [node, edge, node, ...]).
-FoundPath = tuple[int, int, list[int]]
+@dataclass(frozen=True)
+class ShortestRequest:
+    """One search the executor must run before the statement can be written."""
+
+    sources: a.Query  # RETURN DISTINCT id(...) of the left end
+    targets: a.Query
+    kind_ids: tuple[int, ...] | None  # None: every kind
+    direction: a.Direction  # from the left end to the right end
+    min_depth: int
+    max_depth: int | None
+    all_paths: bool
+
+
+def requests(query: a.Query, kinds: Mapping[str, int], inputs: Sequence[str] = ()) -> list[ShortestRequest]:
+    """The searches of the query's shortestPath patterns, in the order the translator meets them;
+    `inputs` names the variables an updating query's earlier steps bind."""
+    found: list[ShortestRequest] = []
+    for single in query.parts:
+        bound = list(inputs)
+        for index, clause in enumerate(single.clauses):
+            if isinstance(clause, a.Match):
+                found.extend(_request(part, clause, single.clauses[:index], bound, kinds)
+                             for part in clause.patterns if part.shortest is not None)
+            bound = _bound_after(clause, bound)
+    return found
+
+
+def _request(part: a.PatternPart, clause: a.Match, prefix: tuple[a.Clause, ...], bound: Sequence[str],
+             kinds: Mapping[str, int]) -> ShortestRequest:
+    low, high = _bounds(part)
+    rel = part.rels[0]
+    kind_ids = tuple(relationship_kind_ids(kinds, rel.types)) if rel.types else None
+    return ShortestRequest(_endpoint_query(part.nodes[0], clause, prefix, bound),
+                           _endpoint_query(part.nodes[1], clause, prefix, bound),
+                           kind_ids, rel.direction, low, high, part.shortest is a.Shortest.ALL)
+
+
+def _bound_after(clause: a.Clause, bound: list[str]) -> list[str]:
+    """The variables in scope after `clause`. A CALL { } adds its explicit return columns only: the
+    end point queries then keep fewer WHERE conditions, which widens their candidates, never narrows."""
+    if isinstance(clause, a.Match):
+        names = [part.variable for part in clause.patterns]
+        names += [n.variable for part in clause.patterns for n in part.nodes]
+        names += [r.variable for part in clause.patterns for r in part.rels]
+        return bound + [n for n in names if n is not None]
+    if isinstance(clause, a.Unwind):
+        return [*bound, clause.variable]
+    if isinstance(clause, a.With):
+        kept = bound if clause.projection.star else []
+        return kept + [item.alias for item in clause.projection.items]
+    if isinstance(clause, a.CallSubquery):
+        last = clause.query.parts[0].clauses[-1]
+        if isinstance(last, a.Return):
+            return bound + [item.alias for item in last.projection.items]
+    return bound
+
+
+def _bounds(part: a.PatternPart) -> tuple[int, int | None]:
+    """The pattern's (minimum, maximum) length; refuses the forms the search cannot run."""
+    if len(part.rels) != 1:
+        raise UnsupportedCypher(f"{part.shortest} over a pattern of more than one relationship")
+    rel = part.rels[0]
+    low, high = rel.length if rel.length is not None else (1, 1)
+    low = 1 if low is None else low
+    if low > 1:
+        raise UnsupportedCypher(f"{part.shortest} with a minimum length above 1")
+    return low, high
 
 
 def conjuncts(e: a.Expr | None) -> list[a.Expr]:
@@ -39,55 +104,42 @@ def free_variables(e: a.Expr) -> set[str]:
     return names - bound
 
 
-class ShortestPathCompiler:
-    """Mixed into Translator."""
-
-    def shortest_part(self: Translator, frm: From, scope: Scope, part: a.PatternPart,
-                      clause: a.Match) -> list[tuple[a.RelPattern, Typed]]:
-        if len(part.rels) != 1:
-            raise UnsupportedCypher(f"{part.shortest} over a pattern of more than one relationship")
-        if self.prefix is None:
-            raise UnsupportedCypher(f"{part.shortest} inside a subquery")
-        rel = part.rels[0]
-        low, high = rel.length if rel.length is not None else (1, 1)
-        low = 1 if low is None else low
-        if low > 1:
-            raise UnsupportedCypher(f"{part.shortest} with a minimum length above 1")
-        key = self.shortest_seen
-        self.shortest_seen += 1
-        if key not in self.shortest:
-            kind_ids = None
-            if rel.types:
-                kind_ids = tuple(relationship_kind_ids(self.kinds, rel.types))
-            raise NeedShortestPaths(ShortestRequest(
-                key, self.endpoint_query(part.nodes[0], clause, scope),
-                self.endpoint_query(part.nodes[1], clause, scope), kind_ids, rel.direction, low, high,
-                part.shortest is a.Shortest.ALL))
-        left = self.node(frm, scope, part.nodes[0])
-        right = self.node(frm, scope, part.nodes[1])
-        found = self.shortest[key]
-        alias = self.aliases.new("sp")
-        starts = self.params.add([p[0] for p in found], "bigint[]")
-        ends = self.params.add([p[1] for p in found], "bigint[]")
-        paths = self.params.add(["{" + ",".join(map(str, p[2])) + "}" for p in found], "text[]")
-        frm.join(f"CROSS JOIN (SELECT s, t, path::bigint[] AS path FROM unnest({starts}, {ends}, {paths}) "
-                 f"AS u(s, t, path)) AS {alias}")
-        frm.where.append(f"{alias}.s = {left.sql} AND {alias}.t = {right.sql}")
-        value = Typed(f"hg_path_edges({alias}.path)", T.RELS)
-        if rel.variable is not None:
-            scope.bind(rel.variable, value)
-        if part.variable is not None:
-            scope.bind(part.variable, Typed(f"{alias}.path", T.PATH))
-        return [(rel, value)]
-
-    def endpoint_query(self: Translator, node: a.NodePattern, clause: a.Match, scope: Scope) -> a.Query:
-        assert self.prefix is not None
-        variable = node.variable or " end"
-        known = set(self.prefix_variables) | {variable}
-        where_terms = [c for c in conjuncts(clause.where) if free_variables(c) <= known]
-        where: a.Expr | None = None
-        for term in where_terms:
+def _endpoint_query(node: a.NodePattern, clause: a.Match, prefix: tuple[a.Clause, ...],
+                    bound: Sequence[str]) -> a.Query:
+    variable = node.variable or " end"
+    known = set(bound) | {variable}
+    where: a.Expr | None = None
+    for term in conjuncts(clause.where):
+        if free_variables(term) <= known:
             where = term if where is None else a.Binary("AND", where, term)
-        pattern = a.PatternPart(None, (a.NodePattern(variable, node.labels, node.properties),), ())
-        ids = a.Projection((a.ProjectionItem(a.FunctionCall("id", (a.Variable(variable),)), "id"),), distinct=True)
-        return a.Query((a.SingleQuery((*self.prefix, a.Match((pattern,), where), a.Return(ids))),))
+    pattern = a.PatternPart(None, (a.NodePattern(variable, node.labels, node.properties),), ())
+    ids = a.Projection((a.ProjectionItem(a.FunctionCall("id", (a.Variable(variable),)), "id"),), distinct=True)
+    return a.Query((a.SingleQuery((*prefix, a.Match((pattern,), where), a.Return(ids))),))
+
+
+def shortest_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart) -> list[tuple[a.RelPattern, Typed]]:
+    """Joins the found paths of the pattern (the next of `st.shortest`) to `frm`."""
+    if len(part.rels) == 1 and not st.top_match:
+        raise UnsupportedCypher(f"{part.shortest} inside a subquery")
+    _bounds(part)
+    key = st.shortest_seen
+    st.shortest_seen += 1
+    if key not in st.shortest:
+        raise LookupError(f"the paths of shortest path pattern {key} were not searched")
+    rel = part.rels[0]
+    left = pt.node(st, frm, scope, part.nodes[0])
+    right = pt.node(st, frm, scope, part.nodes[1])
+    found = st.shortest[key]
+    alias = st.aliases.new("sp")
+    starts = st.params.add([p[0] for p in found], "bigint[]")
+    ends = st.params.add([p[1] for p in found], "bigint[]")
+    paths = st.params.add(["{" + ",".join(map(str, p[2])) + "}" for p in found], "text[]")
+    frm.join(f"CROSS JOIN (SELECT s, t, path::bigint[] AS path FROM unnest({starts}, {ends}, {paths}) "
+             f"AS u(s, t, path)) AS {alias}")
+    frm.where.append(f"{alias}.s = {left.sql} AND {alias}.t = {right.sql}")
+    value = Typed(f"hg_path_edges({alias}.path)", T.RELS)
+    if rel.variable is not None:
+        scope.bind(rel.variable, value)
+    if part.variable is not None:
+        scope.bind(part.variable, Typed(f"{alias}.path", T.PATH))
+    return [(rel, value)]

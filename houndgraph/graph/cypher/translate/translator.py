@@ -13,12 +13,11 @@ from dataclasses import dataclass
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
-from houndgraph.graph.cypher.translate.expressions import ExpressionCompiler
-from houndgraph.graph.cypher.translate.functions import FunctionCompiler, contains_aggregate
-from houndgraph.graph.cypher.translate.patterns import From, PatternCompiler
-from houndgraph.graph.cypher.translate.shortest import FoundPath, ShortestPathCompiler
-from houndgraph.graph.cypher.translate.subqueries import SubqueryCompiler
-from houndgraph.graph.cypher.translate.values import Aliases, Inputs, Params, Scope, T, Typed, as_json
+from houndgraph.graph.cypher.translate import expressions as ex
+from houndgraph.graph.cypher.translate import functions as fn
+from houndgraph.graph.cypher.translate import patterns as pt
+from houndgraph.graph.cypher.translate.state import FoundPath, Translation
+from houndgraph.graph.cypher.translate.values import From, Inputs, Scope, T, Typed, as_json
 
 Columns = list[tuple[str, T]]
 
@@ -31,192 +30,190 @@ class Statement:
     columns: tuple[tuple[str, T], ...]
 
 
-class Translator(ExpressionCompiler, FunctionCompiler, PatternCompiler, ShortestPathCompiler, SubqueryCompiler):
-    def __init__(self, kinds: Mapping[str, int], shortest: Mapping[int, list[FoundPath]] | None = None,
-                 inputs: Inputs | None = None) -> None:
-        self.kinds = kinds
-        self.shortest = shortest or {}
-        # Rows bound by the earlier steps of an updating query: the top-level query reads from them.
-        self.inputs = inputs
-        self.params = Params()
-        self.aliases = Aliases()
-        self.shortest_seen = 0
-        self.aggregating = False
-        # The clauses before the MATCH being translated, at the top level only (shortest paths).
-        self.prefix: tuple[a.Clause, ...] | None = None
-        self.prefix_variables: tuple[str, ...] = ()
+def translate(query: a.Query, kinds: Mapping[str, int], shortest: Mapping[int, list[FoundPath]] | None = None,
+              inputs: Inputs | None = None) -> Statement:
+    """`shortest` holds the paths of the query's shortestPath patterns (shortest.requests() lists them)."""
+    st = Translation(kinds, shortest or {}, inputs)
+    sql, columns = query_sql(st, query, Scope(), top=True)
+    return Statement(sql, st.params.values, tuple(columns))
 
-    def translate(self, query: a.Query) -> Statement:
-        sql, columns = self.query_sql(query, Scope(), top=True)
-        return Statement(sql, self.params.values, tuple(columns))
 
-    def query_sql(self, query: a.Query, outer: Scope, top: bool) -> tuple[str, Columns]:
-        compiled = [self.single_sql(part, outer, top) for part in query.parts]
-        sql, columns = compiled[0]
-        if len(compiled) == 1:
-            return sql, columns
-        parts = [f"({sql})"]
-        for (next_sql, next_columns), union_all in zip(compiled[1:], query.union_all, strict=True):
-            if [n for n, _ in next_columns] != [n for n, _ in columns]:
-                raise CypherSemanticError("All sub queries in an UNION must have the same return column names")
-            if [t for _, t in next_columns] != [t for _, t in columns]:
-                raise UnsupportedCypher("UNION of columns holding different kinds of values")
-            parts.append("UNION ALL" if union_all else "UNION")
-            parts.append(f"({next_sql})")
-        return " ".join(parts), columns
+def evaluate(expressions: Sequence[a.Expr], kinds: Mapping[str, int], inputs: Inputs) -> tuple[Statement, list[T]]:
+    """A SELECT giving, for each input row in order, the value of each expression."""
+    st = Translation(kinds, inputs=inputs)
+    frm = From()
+    scope = Scope().child()
+    order = bind_inputs(st, frm, scope)
+    values = [ex.expr(st, e, scope) for e in expressions]
+    select = ", ".join(f"{value.sql} AS c{i}" for i, value in enumerate(values)) or "1"
+    sql = f"SELECT {select} {frm.sql()} ORDER BY {order}"
+    return Statement(sql, st.params.values, ()), [value.type for value in values]
 
-    def single_sql(self, single: a.SingleQuery, outer: Scope, top: bool) -> tuple[str, Columns]:
-        clauses = single.clauses
-        if not clauses or not isinstance(clauses[-1], a.Return):
-            if any(isinstance(c, a.UPDATING_CLAUSES) for c in clauses):
-                raise UnsupportedCypher("updating clauses (CREATE, MERGE, SET, REMOVE, DELETE)")
-            raise CypherSemanticError("Query cannot conclude with " + type(clauses[-1]).__name__.upper()
-                                      + " (must be a RETURN clause)")
-        frm = From()
-        scope = outer.child()
-        if top and self.inputs is not None:
-            self.bind_inputs(frm, scope)
-        for index, clause in enumerate(clauses):
-            if isinstance(clause, a.Match):
-                if top:
-                    self.prefix = clauses[:index]
-                    self.prefix_variables = tuple(self.visible(scope))
-                try:
-                    self.match(frm, scope, clause)
-                finally:
-                    self.prefix = None
-            elif isinstance(clause, a.Unwind):
-                self.unwind(frm, scope, clause)
-            elif isinstance(clause, a.CallSubquery):
-                self.call_subquery(frm, scope, clause)
-            elif isinstance(clause, a.With):
-                select, columns = self.projection_sql(frm, scope, clause.projection)
-                alias = self.aliases.new("w")
-                frm = From([f"({select}) AS {alias}"])
-                scope = outer.child()
-                for column_index, (name, kind) in enumerate(columns):
-                    scope.bind(name, self.rebind(frm, f"{alias}.c{column_index}", kind))
-                if clause.where is not None:
-                    frm.where.append(self.pred(clause.where, scope))
-            elif isinstance(clause, a.Return):
-                if index != len(clauses) - 1:
-                    raise CypherSemanticError("RETURN can only be used at the end of the query")
-                return self.projection_sql(frm, scope, clause.projection)
-            elif isinstance(clause, a.UPDATING_CLAUSES):
-                raise UnsupportedCypher("updating clauses (CREATE, MERGE, SET, REMOVE, DELETE)")
-            else:
-                raise UnsupportedCypher(type(clause).__name__)
-        raise CypherSemanticError("query without RETURN")
 
-    def bind_inputs(self, frm: From, scope: Scope) -> str:
-        """Start `frm` from the input rows and bind their columns in `scope`; returns the SQL of each
-        row's position, by which an evaluation keeps the input order."""
-        assert self.inputs is not None
-        alias = self.aliases.new("in")
-        rows = self.params.json(self.inputs.encoded())
-        frm.items[0] = f"jsonb_array_elements({rows}) WITH ORDINALITY AS {alias}(r, ord)"
-        for index, (name, kind) in enumerate(self.inputs.columns):
-            scope.bind(name, self.rebind(frm, Inputs.decode(f"{alias}.r->{index}", kind), kind))
-        return f"{alias}.ord"
+def query_sql(st: Translation, query: a.Query, outer: Scope, top: bool) -> tuple[str, Columns]:
+    compiled = [single_sql(st, part, outer, top) for part in query.parts]
+    sql, columns = compiled[0]
+    if len(compiled) == 1:
+        return sql, columns
+    parts = [f"({sql})"]
+    for (next_sql, next_columns), union_all in zip(compiled[1:], query.union_all, strict=True):
+        if [n for n, _ in next_columns] != [n for n, _ in columns]:
+            raise CypherSemanticError("All sub queries in an UNION must have the same return column names")
+        if [t for _, t in next_columns] != [t for _, t in columns]:
+            raise UnsupportedCypher("UNION of columns holding different kinds of values")
+        parts.append("UNION ALL" if union_all else "UNION")
+        parts.append(f"({next_sql})")
+    return " ".join(parts), columns
 
-    def evaluate(self, expressions: Sequence[a.Expr]) -> tuple[str, list[T]]:
-        """A SELECT giving, for each input row in order, the value of each expression."""
-        frm = From()
-        scope = Scope().child()
-        order = self.bind_inputs(frm, scope)
-        values = [self.expr(e, scope) for e in expressions]
-        select = ", ".join(f"{value.sql} AS c{i}" for i, value in enumerate(values)) or "1"
-        return f"SELECT {select} {frm.sql()} ORDER BY {order}", [value.type for value in values]
 
-    @staticmethod
-    def visible(scope: Scope) -> list[str]:
-        names: list[str] = []
-        current: Scope | None = scope
-        while current is not None:
-            names.extend(n for n in current.bindings if not n.startswith(" "))
-            current = current.parent
-        return names
+def single_sql(st: Translation, single: a.SingleQuery, outer: Scope, top: bool) -> tuple[str, Columns]:
+    clauses = single.clauses
+    if not clauses or not isinstance(clauses[-1], a.Return):
+        if any(isinstance(c, a.UPDATING_CLAUSES) for c in clauses):
+            raise UnsupportedCypher("updating clauses (CREATE, MERGE, SET, REMOVE, DELETE)")
+        raise CypherSemanticError("Query cannot conclude with " + type(clauses[-1]).__name__.upper()
+                                  + " (must be a RETURN clause)")
+    frm = From()
+    scope = outer.child()
+    if top and st.inputs is not None:
+        bind_inputs(st, frm, scope)
+    for index, clause in enumerate(clauses):
+        if isinstance(clause, a.Match):
+            with st.within(top_match=top):
+                pt.match(st, frm, scope, clause)
+        elif isinstance(clause, a.Unwind):
+            unwind(st, frm, scope, clause)
+        elif isinstance(clause, a.CallSubquery):
+            call_subquery(st, frm, scope, clause)
+        elif isinstance(clause, a.With):
+            frm, scope = with_clause(st, frm, scope, outer, clause)
+        elif isinstance(clause, a.Return):
+            if index != len(clauses) - 1:
+                raise CypherSemanticError("RETURN can only be used at the end of the query")
+            return projection_sql(st, frm, scope, clause.projection)
+        elif isinstance(clause, a.UPDATING_CLAUSES):
+            raise UnsupportedCypher("updating clauses (CREATE, MERGE, SET, REMOVE, DELETE)")
+        else:
+            raise UnsupportedCypher(type(clause).__name__)
+    raise CypherSemanticError("query without RETURN")
 
-    def unwind(self, frm: From, scope: Scope, clause: a.Unwind) -> None:
-        values = self.expr(clause.expression, scope)
-        alias = self.aliases.new("u")
-        if values.type in (T.NODES, T.RELS):
-            frm.join(f"CROSS JOIN LATERAL unnest({values.sql}) AS {alias}(v)")
-            scope.bind(clause.variable, self.rebind(frm, f"{alias}.v", T.NODE if values.type is T.NODES else T.REL))
-            return
-        if values.type is T.PATHS:
-            frm.join(f"CROSS JOIN LATERAL jsonb_array_elements({values.sql}) AS {alias}(v)")
-            scope.bind(clause.variable, Typed(
-                f"(SELECT array_agg(x::bigint) FROM jsonb_array_elements_text({alias}.v) AS x)", T.PATH))
-            return
-        json = as_json(values).sql
-        frm.join(
-            f"CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN coalesce({json}, 'null'::jsonb) = 'null'::jsonb "
-            f"THEN '[]'::jsonb WHEN jsonb_typeof({json}) = 'array' THEN {json} ELSE jsonb_build_array({json}) END) "
-            f"AS {alias}(v)"
+
+def with_clause(st: Translation, frm: From, scope: Scope, outer: Scope, clause: a.With) -> tuple[From, Scope]:
+    """Closes the query part into a derived table: the FROM list and scope the next part starts from."""
+    select, columns = projection_sql(st, frm, scope, clause.projection)
+    alias = st.aliases.new("w")
+    frm = From([f"({select}) AS {alias}"])
+    scope = outer.child()
+    bind_columns(st, frm, scope, alias, columns)
+    if clause.where is not None:
+        frm.where.append(ex.pred(st, clause.where, scope))
+    return frm, scope
+
+
+def bind_columns(st: Translation, frm: From, scope: Scope, alias: str, columns: Columns) -> None:
+    """Binds the columns c0, c1, ... of the subquery `alias` to their Cypher names."""
+    for index, (name, kind) in enumerate(columns):
+        scope.bind(name, pt.rebind(st, frm, f"{alias}.c{index}", kind))
+
+
+def bind_inputs(st: Translation, frm: From, scope: Scope) -> str:
+    """Start `frm` from the input rows and bind their columns in `scope`; returns the SQL of each
+    row's position, by which an evaluation keeps the input order."""
+    assert st.inputs is not None
+    alias = st.aliases.new("in")
+    rows = st.params.json(st.inputs.encoded())
+    frm.items[0] = f"jsonb_array_elements({rows}) WITH ORDINALITY AS {alias}(r, ord)"
+    for index, (name, kind) in enumerate(st.inputs.columns):
+        scope.bind(name, pt.rebind(st, frm, Inputs.decode(f"{alias}.r->{index}", kind), kind))
+    return f"{alias}.ord"
+
+
+def visible(scope: Scope) -> list[str]:
+    names: list[str] = []
+    current: Scope | None = scope
+    while current is not None:
+        names.extend(n for n in current.bindings if not n.startswith(" "))
+        current = current.parent
+    return names
+
+
+def unwind(st: Translation, frm: From, scope: Scope, clause: a.Unwind) -> None:
+    values = ex.expr(st, clause.expression, scope)
+    alias = st.aliases.new("u")
+    if values.type in (T.NODES, T.RELS):
+        frm.join(f"CROSS JOIN LATERAL unnest({values.sql}) AS {alias}(v)")
+        scope.bind(clause.variable, pt.rebind(st, frm, f"{alias}.v", T.NODE if values.type is T.NODES else T.REL))
+        return
+    if values.type is T.PATHS:
+        frm.join(f"CROSS JOIN LATERAL jsonb_array_elements({values.sql}) AS {alias}(v)")
+        scope.bind(clause.variable, Typed(
+            f"(SELECT array_agg(x::bigint) FROM jsonb_array_elements_text({alias}.v) AS x)", T.PATH))
+        return
+    json = as_json(values).sql
+    frm.join(
+        f"CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN coalesce({json}, 'null'::jsonb) = 'null'::jsonb "
+        f"THEN '[]'::jsonb WHEN jsonb_typeof({json}) = 'array' THEN {json} ELSE jsonb_build_array({json}) END) "
+        f"AS {alias}(v)"
+    )
+    scope.bind(clause.variable, Typed(f"nullif({alias}.v, 'null'::jsonb)", T.JSON))
+
+
+def call_subquery(st: Translation, frm: From, scope: Scope, clause: a.CallSubquery) -> None:
+    sql, columns = query_sql(st, clause.query, scope, top=False)
+    alias = st.aliases.new("q")
+    frm.join(f"CROSS JOIN LATERAL ({sql}) AS {alias}")
+    bind_columns(st, frm, scope, alias, columns)
+
+
+def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Projection) -> tuple[str, Columns]:
+    items: list[a.ProjectionItem] = []
+    if projection.star:
+        items.extend(a.ProjectionItem(a.Variable(n), n) for n in sorted(set(visible(scope))))
+    items.extend(projection.items)
+    if not items:
+        raise CypherSemanticError("RETURN * is not allowed when there are no variables in scope")
+    names = [item.alias for item in items]
+    if len(set(names)) != len(names):
+        raise CypherSemanticError("Multiple result columns with the same name are not supported")
+    aggregates = [fn.contains_aggregate(item.expression) for item in items]
+    compiled: list[Typed] = []
+    for item, aggregate in zip(items, aggregates, strict=True):
+        with st.within(aggregating=aggregate):
+            compiled.append(ex.expr(st, item.expression, scope))
+    select = ", ".join(f"{value.sql} AS c{i}" for i, value in enumerate(compiled))
+    sql = f"SELECT {'DISTINCT ' if projection.distinct else ''}{select} {frm.sql()}"
+    if any(aggregates):
+        keys = [str(i + 1) for i, aggregate in enumerate(aggregates) if not aggregate]
+        if keys:
+            sql += f" GROUP BY {', '.join(keys)}"
+    if projection.order:
+        sql += " ORDER BY " + ", ".join(
+            sort_key(st, sort, items, compiled, scope) + (" DESC" if sort.descending else "")
+            for sort in projection.order
         )
-        scope.bind(clause.variable, Typed(f"nullif({alias}.v, 'null'::jsonb)", T.JSON))
+    if projection.skip is not None:
+        sql += f" OFFSET {count_expression(st, projection.skip, scope, 'SKIP')}"
+    if projection.limit is not None:
+        sql += f" LIMIT {count_expression(st, projection.limit, scope, 'LIMIT')}"
+    return sql, [(name, value.type) for name, value in zip(names, compiled, strict=True)]
 
-    def call_subquery(self, frm: From, scope: Scope, clause: a.CallSubquery) -> None:
-        sql, columns = self.query_sql(clause.query, scope, top=False)
-        alias = self.aliases.new("q")
-        frm.join(f"CROSS JOIN LATERAL ({sql}) AS {alias}")
-        for index, (name, kind) in enumerate(columns):
-            scope.bind(name, self.rebind(frm, f"{alias}.c{index}", kind))
 
-    def projection_sql(self, frm: From, scope: Scope, projection: a.Projection) -> tuple[str, Columns]:
-        items: list[a.ProjectionItem] = []
-        if projection.star:
-            items.extend(a.ProjectionItem(a.Variable(n), n) for n in sorted(set(self.visible(scope))))
-        items.extend(projection.items)
-        if not items:
-            raise CypherSemanticError("RETURN * is not allowed when there are no variables in scope")
-        names = [item.alias for item in items]
-        if len(set(names)) != len(names):
-            raise CypherSemanticError("Multiple result columns with the same name are not supported")
-        aggregates = [contains_aggregate(item.expression) for item in items]
-        compiled: list[Typed] = []
-        for item, aggregate in zip(items, aggregates, strict=True):
-            self.aggregating = aggregate
-            try:
-                compiled.append(self.expr(item.expression, scope))
-            finally:
-                self.aggregating = False
-        select = ", ".join(f"{value.sql} AS c{i}" for i, value in enumerate(compiled))
-        sql = f"SELECT {'DISTINCT ' if projection.distinct else ''}{select} {frm.sql()}"
-        if any(aggregates):
-            keys = [str(i + 1) for i, aggregate in enumerate(aggregates) if not aggregate]
-            if keys:
-                sql += f" GROUP BY {', '.join(keys)}"
-        if projection.order:
-            sql += " ORDER BY " + ", ".join(
-                self.sort_key(sort, items, compiled, scope) + (" DESC" if sort.descending else "")
-                for sort in projection.order
-            )
-        if projection.skip is not None:
-            sql += f" OFFSET {self.count_expression(projection.skip, scope, 'SKIP')}"
-        if projection.limit is not None:
-            sql += f" LIMIT {self.count_expression(projection.limit, scope, 'LIMIT')}"
-        return sql, [(name, value.type) for name, value in zip(names, compiled, strict=True)]
+def sort_key(st: Translation, sort: a.SortItem, items: Sequence[a.ProjectionItem], compiled: list[Typed],
+             scope: Scope) -> str:
+    for index, item in enumerate(items):
+        if sort.expression == item.expression or sort.expression == a.Variable(item.alias):
+            return str(index + 1)
+    order_scope = scope.child()
+    for item, value in zip(items, compiled, strict=True):
+        order_scope.bind(item.alias, value)
+    with st.within(aggregating=fn.contains_aggregate(sort.expression)):
+        value = ex.expr(st, sort.expression, order_scope)
+    return value.sql if value.type is not T.BOOL else f"({value.sql})"
 
-    def sort_key(self, sort: a.SortItem, items: Sequence[a.ProjectionItem], compiled: list[Typed],
-                 scope: Scope) -> str:
-        for index, item in enumerate(items):
-            if sort.expression == item.expression or sort.expression == a.Variable(item.alias):
-                return str(index + 1)
-        order_scope = scope.child()
-        for item, value in zip(items, compiled, strict=True):
-            order_scope.bind(item.alias, value)
-        self.aggregating = contains_aggregate(sort.expression)
-        try:
-            value = self.expr(sort.expression, order_scope)
-        finally:
-            self.aggregating = False
-        return value.sql if value.type is not T.BOOL else f"({value.sql})"
 
-    def count_expression(self, e: a.Expr, scope: Scope, clause: str) -> str:
-        if isinstance(e, a.Literal):
-            if not isinstance(e.value, int) or isinstance(e.value, bool) or e.value < 0:
-                raise CypherSemanticError(f"{clause} must be a non-negative integer")
-            return self.params.add(e.value, "bigint")
-        return f"(({self.json(e, scope)})::numeric)::bigint"
+def count_expression(st: Translation, e: a.Expr, scope: Scope, clause: str) -> str:
+    if isinstance(e, a.Literal):
+        if not isinstance(e.value, int) or isinstance(e.value, bool) or e.value < 0:
+            raise CypherSemanticError(f"{clause} must be a non-negative integer")
+        return st.params.add(e.value, "bigint")
+    return f"(({ex.json_sql(st, e, scope)})::numeric)::bigint"

@@ -91,6 +91,21 @@ def _encode(value: Any) -> Any:
     if isinstance(value, timedelta):
         return f"{value.total_seconds()} seconds"
     return value
+
+
+@dataclass
+class From:
+    items: list[str] = field(default_factory=lambda: ["(VALUES (1)) AS unit(x)"])
+    where: list[str] = field(default_factory=list)
+
+    def join(self, item: str) -> None:
+        self.items.append(item)
+
+    def sql(self) -> str:
+        where = f" WHERE {' AND '.join(self.where)}" if self.where else ""
+        return f"FROM {' '.join([self.items[0], *self.items[1:]])}{where}"
+
+
 SAFE_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from sqlalchemy import column, select, table, update
+from sqlalchemy import column, select, table
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.datapipe.loop_repository import REQUEST_ANALYSIS
 from houndgraph.models import DatapipeStatus, PurgeRequest, SourceKind
 
 # The graph's kind catalogue (a graph table, created by migration 0002 without an ORM model).
@@ -16,7 +17,8 @@ async def status(session: AsyncSession) -> DatapipeStatus | None:
 
 
 async def request_analysis(session: AsyncSession) -> None:
-    await session.execute(update(DatapipeStatus).where(DatapipeStatus.id == 1).values(analysis_requested=True))
+    # The loop's own statement: one definition of what an analysis request is.
+    await (await session.connection()).exec_driver_sql(REQUEST_ANALYSIS)
 
 
 async def source_kind_names(session: AsyncSession, ids: list[int]) -> dict[int, str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import psycopg
 
-from houndgraph.datapipe.pipeline_repository import TaskRow
+from houndgraph.datapipe.loop_repository import TaskRow
 from houndgraph.graph.store import GraphStore, WriteStats
 from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.files import IngestFile, expand_upload

@@ -21,11 +21,12 @@ from pathlib import Path
 import psycopg
 
 from houndgraph.analysis import run_analysis
+from houndgraph.config import service as config_service
+from houndgraph.datapipe import clear_database_repository as purge_repo
 from houndgraph.datapipe import files
-from houndgraph.datapipe import pipeline_repository as repo
-from houndgraph.datapipe import purge_repository as purge_repo
-from houndgraph.datapipe.ingest import BATCH_SIZE, Stopped, TaskProgress, write_task
-from houndgraph.datapipe.pipeline_repository import PipeStatus, TaskRow
+from houndgraph.datapipe import loop_repository as repo
+from houndgraph.datapipe.loop_repository import PipeStatus, TaskRow
+from houndgraph.datapipe.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
 from houndgraph.db import Database
 from houndgraph.graph.store import WriteStats
 from houndgraph.ingest.errors import IngestError
@@ -49,7 +50,7 @@ def no_analysis(conn: psycopg.Connection) -> None:
 
 def analyse(conn: psycopg.Connection) -> None:
     """The analysis hook: every post-processing rule, Tier Zero tags and the data-quality snapshot."""
-    run_analysis(conn, citrix_rdp_support=repo.citrix_rdp_support(conn))
+    run_analysis(conn, citrix_rdp_support=config_service.citrix_rdp_support(conn))
 
 
 class Observer:

@@ -1,8 +1,9 @@
 """The node and edge shapes every graph answer shares (reference/behaviour.md §1), and the legacy
 "BloodHound graph" map of the deprecated endpoints (§12).
 
-Moved here from `graph_query.service` so that the Cypher endpoint, path finding, relay targets and the
-entity views shape nodes one way.
+Wire format, so it sits with the other shared response shapes in `kit/`, not in the graph library:
+the Cypher endpoint, path finding, relay targets, search and the entity views shape the graph
+library's plain `NodeRow` / `EdgeRow` records one way.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from houndgraph.graph.cypher.execute import EdgeRow, NodeRow
 from houndgraph.graph.kinds import primary_kind
+from houndgraph.graph.rows import EdgeRow, NodeRow
 
 TIER_ZERO_KIND, OWNED_KIND = "Tag_Tier_Zero", "Tag_Owned"
 TIER_ZERO_TAG, OWNED_TAG = "admin_tier_0", "owned"

@@ -21,11 +21,9 @@ from houndgraph.cli.ingest_display import (
     IngestProgress,
     summary_table,
 )
-from houndgraph.datapipe import pipeline_repository as repo
-from houndgraph.datapipe.ingest import TaskProgress
-from houndgraph.datapipe.local_jobs import collect_files, queue_files
-from houndgraph.datapipe.pipeline import Datapipe, Observer
-from houndgraph.datapipe.pipeline_repository import TaskRow
+from houndgraph.datapipe.local_jobs import collect_files, job_progress, job_tasks, queue_files
+from houndgraph.datapipe.loop import Datapipe, Observer, TaskRow
+from houndgraph.datapipe.task_writer import TaskProgress
 from houndgraph.db import Database
 from houndgraph.graph.store import WriteStats
 from houndgraph.models.ingest_task import TaskState
@@ -92,15 +90,13 @@ def _ingest_locally(files: list[Path]) -> bool:
         database.migrate()
         with database.connect_raw(autocommit=True) as conn:
             job_id = queue_files(conn, settings, files)
-            job = repo.job_progress(conn, job_id)
-            assert job is not None
+            job = job_progress(conn, job_id)
             started = time.monotonic()
             with IngestProgress(console, job.total_files) as bar:
                 observer = _BarObserver(bar, job.failed_files)
                 while job.status not in FINISHED_STATUSES:
                     ran = pipe.tick(observer)
-                    job = repo.job_progress(conn, job_id)
-                    assert job is not None
+                    job = job_progress(conn, job_id)
                     if not ran:  # another process holds the datapipe: follow the job's committed counters
                         bar.update(files_done=job.completed_files + job.failed_files, objects=job.nodes_written,
                                    edges=job.edges_written, description="ingesting (by the running service)")
@@ -108,7 +104,7 @@ def _ingest_locally(files: list[Path]) -> bool:
                 bar.update(files_done=job.completed_files + job.failed_files, objects=job.nodes_written,
                            edges=job.edges_written, description="done")
             outcomes = [FileOutcome(t.file_name, t.parent_file_name or "", t.state, t.nodes_written, t.edges_written,
-                                    list(t.errors), list(t.warnings)) for t in repo.job_tasks(conn, job_id)]
+                                    list(t.errors), list(t.warnings)) for t in job_tasks(conn, job_id)]
         console.print(summary_table(outcomes, job.status, job.status_message, time.monotonic() - started))
         return job.status in SUCCESS_STATUSES
     finally:

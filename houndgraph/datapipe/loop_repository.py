@@ -1,7 +1,7 @@
 """The datapipe's SQL, over a psycopg connection it owns: the status row, ingest tasks and jobs.
 
 Callers decide the transactions (an ingest task's graph writes and its status change commit together);
-functions here never commit. The graph deletions of clear-database are in `purge_repository`.
+functions here never commit. The graph deletions of clear-database are in `clear_database_repository`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from enum import StrEnum
 import psycopg
 from psycopg.types.json import Jsonb
 
-from houndgraph.config.catalogue import ParameterKey
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.models.ingest_task import TaskState
 
@@ -67,8 +66,12 @@ def set_status(conn: psycopg.Connection, status: PipeStatus) -> None:
     conn.execute("UPDATE datapipe_status SET status = %s, updated_at = now() WHERE id = 1", (str(status),))
 
 
+# Run here by the loop and by the API in the request's transaction (`repository.request_analysis`).
+REQUEST_ANALYSIS = "UPDATE datapipe_status SET analysis_requested = true WHERE id = 1"
+
+
 def request_analysis(conn: psycopg.Connection) -> None:
-    conn.execute("UPDATE datapipe_status SET analysis_requested = true WHERE id = 1")
+    conn.execute(REQUEST_ANALYSIS)
 
 
 def analysis_wanted(conn: psycopg.Connection) -> bool:
@@ -286,10 +289,3 @@ def unfinished_stored_paths(conn: psycopg.Connection) -> set[str]:
         ([str(TaskState.PENDING), str(TaskState.RUNNING)],),
     ).fetchall()
     return {row[0] for row in rows}
-
-
-def citrix_rdp_support(conn: psycopg.Connection) -> bool:
-    """The `analysis.citrix_rdp_support` parameter (CanRDP needs Direct Access Users too when it is on)."""
-    row = conn.execute("SELECT value->'enabled' FROM parameters WHERE key = %s",
-                       (ParameterKey.CITRIX_RDP_SUPPORT.value,)).fetchone()
-    return bool(row and row[0] is True)

@@ -1,0 +1,88 @@
+"""Expressions over lists: comprehensions, quantifiers (any, all, none, single) and reduce()."""
+
+from __future__ import annotations
+
+from houndgraph.graph.cypher import ast as a
+from houndgraph.graph.cypher.errors import UnsupportedCypher
+from houndgraph.graph.cypher.translate import expressions as ex
+from houndgraph.graph.cypher.translate.state import Translation
+from houndgraph.graph.cypher.translate.values import Scope, T, Typed, as_json
+
+
+def iterate(st: Translation, variable: str, source: a.Expr, scope: Scope) -> tuple[str, Scope, str]:
+    """FROM item enumerating a list with its position; the element bound in a child scope."""
+    values = ex.expr(st, source, scope)
+    alias = st.aliases.new("l")
+    inner = scope.child()
+    if values.type in (T.NODES, T.RELS):
+        table = "node" if values.type is T.NODES else "edge"
+        entity = st.aliases.new("n" if table == "node" else "e")
+        from_sql = (f"unnest({values.sql}) WITH ORDINALITY AS {alias}(v, i) "
+                    f"LEFT JOIN {table} AS {entity} ON {entity}.id = {alias}.v")
+        inner.bind(variable, Typed(f"{alias}.v", T.NODE if table == "node" else T.REL, entity))
+    elif values.type is T.PATHS:
+        from_sql = f"jsonb_array_elements({values.sql}) WITH ORDINALITY AS {alias}(j, i)"
+        inner.bind(variable, Typed(f"(SELECT array_agg(x::bigint) FROM jsonb_array_elements_text({alias}.j) x)",
+                                   T.PATH))
+    elif values.type is T.JSON:
+        from_sql = f"jsonb_array_elements({values.sql}) WITH ORDINALITY AS {alias}(v, i)"
+        inner.bind(variable, Typed(f"nullif({alias}.v, 'null'::jsonb)", T.JSON))
+    else:
+        raise UnsupportedCypher(f"iterating over a {values.type.value}")
+    return from_sql, inner, f"{alias}.i"
+
+
+def aggregate_list(value: Typed, order: str, where: str) -> Typed:
+    filter_sql = f" FILTER (WHERE {where})" if where != "TRUE" else ""
+    if value.type in (T.NODE, T.REL):
+        list_type = T.NODES if value.type is T.NODE else T.RELS
+        return Typed(f"coalesce(array_agg({value.sql} ORDER BY {order}){filter_sql}, '{{}}')", list_type)
+    if value.type is T.PATH:
+        return Typed(f"coalesce(jsonb_agg(to_jsonb({value.sql}) ORDER BY {order}){filter_sql}, '[]')", T.PATHS)
+    return Typed(f"coalesce(jsonb_agg({as_json(value).sql} ORDER BY {order}){filter_sql}, '[]'::jsonb)", T.JSON)
+
+
+def list_comprehension(st: Translation, e: a.ListComprehension, scope: Scope) -> Typed:
+    from_sql, inner, order = iterate(st, e.variable, e.source, scope)
+    where = ex.pred(st, e.where, inner) if e.where is not None else "TRUE"
+    projection = ex.expr(st, e.projection, inner) if e.projection is not None else inner.lookup(e.variable)
+    listed = aggregate_list(projection, order, "TRUE")
+    return Typed(f"(SELECT {listed.sql} FROM {from_sql} WHERE {where})", listed.type)
+
+
+def quantifier(st: Translation, e: a.Quantifier, scope: Scope) -> Typed:
+    from_sql, inner, _ = iterate(st, e.variable, e.source, scope)
+    test = ex.pred(st, e.where, inner) if e.where is not None else "TRUE"
+    aggregate = {
+        "any": f"coalesce(bool_or({test}), FALSE)",
+        "all": f"coalesce(bool_and({test}), TRUE)",
+        "none": f"NOT coalesce(bool_or({test}), FALSE)",
+        "single": f"count(*) FILTER (WHERE {test}) = 1",
+    }[e.kind]
+    return Typed(f"(SELECT {aggregate} FROM {from_sql})", T.BOOL)
+
+
+def reduce_list(st: Translation, e: a.Reduce, scope: Scope) -> Typed:
+    """A recursive walk over the list's positions, carrying the accumulator as jsonb."""
+    values = ex.expr(st, e.source, scope)
+    walk = st.aliases.new("r")
+    inner = scope.child()
+    inner.bind(e.accumulator, Typed(f"{walk}.acc", T.JSON))
+    if values.type in (T.NODES, T.RELS):
+        length = f"coalesce(cardinality({values.sql}), 0)"
+        element = Typed(f"({values.sql})[{walk}.i + 1]", T.NODE if values.type is T.NODES else T.REL)
+    elif values.type is T.JSON:
+        length = (f"(CASE WHEN jsonb_typeof({values.sql}) = 'array' THEN jsonb_array_length({values.sql}) "
+                  "ELSE 0 END)")
+        element = Typed(f"nullif(({values.sql})->({walk}.i), 'null'::jsonb)", T.JSON)
+    else:
+        raise UnsupportedCypher(f"reduce() over a {values.type.value}")
+    inner.bind(e.variable, element)
+    step = as_json(ex.expr(st, e.expression, inner)).sql
+    initial = ex.json_sql(st, e.initial, scope)
+    missing = (f"{values.sql} IS NULL" if values.type is not T.JSON
+               else f"coalesce({values.sql}, 'null'::jsonb) = 'null'::jsonb")
+    # reduce() over null is null, as in Neo4j.
+    return Typed(f"(CASE WHEN {missing} THEN NULL ELSE (WITH RECURSIVE {walk}(i, acc) AS (SELECT 0, {initial} "
+                 f"UNION ALL SELECT {walk}.i + 1, {step} FROM {walk} WHERE {walk}.i < {length}) "
+                 f"SELECT acc FROM {walk} ORDER BY i DESC LIMIT 1) END)", T.JSON)

@@ -1,0 +1,42 @@
+"""The state one translation shares between its modules: kinds, found shortest paths, input rows,
+the bound parameters and aliases written so far, and where in the query the translation is."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from houndgraph.graph.cypher.translate.values import Aliases, Inputs, Params
+
+# One found path: (left end id, right end id, [node, edge, node, ...]).
+FoundPath = tuple[int, int, list[int]]
+
+
+@dataclass
+class Translation:
+    kinds: Mapping[str, int]
+    # The paths of each shortestPath pattern of the top-level MATCH clauses, in query order.
+    shortest: Mapping[int, list[FoundPath]] = field(default_factory=dict)
+    # Rows bound by the earlier steps of an updating query: the top-level query reads from them.
+    inputs: Inputs | None = None
+    params: Params = field(default_factory=Params)
+    aliases: Aliases = field(default_factory=Aliases)
+    shortest_seen: int = 0
+    # Inside a projection item that aggregates (count(), collect(), ...).
+    aggregating: bool = False
+    # Inside the patterns of a top-level MATCH, the only place a shortestPath may stand.
+    top_match: bool = False
+
+    @contextmanager
+    def within(self, *, aggregating: bool | None = None, top_match: bool | None = None) -> Iterator[None]:
+        """Sets the flags given for the duration of the block."""
+        saved = self.aggregating, self.top_match
+        if aggregating is not None:
+            self.aggregating = aggregating
+        if top_match is not None:
+            self.top_match = top_match
+        try:
+            yield
+        finally:
+            self.aggregating, self.top_match = saved
