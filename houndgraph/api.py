@@ -7,11 +7,11 @@ nothing more; `CLIENT` routes are for collection clients alone; every other rout
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Final
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.routing import APIRoute
 
 from houndgraph.asset_group import endpoints as asset_group_endpoints
@@ -28,10 +28,13 @@ from houndgraph.custom_node import endpoints as custom_node_endpoints
 from houndgraph.data_quality import endpoints as data_quality_endpoints
 from houndgraph.datapipe import endpoints as datapipe_endpoints
 from houndgraph.entity import endpoints as entity_endpoints
+from houndgraph.errors import Unauthorized
 from houndgraph.event import endpoints as event_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.graph_query import endpoints as graph_query_endpoints
+from houndgraph.health import endpoints as health_endpoints
+from houndgraph.kit.json_limits import check_json_text, check_query_string
 from houndgraph.pathfinding import endpoints as pathfinding_endpoints
 from houndgraph.saved_query import endpoints as saved_query_endpoints
 from houndgraph.search import endpoints as search_endpoints
@@ -72,15 +75,40 @@ class Route:
 
 
 class HoundRoute(APIRoute):
-    """An APIRoute that remembers what the table said about it."""
+    """An APIRoute that remembers what the table said about it, and checks what needs no parsing first:
+    NUL characters in the URL, a missing credential (401 before any complaint about the body), then the
+    raw JSON body's nesting and NUL characters."""
 
     permission: P | _Public | _ClientOnly | None = AUTHENTICATED
     streams_body: bool = False
     malformed_json_message: str | None = None
 
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def guarded(request: Request) -> Response:
+            check_query_string(request.scope.get("query_string", b""))
+            check_query_string(request.scope.get("raw_path", b""))
+            if not isinstance(self.permission, _Public) and not request.headers.get("authorization"):
+                raise Unauthorized()
+            if not self.streams_body and _may_be_json(request.headers.get("content-type")):
+                body = await request.body()
+                if body:
+                    check_json_text(body)
+            return await handler(request)
+
+        return guarded
+
+
+def _may_be_json(content_type: str | None) -> bool:
+    media_type = (content_type or "").split(";", 1)[0].strip().lower()
+    return not media_type or media_type.endswith("json")
+
 
 ROUTES: list[Route] = [
     Route("GET", "/api/version", get_version, PUBLIC),
+    # For load balancers: this process's database and datapipe (no credentials, nothing secret).
+    Route("GET", "/api/v2/health", health_endpoints.get_health, PUBLIC),
     # --- authentication -----------------------------------------------------------------------
     Route("POST", "/api/v2/login", auth_endpoints.login, PUBLIC),
     Route("POST", "/api/v2/logout", auth_endpoints.logout, AUTHENTICATED),

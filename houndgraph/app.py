@@ -19,9 +19,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
 from houndgraph.auth import passwords
+from houndgraph.auth.passwords import PasswordPool
 from houndgraph.datapipe.loop import Datapipe
-from houndgraph.db import Database, is_query_canceled
+from houndgraph.db import Database, data_error_message, is_query_canceled
 from houndgraph.deadline import InFlight
+from houndgraph.docs import install_docs
 from houndgraph.errors import (
     JSON_UNMARSHAL,
     METHOD_NOT_ALLOWED,
@@ -33,12 +35,14 @@ from houndgraph.errors import (
 )
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.middleware import JSON_BODY_LIMIT, RequestContextMiddleware
+from houndgraph.observability import ObservabilityMiddleware, metrics
 from houndgraph.rendering import error_body, render_error_bytes
 from houndgraph.settings import Settings
 from houndgraph.ui.serving import mount_ui
 from houndgraph.user.bootstrap import ensure_admin
 
 log = logging.getLogger("houndgraph")
+OPENAPI_URL = "/api/openapi.json"
 
 
 def prepare_database(settings: Settings, database: Database) -> None:
@@ -107,12 +111,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def database_error(request: Request, error: DBAPIError) -> JSONResponse:
         if is_query_canceled(error):
             return _error_response(request, RequestTimedOut())
+        if (message := data_error_message(error)) is not None:
+            return _error_response(request, BadRequest(message))
         log.exception("database error (request %s)", getattr(request.state, "request_id", ""))
-        return _error_response(request, InternalError())
-
-    @app.exception_handler(Exception)
-    async def unexpected_error(request: Request, error: Exception) -> JSONResponse:
-        log.exception("unexpected error (request %s)", getattr(request.state, "request_id", ""))
         return _error_response(request, InternalError())
 
 
@@ -136,26 +137,29 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         db = database or Database.open(settings)
         prepare_database(settings, db)
         app.state.database = db
-        datapipe = Datapipe(settings, db).start()
+        app.state.password_pool = PasswordPool(settings.password_hash_workers)
+        datapipe = app.state.datapipe = Datapipe(settings, db).start()
         try:
             yield
         finally:
             # Requests still at work stop their database work rather than hold up the shutdown.
             in_flight.cancel_all()
             await run_in_threadpool(datapipe.stop)
+            app.state.password_pool.close()
             await db.dispose()
             if own_database:
                 db.close()
 
     app = FastAPI(
         title="houndgraph", version=__version__, lifespan=lifespan,
-        openapi_url="/api/openapi.json", docs_url="/api/docs", redoc_url=None,
+        openapi_url=OPENAPI_URL, docs_url=None, redoc_url=None,
         description="Attack-path analysis for Active Directory and Azure; the BloodHound CE API (v2).",
     )
     app.state.settings = settings
     # The requests being served; `houndgraph serve` cancels their database work when shutdown begins.
     in_flight = app.state.in_flight = InFlight()
     register_routes(app.router)
+    install_docs(app, OPENAPI_URL)
     mount_ui(app.router)
     install_error_handlers(app)
     upload_patterns = _upload_path_patterns(app)
@@ -168,4 +172,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     app.add_middleware(RequestContextMiddleware, render_error=render_error_bytes, body_limit_for=body_limit_for,
                        request_timeout=settings.request_timeout_seconds,
                        response_limit=settings.max_response_bytes, in_flight=in_flight)
+    # Outermost: it times and logs whatever the inner layers answer, request id included.
+    app.add_middleware(ObservabilityMiddleware)
+    app.add_route("/metrics", metrics, include_in_schema=False)
     return app

@@ -8,7 +8,9 @@ deadline passes or the client leaves), the one way graph code reaches that sessi
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import re
 import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -78,7 +80,9 @@ def _start_embedded(pgdata: Path) -> tuple[Any, str]:
     with psycopg.connect(admin_url, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)).fetchone()
         if not exists:
-            conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+            # Processes starting together race to create it; the losers find it made.
+            with contextlib.suppress(psycopg.errors.DuplicateDatabase, psycopg.errors.UniqueViolation):
+                conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
     return server, url
 
 
@@ -206,3 +210,16 @@ def is_query_canceled(error: BaseException) -> bool:
             return True
         current = getattr(current, "orig", None) or current.__cause__
     return False
+
+
+def data_error_message(error: BaseException) -> str | None:
+    """A message safe to show for an error caused by the values in a request (SQLSTATE class 22: a number
+    out of range, a NUL character, a division by zero), or None for any other error. The driver's own
+    text is never shown: it can quote internals."""
+    current: BaseException | None = error
+    while current is not None:
+        if isinstance(current, psycopg.DataError):
+            words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(current).__name__).lower()
+            return f"the request holds a value the database cannot take ({words})"
+        current = getattr(current, "orig", None) or current.__cause__
+    return None

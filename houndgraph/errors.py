@@ -97,3 +97,8 @@ class RequestTimedOut(ServiceError):
 
     status = HTTPStatus.INTERNAL_SERVER_ERROR
     default_message = REQUEST_TIMED_OUT
+
+
+class ServiceUnavailable(ServiceError):
+    status = HTTPStatus.SERVICE_UNAVAILABLE
+    default_message = "the service is unavailable"

@@ -10,6 +10,7 @@ Written as plain ASGI (not BaseHTTPMiddleware) so request and response bodies st
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import uuid
 from collections.abc import Callable
@@ -17,7 +18,9 @@ from collections.abc import Callable
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from houndgraph.deadline import InFlight, RequestDeadline
-from houndgraph.errors import BadRequest, PayloadTooLarge, ResponseTooLarge, ServiceError
+from houndgraph.errors import BadRequest, InternalError, PayloadTooLarge, ResponseTooLarge, ServiceError
+
+log = logging.getLogger("houndgraph")
 
 REQUEST_ID_HEADER = "RequestID"
 DEFAULT_WAIT_SECONDS = 30
@@ -75,8 +78,12 @@ class RequestContextMiddleware:
         state["request_id"] = request_id
         header_id = (REQUEST_ID_HEADER.encode("latin-1"), request_id.encode("latin-1"))
 
+        started = False
+
         async def send_with_id(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 message.setdefault("headers", [])
                 message["headers"] = [*message["headers"], header_id]
             await send(message)
@@ -109,6 +116,13 @@ class RequestContextMiddleware:
         watched = _DisconnectWatch(limited_receive, deadline)
         try:
             await self.app(scope, watched.receive, self._capped(scope, send_with_id, watched))
+        except Exception:
+            # Answered here rather than by Starlette's last-resort handler, which re-raises after the 500
+            # and so makes the server close a kept-alive connection the client is about to reuse.
+            if started:
+                raise
+            log.exception("unexpected error (request %s)", request_id)
+            await self._reject(scope, send_with_id, InternalError())
         finally:
             watched.stop()
             deadline.close()

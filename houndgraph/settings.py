@@ -42,8 +42,13 @@ class Settings(BaseSettings):
     # Seconds a collection job may stay ready without its client starting it, or run without an upload
     # or an end, before the scheduler times it out (status 4).
     client_job_timeout: float = 6 * 3600.0
-    # Login throttle: this many failures for one username within the window answer 429.
+    # Login throttle, within the window: this many failures for one account from one address answer 429 to
+    # that address; this many from one address, whatever the accounts; and once an account has this many
+    # from all addresses, every address that has failed on it waits too. An address without failures on
+    # the account (its owner's) is never refused.
     login_max_failures: int = 5
+    login_max_failures_per_address: int = 50
+    login_max_failures_per_account: int = 50
     login_failure_window_seconds: int = 300
     # argon2id cost of new password digests: argon2's RFC 9106 low-memory profile. Tests lower it; a digest
     # keeps its own parameters, so verifying a stored password costs what it cost when it was set.
@@ -56,6 +61,11 @@ class Settings(BaseSettings):
     request_timeout_seconds: int = Field(default=30, ge=1)
     # The largest JSON response body; a bigger answer is refused with 400 (narrow the query instead).
     max_response_bytes: int = Field(default=64 * 1024**2, ge=1024)
+    # Password hashes computed at once (each argon2 verification takes ~50 ms of one core and 64 MiB);
+    # logins waiting beyond eight times this many answer 429.
+    password_hash_workers: int = 2
+    # Proxies whose X-Forwarded-For is believed (comma-separated); unset, the peer's address is the client's.
+    forwarded_allow_ips: str | None = None
     _signing_key: bytes | None = PrivateAttr(default=None)
 
     @property

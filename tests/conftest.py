@@ -64,6 +64,30 @@ def database(data_dir: Path, worker_id: str) -> Iterator[Database]:
     db.close()
 
 
+@contextmanager
+def scratch_database(database: Database, prefix: str) -> Iterator[Database]:
+    """A migrated database of its own on the test server, dropped afterwards: for tests that restore,
+    fuzz or otherwise change what every other test relies on."""
+    import uuid
+
+    from sqlalchemy.engine import make_url
+
+    from houndgraph.db import libpq_url
+
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    admin_url = libpq_url(str(make_url(database.url).set(database="postgres")))
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    scratch = Database(url=str(make_url(database.url).set(database=name)))
+    try:
+        scratch.migrate()
+        yield scratch
+    finally:
+        scratch.close()
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
 @pytest.fixture
 def raw_conn(database: Database) -> Iterator[psycopg.Connection]:
     with database.connect_raw() as conn:
@@ -125,8 +149,10 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def server_settings(data_dir: Path) -> Settings:
+    # Every test logs in from 127.0.0.1 (the fuzzer too): the per-address throttle is tested on addresses of its own.
     return Settings(data_dir=data_dir, port=_free_port(), admin_password=ADMIN_PASSWORD,
-                    secret_key="x" * 48, datapipe_interval=0.2, **CHEAP_PASSWORD_HASHING)
+                    secret_key="x" * 48, datapipe_interval=0.2, login_max_failures_per_address=1_000_000,
+                    **CHEAP_PASSWORD_HASHING)
 
 
 @pytest.fixture(scope="session")

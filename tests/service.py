@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -26,7 +27,7 @@ ENVIRONMENT = {"HOUNDGRAPH_DATAPIPE_INTERVAL": "0.2"}
 class ServiceProcess:
     """Starts the service and waits until it answers; `stop` is a Ctrl-C, `kill` a kill -9."""
 
-    def __init__(self, data_dir: Path, password: str, **extra_env: str) -> None:
+    def __init__(self, data_dir: Path, password: str, *, serve_args: Sequence[str] = (), **extra_env: str) -> None:
         self.port = _free_port()
         self.password = password
         env = {**os.environ, "HOUNDGRAPH_DATA_DIR": str(data_dir), "HOUNDGRAPH_PORT": str(self.port),
@@ -34,7 +35,8 @@ class ServiceProcess:
         # The service's output goes to a file in the data directory, so a failed start can say why.
         self.log = data_dir / f"serve-{self.port}.log"
         with self.log.open("wb") as output:
-            self.process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve"], env=env,
+            self.process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve", *serve_args],
+                                            env=env,
                                             stdout=output, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=120)

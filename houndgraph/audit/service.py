@@ -20,6 +20,7 @@ from houndgraph.auth.context import AuthContext
 
 class AuditAction(StrEnum):
     MUTATE_GRAPH = "MutateGraph"
+    LOGIN_ATTEMPT = "LoginAttempt"
     UNAUTHORIZED_ACCESS_ATTEMPT = "UnauthorizedAccessAttempt"
 
 
@@ -63,3 +64,11 @@ async def unauthorized(session: AsyncSession, auth: AuthContext, attempted: Audi
     action = AuditedAction(auth, AuditAction.UNAUTHORIZED_ACCESS_ATTEMPT, {"attempted": attempted.value, **fields},
                            request_id)
     await repository.add_now(session, **action.entry(AuditStatus.FAILURE))
+
+
+async def login_failed(session: AsyncSession, username: str, fields: dict[str, Any],
+                       request_id: str | None = None) -> None:
+    """A refused login (written at once: the 401 rolls the request back). No actor: nobody is proven yet."""
+    await repository.add_now(session, actor_id=None, actor_name=username, action=AuditAction.LOGIN_ATTEMPT.value,
+                             status=AuditStatus.FAILURE.value, commit_id=uuid.uuid4(), request_id=request_id,
+                             fields={"username": username, **fields})

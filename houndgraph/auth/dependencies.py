@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth import service
 from houndgraph.auth.context import AuthContext
+from houndgraph.auth.passwords import PasswordPool
 from houndgraph.auth.permissions import P
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.errors import NOT_AUTHENTICATED, NOT_AUTHORIZED, BadRequest, Forbidden, NotFound, Unauthorized
@@ -83,6 +84,19 @@ async def current_auth(request: Request, session: SessionDep, settings: Settings
 
 
 CurrentAuth = Annotated[AuthContext, Depends(current_auth)]
+
+
+def password_pool(request: Request) -> PasswordPool:
+    return request.app.state.password_pool
+
+
+def client_address(request: Request) -> str:
+    """The peer's address (uvicorn puts a trusted proxy's X-Forwarded-For here; see `forwarded_allow_ips`)."""
+    return request.client.host if request.client else ""
+
+
+PasswordPoolDep = Annotated[PasswordPool, Depends(password_pool)]
+ClientAddress = Annotated[str, Depends(client_address)]
 
 
 def permission_guard(permission: P | None):

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from fastapi import Response
+from fastapi import Request, Response
 
 from houndgraph.auth import repository, service
-from houndgraph.auth.dependencies import CurrentAuth
+from houndgraph.auth.dependencies import ClientAddress, CurrentAuth, PasswordPoolDep
 from houndgraph.auth.schemas import LoginRequest, LoginResponse
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.errors import NotFound
@@ -11,8 +11,10 @@ from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.user.schemas import UserView
 
 
-async def login(body: LoginRequest, session: SessionDep, settings: SettingsDep) -> DataEnvelope[LoginResponse]:
-    result = await service.login(session, settings, body.username, body.secret)
+async def login(body: LoginRequest, request: Request, session: SessionDep, settings: SettingsDep,
+                passwords: PasswordPoolDep, address: ClientAddress) -> DataEnvelope[LoginResponse]:
+    attempt = service.LoginAttempt(body.username, body.secret, address, getattr(request.state, "request_id", None))
+    result = await service.login(session, settings, passwords, attempt)
     return DataEnvelope(data=LoginResponse(user_id=result.user_id, auth_expired=result.auth_expired,
                                            session_token=result.session_token))
 

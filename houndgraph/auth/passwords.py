@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import string
+from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -36,6 +38,35 @@ def verify_password(digest: str | None, password: str) -> bool:
         return _hasher.verify(digest or _dummy_digest, password) and digest is not None
     except (VerificationError, InvalidHashError):
         return False
+
+
+class PasswordPool:
+    """Password verification off the event loop, a few at a time (argon2 releases the GIL while it works).
+
+    A login flood queues here instead of stalling every other request; past `max_waiting` queued
+    verifications a login is refused at once (`PasswordPoolBusy`), so the queue cannot grow without bound.
+    Created once by the composition root."""
+
+    def __init__(self, workers: int) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=max(workers, 1), thread_name_prefix="password-hash")
+        self.max_waiting = max(workers, 1) * 8
+        self._in_flight = 0
+
+    async def verify(self, digest: str | None, password: str) -> bool:
+        if self._in_flight >= self.max_waiting:
+            raise PasswordPoolBusy()
+        self._in_flight += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, verify_password, digest, password)
+        finally:
+            self._in_flight -= 1
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+class PasswordPoolBusy(Exception):
+    """More logins are waiting for a password check than the pool accepts."""
 
 
 def random_password(length: int = 24) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, func, insert, select, update
@@ -58,21 +59,39 @@ async def touch_last_login(session: AsyncSession, user_id: uuid.UUID, now: datet
     await session.execute(update(User).where(User.id == user_id).values(last_login=now))
 
 
-async def count_recent_failures(session: AsyncSession, username: str, since: datetime) -> int:
-    return await session.scalar(
-        select(func.count()).select_from(LoginFailure)
-        .where(LoginFailure.username == username.lower(), LoginFailure.failed_at > since)
-    ) or 0
+@dataclass(frozen=True, slots=True)
+class RecentFailures:
+    """Failed logins within the throttle window, counted three ways."""
+
+    account_from_address: int
+    from_address: int
+    account: int
 
 
-async def record_failure(session: AsyncSession, username: str) -> None:
+async def recent_failures(session: AsyncSession, username: str, address: str, since: datetime) -> RecentFailures:
+    name = username.lower()
+    is_account, is_address = LoginFailure.username == name, LoginFailure.client_address == address
+    row = (await session.execute(
+        select(func.count().filter(is_account & is_address), func.count().filter(is_address),
+               func.count().filter(is_account))
+        .where(LoginFailure.failed_at > since, is_account | is_address)
+    )).one()
+    return RecentFailures(*(value or 0 for value in row))
+
+
+async def record_failure(session: AsyncSession, username: str, address: str) -> None:
     """Written in a transaction of its own: the request's transaction is rolled back with the 401 that
     follows a failed login, and the throttle would never see the failure."""
     engine = session.bind
     assert isinstance(engine, AsyncEngine), "request sessions are bound to the async engine"
     async with engine.begin() as connection:
-        await connection.execute(insert(LoginFailure).values(username=username.lower()))
+        await connection.execute(insert(LoginFailure).values(username=username.lower(), client_address=address))
 
 
-async def clear_failures(session: AsyncSession, username: str) -> None:
-    await session.execute(delete(LoginFailure).where(LoginFailure.username == username.lower()))
+async def clear_failures(session: AsyncSession, username: str, address: str) -> None:
+    await session.execute(delete(LoginFailure).where(LoginFailure.username == username.lower(),
+                                                     LoginFailure.client_address == address))
+
+
+async def delete_failures_before(session: AsyncSession, before: datetime) -> None:
+    await session.execute(delete(LoginFailure).where(LoginFailure.failed_at <= before))

@@ -13,9 +13,10 @@ from datetime import UTC, datetime, timedelta
 import jwt
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.audit import service as audit_service
 from houndgraph.auth import repository
 from houndgraph.auth.context import AuthContext
-from houndgraph.auth.passwords import verify_password
+from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
 from houndgraph.errors import BadRequest, Forbidden, TooManyRequests, Unauthorized
 from houndgraph.models import AuthToken, Client, User
@@ -25,6 +26,14 @@ JWT_ALGORITHM = "HS256"
 SIGNATURE_SKEW = timedelta(hours=1)
 SIGNATURE_ERROR_PREFIX = "unable to validate request signature for client: "
 TOKEN_AUTH_FAILED = "Token Authorization failed."
+
+
+@dataclass(frozen=True, slots=True)
+class LoginAttempt:
+    username: str
+    secret: str
+    address: str
+    request_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,21 +47,35 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-async def login(session: AsyncSession, settings: Settings, username: str, secret: str) -> LoginResult:
-    """Check a password login. Throttled per username; as slow for an unknown user as for a known one."""
+async def login(session: AsyncSession, settings: Settings, passwords: PasswordPool,
+                attempt: LoginAttempt) -> LoginResult:
+    """Check a password login, as slow for an unknown user as for a known one.
+
+    Throttled per (account, address), per address and, for addresses that failed on it, per account: a
+    flooding client gets 429 while the account's owner still logs in from elsewhere. Every failure is
+    recorded for the throttle and in the audit log."""
     now = _now()
     window_start = now - timedelta(seconds=settings.login_failure_window_seconds)
-    if await repository.count_recent_failures(session, username, window_start) >= settings.login_max_failures:
-        raise TooManyRequests("too many failed login attempts; try again later",
-                              headers={"Retry-After": str(settings.login_failure_window_seconds)})
-    user = await repository.user_by_principal(session, username)
+    failures = await repository.recent_failures(session, attempt.username, attempt.address, window_start)
+    if (failures.account_from_address >= settings.login_max_failures
+            or failures.from_address >= settings.login_max_failures_per_address
+            or (failures.account >= settings.login_max_failures_per_account and failures.account_from_address)):
+        await _audit_failure(session, attempt, "throttled")
+        raise _throttled(settings)
+    user = await repository.user_by_principal(session, attempt.username)
     secret_row = await repository.secret_for(session, user.id) if user is not None else None
-    valid = verify_password(secret_row.digest if secret_row else None, secret)
+    try:
+        valid = await passwords.verify(secret_row.digest if secret_row else None, attempt.secret)
+    except PasswordPoolBusy:
+        await _audit_failure(session, attempt, "busy")
+        raise TooManyRequests("too many logins at once; try again shortly", headers={"Retry-After": "1"}) from None
     if user is None or secret_row is None or not valid or user.is_disabled:
-        await repository.record_failure(session, username)
+        await repository.record_failure(session, attempt.username, attempt.address)
+        await _audit_failure(session, attempt, "invalid credentials")
         # One message for every cause, so a caller cannot probe which usernames exist.
         raise Unauthorized("Your username or password is incorrect")
-    await repository.clear_failures(session, username)
+    await repository.clear_failures(session, attempt.username, attempt.address)
+    await repository.delete_failures_before(session, window_start)
     await repository.touch_last_login(session, user.id, now)
     await repository.delete_expired_sessions(session, now)
     expires_at = now + await config_service.session_ttl(session)
@@ -62,6 +85,16 @@ async def login(session: AsyncSession, settings: Settings, username: str, secret
         settings.signing_key(), algorithm=JWT_ALGORITHM,
     )
     return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
+
+
+def _throttled(settings: Settings) -> TooManyRequests:
+    return TooManyRequests("too many failed login attempts; try again later",
+                           headers={"Retry-After": str(settings.login_failure_window_seconds)})
+
+
+async def _audit_failure(session: AsyncSession, attempt: LoginAttempt, reason: str) -> None:
+    await audit_service.login_failed(session, attempt.username, {"client_address": attempt.address,
+                                                                 "reason": reason}, attempt.request_id)
 
 
 async def logout(session: AsyncSession, context: AuthContext) -> None:

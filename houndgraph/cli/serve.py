@@ -1,14 +1,19 @@
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 from typing import Any
 
 import typer
 import uvicorn
+from fastapi import FastAPI
 from rich.console import Console
 
-from houndgraph.app import create_app
+from houndgraph.app import create_app, prepare_database
+from houndgraph.db import Database
 from houndgraph.deadline import InFlight
+from houndgraph.observability import configure_logging
 from houndgraph.settings import InsecureSettingError, Settings
 
 console = Console(stderr=True)
@@ -29,21 +34,51 @@ class Server(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+def worker_app() -> FastAPI:
+    """The app of one worker process (`--workers N`): settings come from the environment the parent set."""
+    settings = Settings()
+    configure_logging(settings.log_level)
+    return create_app(settings)
+
+
 def serve(
     host: str | None = typer.Option(None, help="Address to listen on (default HOUNDGRAPH_HOST)."),
     port: int | None = typer.Option(None, help="Port to listen on (default HOUNDGRAPH_PORT)."),
+    workers: int = typer.Option(1, min=1, help="Worker processes sharing the port (e.g. one per core)."),
 ) -> None:
     """Start the service (and its embedded PostgreSQL unless HOUNDGRAPH_DATABASE_URL is set)."""
     overrides: dict[str, Any] = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = Settings(**overrides)
     try:
-        app = create_app(settings)
+        settings.check()
     except InsecureSettingError as error:
         console.print(f"[bold red]Refusing to start:[/] {error}")
         raise typer.Exit(2) from None
-    console.print(f"houndgraph listening on http://{settings.host}:{settings.port} "
+    configure_logging(settings.log_level)
+    console.print(f"houndgraph listening on http://{settings.host}:{settings.port} with {workers} worker(s) "
                   f"(data in {settings.data_dir.resolve()})")
-    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=settings.log_level,
-                            proxy_headers=False, server_header=False,
-                            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS)
-    Server(config, app.state.in_flight).run()
+    options: dict[str, Any] = {
+        "host": settings.host, "port": settings.port, "log_level": settings.log_level, "log_config": None,
+        "access_log": False, "server_header": False, "proxy_headers": bool(settings.forwarded_allow_ips),
+        "forwarded_allow_ips": settings.forwarded_allow_ips}
+    if workers == 1:
+        app = create_app(settings)
+        Server(uvicorn.Config(app, timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS, **options),
+               app.state.in_flight).run()
+        return
+    # Workers are fresh interpreters: they read the same settings from the environment. Each writes its
+    # metrics to a shared directory so that /metrics, whichever worker answers, adds them all up.
+    os.environ.update({"HOUNDGRAPH_HOST": settings.host, "HOUNDGRAPH_PORT": str(settings.port)})
+    metrics_dir = settings.data_dir.resolve() / "metrics"
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir(parents=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
+    # The parent prepares the database once (migrations, the first administrator, whose generated password
+    # is printed once) and holds the embedded server for the workers' lifetime, so they only attach to it.
+    database = Database.open(settings)
+    try:
+        prepare_database(settings, database)
+        uvicorn.run("houndgraph.cli.serve:worker_app", factory=True, workers=workers,
+                    timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS, **options)
+    finally:
+        database.close()

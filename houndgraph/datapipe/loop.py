@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -35,6 +36,7 @@ from houndgraph.graph.store import WriteStats
 from houndgraph.ingest.errors import IngestError
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.models.ingest_task import TaskState
+from houndgraph.observability import ANALYSIS_SECONDS, INGEST_SECONDS
 from houndgraph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -85,6 +87,10 @@ class Datapipe:
         self._thread = threading.Thread(target=self._run, name="houndgraph-datapipe", daemon=True)
         self._thread.start()
         return self
+
+    def alive(self) -> bool:
+        """Whether the background loop runs (it may be waiting for another process's lock)."""
+        return self._thread is not None and self._thread.is_alive()
 
     def stop(self, timeout: float = 60.0) -> None:
         """Ask the loop to stop (a task being read is put back, unread) and wait for it."""
@@ -210,6 +216,7 @@ class Datapipe:
         self._advance_ingested_jobs(conn)
 
     def _run_task(self, conn: psycopg.Connection, task: TaskRow, observer: Observer) -> None:
+        started = time.perf_counter()
         attempts = repo.begin_attempt(conn, task.id)
         warnings = list(task.warnings)
         stats = WriteStats()
@@ -240,6 +247,7 @@ class Datapipe:
                 repo.fail_task(conn, task, errors, warnings)
         if task.owns_file and not repo.path_still_needed(conn, task.stored_path):
             files.discard(Path(task.stored_path))
+        INGEST_SECONDS.labels("failed" if errors else "complete").observe(time.perf_counter() - started)
         observer.task_finished(task, TaskState.FAILED if errors else TaskState.COMPLETE, stats, errors)
 
     def _advance_ingested_jobs(self, conn: psycopg.Connection) -> None:
@@ -260,6 +268,7 @@ class Datapipe:
             return
         with self._status(conn, PipeStatus.ANALYZING):
             repo.start_analysis(conn)
+            started = time.perf_counter()
             failure = ""
             try:
                 with conn.transaction():
@@ -269,6 +278,7 @@ class Datapipe:
             except Exception as exc:
                 log.exception("analysis failed")
                 failure = f"analysis failed: {type(exc).__name__}: {exc}"
+            ANALYSIS_SECONDS.labels("failed" if failure else "complete").observe(time.perf_counter() - started)
             with conn.transaction():
                 if not failure:
                     repo.record_complete_analysis(conn)

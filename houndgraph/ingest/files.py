@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, BinaryIO
 
 from houndgraph.ingest.errors import IngestError
+from houndgraph.ingest.nesting import DepthLimited
 
 ZIP_MAGIC = b"PK\x03\x04"
 EMPTY_ZIP_MAGIC = b"PK\x05\x06"
@@ -224,9 +225,11 @@ class _Prefixed(io.RawIOBase):
 
 
 def open_json(file: IngestFile) -> BinaryIO:
-    """Open a document for parsing, without its UTF-8 byte order mark (PowerShell-made files have one)."""
+    """Open a document for parsing, without its UTF-8 byte order mark (PowerShell-made files have one).
+
+    Reading raises IngestError before handing out bytes that nest deeper than MAX_JSON_DEPTH, which
+    would cost a parser memory growing with the square of the depth."""
     stream = file.open()
     head = stream.read(len(UTF8_BOM))
-    if head == UTF8_BOM:
-        return stream
-    return io.BufferedReader(_Prefixed(head, stream), buffer_size=1 << 16)
+    raw: BinaryIO = stream if head == UTF8_BOM else _Prefixed(head, stream)  # type: ignore[assignment]
+    return io.BufferedReader(DepthLimited(raw), buffer_size=1 << 16)

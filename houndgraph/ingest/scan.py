@@ -7,6 +7,7 @@ SharpHound writes `data` before `meta`, which is why the meta tag cannot be take
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -17,6 +18,7 @@ import ijson
 from houndgraph.ingest import opengraph
 from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.files import EMPTY_ZIP_MAGIC, INVALID_ZIP, ZIP_MAGIC, IngestFile, open_json
+from houndgraph.ingest.nesting import DepthLimited
 
 try:  # the C backend is ten times faster; the pure-Python one keeps the service working without it
     import ijson.backends.yajl2_c as yajl2_c
@@ -144,13 +146,17 @@ def validate_upload(path: Path) -> list[str]:
             return []
         if head.startswith(b"PK"):
             return [INVALID_ZIP]
-    return scan_file(IngestFile(name=path.name, parent_name=None, open=lambda: path.open("rb"))).errors
+    try:
+        return scan_file(IngestFile(name=path.name, parent_name=None, open=lambda: path.open("rb"))).errors
+    except IngestError as exc:  # nesting too deep to parse safely
+        return [str(exc)]
 
 
 def scan(stream: BinaryIO) -> Summary:
     """The first pass over an open stream (which cannot be reopened): every event is walked."""
     scanner = _Scanner()
-    return _walk(scanner, stream, stop_at_data=False) or scanner.summary()
+    guarded: Any = io.BufferedReader(DepthLimited(stream), buffer_size=PARSE_BUFFER)
+    return _walk(scanner, guarded, stop_at_data=False) or scanner.summary()
 
 
 def _walk(scanner: _Scanner, stream: BinaryIO, *, stop_at_data: bool) -> Summary | None:

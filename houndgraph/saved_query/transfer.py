@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from houndgraph.errors import BadRequest
+from houndgraph.kit.json_limits import check_json_text
 
 JSON_TYPES = frozenset({"application/json"})
 # The reference accepts the zip media types its file upload accepts.
@@ -44,6 +45,7 @@ def media_type(content_type: str | None) -> str:
 
 def parse_query_file(data: bytes, source: str = "") -> TransferableQuery:
     where = f" {source}" if source else ""
+    check_json_text(data)
     try:
         document = json.loads(data)
     except (ValueError, UnicodeDecodeError) as error:

@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from houndgraph.graph.cypher import ast as a
+from houndgraph.graph.cypher.errors import CypherSyntaxError
 from houndgraph.graph.cypher.grammar.CypherParser import CypherParser as P
+
+# Cypher integers are signed 64-bit, as in Neo4j and in PostgreSQL's bigint.
+MAX_INTEGER = 2**63 - 1
+NUL_IN_STRING = "a string cannot hold the NUL character (\\u0000)"
 
 
 class LiteralBuilder:
@@ -23,7 +28,10 @@ class LiteralBuilder:
         if (n := ctx.oC_NumberLiteral()) is not None:
             return a.Literal(self.number(n))
         if (s := ctx.StringLiteral()) is not None:
-            return a.Literal(unescape_string(s.getText()))
+            text = unescape_string(s.getText())
+            if "\x00" in text:
+                raise CypherSyntaxError(NUL_IN_STRING)
+            return a.Literal(text)
         if (lst := ctx.oC_ListLiteral()) is not None:
             return a.ListLiteral(tuple(self.expr(e) for e in lst.oC_Expression()))
         return self.map_literal(ctx.oC_MapLiteral())
@@ -38,10 +46,14 @@ class LiteralBuilder:
         if ctx.oC_DoubleLiteral() is not None:
             return float(text)
         if text.startswith("0x"):
-            return int(text[2:], 16)
-        if text.startswith("0o"):
-            return int(text[2:], 8)
-        return int(text)
+            value = int(text[2:], 16)
+        elif text.startswith("0o"):
+            value = int(text[2:], 8)
+        else:
+            value = int(text)
+        if value > MAX_INTEGER:
+            raise CypherSyntaxError(f"integer is too large: {ctx.getText()[:40]} (the largest is {MAX_INTEGER})")
+        return value
 
 
 _ESCAPES = {"\\": "\\", "'": "'", '"': '"', "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}

@@ -7,6 +7,7 @@ Procedure calls and `$parameters` are refused here, as the reference does at par
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -26,10 +27,13 @@ from houndgraph.graph.cypher.errors import (
 )
 from houndgraph.graph.cypher.grammar.CypherLexer import CypherLexer
 from houndgraph.graph.cypher.grammar.CypherParser import CypherParser as P
-from houndgraph.graph.cypher.parse_literals import LiteralBuilder
+from houndgraph.graph.cypher.parse_literals import NUL_IN_STRING, LiteralBuilder
 from houndgraph.graph.cypher.parse_patterns import PatternBuilder
 
 MAX_QUERY_LENGTH = 100_000
+# The parser recurses about fifteen Python frames per bracket: past ~60 levels it meets the recursion limit.
+MAX_NESTING = 32
+TOO_DEEP = f"query nests brackets deeper than {MAX_NESTING} levels"
 
 
 class _RaiseOnError(ErrorListener):  # type: ignore[misc]  # the ANTLR runtime has no type information
@@ -54,11 +58,33 @@ def parse(text: str) -> a.Query:
     """Parse one query; cached because saved queries and selectors run the same text again and again."""
     if len(text) > MAX_QUERY_LENGTH:
         raise CypherError(f"query is longer than {MAX_QUERY_LENGTH} characters")
+    if "\x00" in text:
+        raise CypherSyntaxError(NUL_IN_STRING)
+    if nesting_depth(text) > MAX_NESTING:
+        raise CypherSyntaxError(TOO_DEEP)
     try:
-        tree = _parse_tree(text, PredictionMode.SLL)
-    except CypherSyntaxError:
-        tree = _parse_tree(text, PredictionMode.LL)
-    return _Builder(text).query(tree.oC_RegularQuery())
+        try:
+            tree = _parse_tree(text, PredictionMode.SLL)
+        except CypherSyntaxError:
+            tree = _parse_tree(text, PredictionMode.LL)
+        return _Builder(text).query(tree.oC_RegularQuery())
+    except RecursionError:  # a nesting the bracket count does not see, such as a long chain of NOT
+        raise CypherSyntaxError(TOO_DEEP) from None
+
+
+_SKIPPED = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`|//[^\n]*|/\*.*?\*/""", re.DOTALL)
+_BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+
+
+def nesting_depth(text: str) -> int:
+    """How deeply brackets nest in a query, outside strings, quoted names and comments."""
+    depth = deepest = 0
+    for char in _SKIPPED.sub("", text):
+        step = _BRACKETS.get(char)
+        if step:
+            depth += step
+            deepest = max(deepest, depth)
+    return deepest
 
 
 class _Builder(PatternBuilder, LiteralBuilder):

@@ -1,0 +1,102 @@
+"""How deeply a JSON text nests, measured on raw bytes before any parser sees them.
+
+Streaming parsers keep a path per nesting level (ijson builds `data.item.item...` for every level, so
+memory grows with the square of the depth) and tree builders recurse: a 200 KB file of nested `[`
+needs gigabytes. No collector file nests deeper than a dozen levels, so the bytes are checked first,
+chunk by chunk, in constant memory and at numpy speed, and a document nesting past the limit is
+refused before it is parsed.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import BinaryIO
+
+import numpy as np
+
+from houndgraph.ingest.errors import IngestError
+
+# Collector files nest about ten levels deep, API bodies fewer; OpenGraph properties may hold a few more.
+MAX_JSON_DEPTH = 64
+
+_STRUCTURE = b'"[]{}'
+_NOT_STRUCTURE = bytes(byte for byte in range(256) if byte not in _STRUCTURE)
+_STRINGS = re.compile(rb'"[^"]*"')
+_STEPS = np.zeros(256, dtype=np.int64)
+_STEPS[[ord("["), ord("{")]] = 1
+_STEPS[[ord("]"), ord("}")]] = -1
+
+
+def too_deep_message(limit: int) -> str:
+    return f"the JSON nests deeper than {limit} levels"
+
+
+class NestingCounter:
+    """Feeds on consecutive chunks of one JSON text; `deepest` is the deepest nesting seen so far.
+
+    Brackets inside strings do not count. Each chunk is reduced at C speed (escapes dropped, then every
+    byte but quotes and brackets, then whole strings) before numpy counts what is left. Invalid JSON may
+    be miscounted, which is harmless: the parser refuses it anyway.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.deepest = 0
+        self._in_string = False
+        # An odd run of backslashes ending a chunk escapes the first byte of the next one.
+        self._held = b""
+
+    def feed(self, chunk: bytes) -> int:
+        chunk = self._held + chunk
+        kept = len(chunk.rstrip(b"\\"))
+        self._held = b"\\" if (len(chunk) - kept) % 2 else b""
+        reduced = chunk[:kept].replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_STRUCTURE)
+        if self._in_string:
+            end = reduced.find(b'"')
+            if end < 0:
+                return self.deepest
+            reduced, self._in_string = reduced[end + 1:], False
+        reduced = _STRINGS.sub(b"", reduced)
+        start = reduced.find(b'"')
+        if start >= 0:
+            reduced, self._in_string = reduced[:start], True
+        if reduced:
+            levels = np.cumsum(_STEPS[np.frombuffer(reduced, dtype=np.uint8)]) + self.depth
+            self.deepest = max(self.deepest, int(levels.max()))
+            self.depth = int(levels[-1])
+        return self.deepest
+
+
+def check_depth(chunk: bytes, counter: NestingCounter, limit: int = MAX_JSON_DEPTH) -> None:
+    if counter.feed(chunk) > limit:
+        raise IngestError(too_deep_message(limit))
+
+
+def nesting_depth(text: bytes) -> int:
+    return NestingCounter().feed(text)
+
+
+class DepthLimited(io.RawIOBase):
+    """A stream that refuses (IngestError) to hand out bytes nesting deeper than `limit`, so whatever
+    parses it never sees them."""
+
+    def __init__(self, raw: BinaryIO, limit: int = MAX_JSON_DEPTH) -> None:
+        self._raw = raw
+        self._limit = limit
+        self._counter = NestingCounter()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        view = memoryview(buffer)
+        data = self._raw.read(len(view))
+        check_depth(data, self._counter, self._limit)
+        view[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._raw.close()
+        super().close()

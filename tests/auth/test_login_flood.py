@@ -1,0 +1,129 @@
+"""Login floods (issue #11, defects 4 and 5): an attacker is slowed per address and per account while the
+account's owner still logs in from elsewhere; password checks run off the event loop, a few at a time;
+every failure is audited."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from houndgraph.auth import passwords
+from houndgraph.db import Database
+from houndgraph.settings import Settings
+from tests.auth.test_login_throttle import attempt
+from tests.conftest import LiveServer, another_server
+from tests.factories import PASSWORD, create_user, unique
+from tests.user.helpers import assert_error
+
+WRONG = "Wrong-Password-123"
+
+
+def from_address(server: LiveServer, address: str) -> httpx.Client:
+    """A client whose connections come from `address` (any 127.x.y.z reaches the loopback server)."""
+    return httpx.Client(base_url=server.base_url, timeout=60, transport=httpx.HTTPTransport(local_address=address))
+
+
+@pytest.fixture
+def strict_server(server_settings: Settings, database: Database) -> Iterator[LiveServer]:
+    with another_server(server_settings, database, login_max_failures_per_address=8,
+                        login_max_failures_per_account=6) as server:
+        yield server
+
+
+def test_a_flooding_client_waits_while_the_owner_logs_in_from_elsewhere(admin: httpx.Client,
+                                                                        strict_server: LiveServer) -> None:
+    username = create_user(admin)["principal_name"]
+    with from_address(strict_server, "127.0.11.1") as attacker, from_address(strict_server, "127.0.11.2") as owner:
+        for _ in range(strict_server.settings.login_max_failures):
+            assert_error(attempt(attacker, username, WRONG), 401)
+        refused = attempt(attacker, username, PASSWORD)
+        assert_error(refused, 429)
+        assert int(refused.headers["Retry-After"]) == strict_server.settings.login_failure_window_seconds
+        assert attempt(owner, username, PASSWORD).status_code == 200
+
+
+def test_random_usernames_do_not_dodge_the_address_throttle(admin: httpx.Client, strict_server: LiveServer) -> None:
+    username = create_user(admin)["principal_name"]
+    with from_address(strict_server, "127.0.12.1") as attacker, from_address(strict_server, "127.0.12.2") as owner:
+        for _ in range(strict_server.settings.login_max_failures_per_address):
+            assert_error(attempt(attacker, unique("random"), WRONG), 401)
+        assert_error(attempt(attacker, unique("random"), WRONG), 429)
+        assert_error(attempt(attacker, username, PASSWORD), 429)
+        assert attempt(owner, username, PASSWORD).status_code == 200
+
+
+def test_many_addresses_against_one_account_do_not_lock_its_owner_out(admin: httpx.Client,
+                                                                      strict_server: LiveServer) -> None:
+    username = create_user(admin)["principal_name"]
+    attackers = [from_address(strict_server, f"127.0.13.{index}") for index in range(1, 7)]
+    for client in attackers:
+        assert_error(attempt(client, username, WRONG), 401)
+    # The account is now under attack: each address that failed on it waits, even with the right password ...
+    assert_error(attempt(attackers[0], username, PASSWORD), 429)
+    # ... while an address that never failed on it gets in.
+    with from_address(strict_server, "127.0.13.100") as owner:
+        assert attempt(owner, username, PASSWORD).status_code == 200
+    for client in attackers:
+        client.close()
+
+
+def test_every_failed_login_leaves_an_audit_row(client: httpx.Client, raw_conn: psycopg.Connection,
+                                                live_server: LiveServer) -> None:
+    username = unique("audited")
+    limit = live_server.settings.login_max_failures
+    for _ in range(limit):
+        assert_error(attempt(client, username, WRONG), 401)
+    assert_error(attempt(client, username, WRONG), 429)
+    rows = raw_conn.execute(
+        "SELECT actor_id, status, fields->>'client_address', fields->>'reason' FROM audit_logs"
+        " WHERE action = 'LoginAttempt' AND fields->>'username' = %s ORDER BY id", (username,)).fetchall()
+    assert rows == [(None, "failure", "127.0.0.1", "invalid credentials")] * limit + \
+        [(None, "failure", "127.0.0.1", "throttled")]
+
+
+class WatchedHasher:
+    """Records where and how many at once the server verifies passwords."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.lock = threading.Lock()
+        self.running = 0
+        self.most_at_once = 0
+        self.threads: set[str] = set()
+
+    def verify(self, digest: str, password: str) -> bool:
+        with self.lock:
+            self.running += 1
+            self.most_at_once = max(self.most_at_once, self.running)
+            self.threads.add(threading.current_thread().name)
+        try:
+            return self.inner.verify(digest, password)
+        finally:
+            with self.lock:
+                self.running -= 1
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_password_checks_run_off_the_event_loop_a_few_at_a_time(live_server: LiveServer,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    watched = WatchedHasher(passwords._hasher)
+    monkeypatch.setattr(passwords, "_hasher", watched)
+    workers = live_server.settings.password_hash_workers
+
+    def one_login(index: int) -> int:
+        with httpx.Client(base_url=live_server.base_url, timeout=60) as http:
+            return attempt(http, unique(f"flood{index}"), WRONG).status_code
+
+    with ThreadPoolExecutor(16) as pool:
+        statuses = list(pool.map(one_login, range(16)))
+    assert set(statuses) == {401}
+    assert all(name.startswith("password-hash") for name in watched.threads), watched.threads
+    assert 1 <= watched.most_at_once <= workers
