@@ -217,8 +217,9 @@ def test_posture_counts_exposure_and_tier_zero(analysed: Graph) -> None:
 def test_azure_choke_points_and_exposure_of_a_tenant(graph: Graph) -> None:
     tenant = "TENANT-1"
     graph.node("T", AZNode.Tenant, objectid=tenant, tenantid=tenant)
-    graph.node("Global Administrator", AZNode.Role, templateid=azure_common.GLOBAL_ADMINISTRATOR.lower(),
-               tenantid=tenant)
+    # AzureHound names a directory role "<template id>@<tenant id>"; the default Tier Zero selector matches that.
+    graph.node("Global Administrator", AZNode.Role, objectid=f"{azure_common.GLOBAL_ADMINISTRATOR}@{tenant}",
+               templateid=azure_common.GLOBAL_ADMINISTRATOR.lower(), tenantid=tenant)
     graph.edge("T", AZEdge.Contains, "Global Administrator")
     for name in ("alice", "bob", "carol", "frank"):
         graph.node(name, AZNode.User, tenantid=tenant, enabled=True)
@@ -243,8 +244,8 @@ def test_azure_choke_points_and_exposure_of_a_tenant(graph: Graph) -> None:
                                  "FROM attack_path_posture").fetchall()
     # Of bob, carol and frank (alice is Tier Zero) only bob has a path: the app role is a finding but not an
     # edge path finding follows (analysis turns it into AZMGGrantRole when it runs). Tier Zero: the tenant,
-    # Admins and alice.
-    assert posture == [(tenant, 1, 3, 3)]
+    # the Global Administrator role (a default selector), Admins holding it and alice, Admins' member.
+    assert posture == [(tenant, 1, 3, 4)]
     zero = graph.conn.execute("SELECT count(*) FROM attack_path_risk_counts WHERE domain_sid = %s "
                               "AND finding = 'T0GenericAll'", (tenant,)).fetchone()
     assert zero == (0,)  # AD types are not charted for a tenant

@@ -9,6 +9,7 @@ from typer.testing import CliRunner, Result
 from houndgraph.cli.main import app
 from houndgraph.db import Database
 from tests.auth.signing import signed_headers
+from tests.conftest import CHEAP_PASSWORD_HASHING
 from tests.factories import PASSWORD, bearer, create_user, unique
 from tests.user.helpers import assert_error
 
@@ -17,7 +18,10 @@ NEW_PASSWORD = "Cli-Chosen-Passw0rd!"
 
 @pytest.fixture
 def houndgraph(database: Database, tmp_path) -> CliRunner:
-    return CliRunner(env={"HOUNDGRAPH_DATABASE_URL": database.url, "HOUNDGRAPH_DATA_DIR": str(tmp_path)})
+    # The CLI runs in this process and sets the process's password hashing: give it the cost the test service
+    # uses, as an operator's CLI shares the service's settings.
+    cost = {f"HOUNDGRAPH_{name.upper()}": str(value) for name, value in CHEAP_PASSWORD_HASHING.items()}
+    return CliRunner(env={"HOUNDGRAPH_DATABASE_URL": database.url, "HOUNDGRAPH_DATA_DIR": str(tmp_path), **cost})
 
 
 def run(runner: CliRunner, *args: str, input: str | None = None) -> Result:

@@ -24,6 +24,8 @@ def layered_graph(database: Database) -> tuple[int, int]:
         conn.execute("INSERT INTO kind (name) VALUES ('MemberOf') ON CONFLICT DO NOTHING")
         conn.execute("INSERT INTO node (id, kind_ids, properties) SELECT i, '{}', "
                      "jsonb_build_object('objectid', 'LAYERED-' || i) FROM generate_series(1, %s) AS i", (nodes,))
+        # Ids were given by hand: move the sequence past them, or the next ingest on this database collides.
+        conn.execute("SELECT setval(pg_get_serial_sequence('node', 'id'), %s)", (nodes,))
         # Node 1 is the source, node `nodes` the target; layer l (0-based) holds ids 2 + l*WIDTH ...
         conn.execute("""
             WITH layer AS (SELECT i AS id, (i - 2) / %(w)s AS l FROM generate_series(2, %(n)s - 1) AS i)
