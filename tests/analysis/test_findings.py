@@ -19,6 +19,7 @@ from houndgraph.analysis.rule_order import finish_run
 from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, TIER_ZERO_TAG, ADEdge, ADNode, AZEdge, AZNode
 from tests.analysis.adcs_fixtures import pki_graph, template
 from tests.analysis.graphs import DOMAIN_SID, Graph
+from tests.attack_path.graphs import FINDING_TABLES
 
 # Each edge kind into Tier Zero, the type it must produce, and the Tier Zero target it is drawn to.
 CHOKE_POINTS = {
@@ -120,6 +121,14 @@ def findings(conn: psycopg.Connection) -> dict[str, set[tuple[str, str | None]]]
     for finding, principal, target in rows:
         found[finding].add((principal, target))
     return dict(found)
+
+
+@pytest.fixture(autouse=True)
+def no_earlier_findings(graph: Graph) -> None:
+    """Findings and posture of analyses run earlier on this database are out of sight (the graph's
+    connection rolls back at the end, so they come back for whoever needs them)."""
+    for table in FINDING_TABLES.split(", "):
+        graph.conn.execute(f"DELETE FROM {table}")
 
 
 @pytest.fixture
