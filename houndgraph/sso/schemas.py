@@ -4,7 +4,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from houndgraph.kit.nullable import NullInt32, NullTime
+from houndgraph.kit.nullable import SqlNullTime
 from houndgraph.models import SAMLProvider, SSOProvider, User
 from houndgraph.sso.metadata import ServiceProviderURLs
 from houndgraph.user.schemas import UserView
@@ -24,10 +24,10 @@ class SAMLProviderView(BaseModel):
     sp_sso_uri: str
     sp_metadata_uri: str
     sp_acs_uri: str
-    sso_provider_id: NullInt32
+    sso_provider_id: int | None
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, saml: SAMLProvider, urls: ServiceProviderURLs) -> SAMLProviderView:
@@ -35,7 +35,7 @@ class SAMLProviderView(BaseModel):
                    idp_sso_uri=saml.single_sign_on_uri, root_uri_version=saml.root_uri_version,
                    principal_attribute_mappings=list(saml.principal_attribute_mappings or []),
                    sp_issuer_uri=urls.issuer, sp_sso_uri=urls.sso, sp_metadata_uri=urls.metadata,
-                   sp_acs_uri=urls.acs, sso_provider_id=NullInt32.of(saml.sso_provider_id),
+                   sp_acs_uri=urls.acs, sso_provider_id=saml.sso_provider_id,
                    created_at=saml.created_at, updated_at=saml.updated_at)
 
 
@@ -73,7 +73,4 @@ class DeletedProvider(BaseModel):
 
     @classmethod
     def of(cls, users: list[User]) -> DeletedProvider:
-        return cls(affected_users=[
-            UserView.of(user).model_copy(update={"sso_provider_id": NullInt32.of(user.sso_provider_id)})
-            for user in users
-        ])
+        return cls(affected_users=[UserView.of(user) for user in users])
