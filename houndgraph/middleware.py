@@ -1,4 +1,5 @@
-"""ASGI middleware: a request id for every request, the `Prefer: wait=N` deadline, and body size caps.
+"""ASGI middleware: a request id for every request, unclean paths redirected, the `Prefer: wait=N` deadline,
+and body size caps.
 
 Written as plain ASGI (not BaseHTTPMiddleware) so request and response bodies stream untouched.
 """
@@ -40,6 +41,24 @@ def parse_prefer(header: str | None) -> int:
     return DEFAULT_WAIT_SECONDS
 
 
+def clean_path(path: str) -> str:
+    """Go's `path.Clean` as the reference's router (gorilla/mux) applies it: doubled slashes and `.` / `..`
+    segments go, a trailing slash stays."""
+    segments: list[str] = []
+    for segment in path.split("/"):
+        if segment in ("", "."):
+            continue
+        if segment == "..":
+            if segments:
+                segments.pop()
+            continue
+        segments.append(segment)
+    cleaned = "/" + "/".join(segments)
+    if path.endswith("/") and cleaned != "/":
+        cleaned += "/"
+    return cleaned
+
+
 class RequestContextMiddleware:
     """Sets `scope["state"]["request_id"]` and `["wait_seconds"]`, echoes RequestID, caps request bodies."""
 
@@ -64,6 +83,14 @@ class RequestContextMiddleware:
                 message["headers"] = [*message["headers"], header_id]
             await send(message)
 
+        raw_path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
+        cleaned = clean_path(raw_path)
+        if cleaned != raw_path:
+            # A client that joins its base URL with a trailing slash sends `//api/v2/...`: like the
+            # reference's router, answer 301 to the cleaned path (query kept) whatever the method.
+            await self._redirect(send_with_id, cleaned, scope.get("query_string", b""))
+            return
+
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         try:
             state["wait_seconds"] = parse_prefer(headers.get("prefer"))
@@ -87,6 +114,16 @@ class RequestContextMiddleware:
             return message
 
         await self.app(scope, limited_receive, send_with_id)
+
+    @staticmethod
+    async def _redirect(send: Send, path: str, query: bytes) -> None:
+        location = path.encode("latin-1") + (b"?" + query if query else b"")
+        await send({
+            "type": "http.response.start",
+            "status": 301,
+            "headers": [(b"location", location), (b"content-length", b"0")],
+        })
+        await send({"type": "http.response.body", "body": b""})
 
     async def _reject(self, scope: Scope, send: Send, error: ServiceError) -> None:
         body = self.render_error(scope, error)

@@ -43,6 +43,11 @@ class Settings(BaseSettings):
     login_max_failures: int = 5
     login_failure_window_seconds: int = 300
     log_level: str = "info"
+    # Also accept API-token signatures computed over the path without its query string, as the official
+    # Python SDK and some CLIs send them (reference issue #3098). Off by default: such a signature does
+    # not cover the query, so whoever sees one request can replay it with other query parameters within
+    # the signature's hour. See the README.
+    accept_path_only_signatures: bool = False
     _signing_key: bytes | None = PrivateAttr(default=None)
 
     @property

@@ -160,7 +160,8 @@ def test_share_make_public_and_private_again(owner: Account, shared_user: Accoun
     assert shared.status_code == 201
     rows = shared.json()["data"]
     assert sorted(r["shared_to_user_id"] for r in rows) == sorted([shared_user.id, other_user.id])
-    assert all(r["query_id"] == query["id"] and r["public"] is False and r["shared_to_user_id"] is not None for r in rows)
+    assert all(r["query_id"] == query["id"] and r["public"] is False and r["shared_to_user_id"] is not None
+               for r in rows)
     again = owner.http.put(url, json={"user_ids": [shared_user.id]})
     assert again.status_code == 201 and [r["id"] for r in again.json()["data"]] == [
         r["id"] for r in rows if r["shared_to_user_id"] == shared_user.id]
