@@ -78,8 +78,14 @@ ROUTES: list[Route] = [
     Route("DELETE", "/api/v2/bloodhound-users/{user_id}", user_endpoints.delete_user, P.AUTH_MANAGE_USERS),
     # Own secret with AuthManageSelf; someone else's also needs AuthManageUsers (checked in the service).
     Route("PUT", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.set_user_secret, P.AUTH_MANAGE_SELF),
+    # Sets the expiry of the user's password to the past: a new one is asked for at next login.
+    Route("DELETE", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.expire_user_secret,
+          P.AUTH_MANAGE_USERS),
+    Route("GET", "/api/v2/accept-eula", user_endpoints.accept_eula, AUTHENTICATED, status_code=202),
     Route("GET", "/api/v2/roles", user_endpoints.list_roles, P.AUTH_MANAGE_SELF),
+    Route("GET", "/api/v2/roles/{role_id}", user_endpoints.get_role, P.AUTH_MANAGE_SELF),
     Route("GET", "/api/v2/permissions", user_endpoints.list_permissions, P.AUTH_MANAGE_SELF),
+    Route("GET", "/api/v2/permissions/{permission_id}", user_endpoints.get_permission, P.AUTH_MANAGE_SELF),
     Route("POST", "/api/v2/tokens", token_endpoints.create_token, P.AUTH_CREATE_TOKEN),
     Route("GET", "/api/v2/tokens", token_endpoints.list_tokens, P.AUTH_CREATE_TOKEN),
     Route("DELETE", "/api/v2/tokens/{token_id}", token_endpoints.delete_token, P.AUTH_CREATE_TOKEN),

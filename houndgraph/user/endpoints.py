@@ -7,7 +7,7 @@ from fastapi import Depends, Response
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope
-from houndgraph.kit.ids import parse_uuid
+from houndgraph.kit.ids import parse_int_id, parse_uuid
 from houndgraph.kit.params import ListQuery, list_query
 from houndgraph.user import listing
 from houndgraph.user import service as user_service
@@ -67,6 +67,25 @@ async def delete_user(user_id: str, auth: CurrentAuth, session: SessionDep) -> R
 async def set_user_secret(user_id: str, body: SecretUpdate, auth: CurrentAuth, session: SessionDep) -> Response:
     await user_service.set_secret(session, auth, parse_uuid(user_id), body)
     return _empty_ok()
+
+
+async def expire_user_secret(user_id: str, session: SessionDep) -> Response:
+    await user_service.expire_secret(session, parse_uuid(user_id))
+    return _empty_ok()
+
+
+async def accept_eula(auth: CurrentAuth, session: SessionDep) -> Response:
+    await user_service.accept_eula(session, auth.user_id)
+    return Response(status_code=202)
+
+
+async def get_role(role_id: str, session: SessionDep) -> DataEnvelope[RoleView]:
+    return DataEnvelope(data=RoleView.of(await user_service.get_role(session, parse_int_id(role_id, bits=32))))
+
+
+async def get_permission(permission_id: str, session: SessionDep) -> DataEnvelope[PermissionView]:
+    permission = await user_service.get_permission(session, parse_int_id(permission_id, bits=32))
+    return DataEnvelope(data=PermissionView.of(permission))
 
 
 async def list_roles(query: RoleQuery, session: SessionDep) -> DataEnvelope[RoleList]:

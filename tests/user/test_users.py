@@ -6,6 +6,7 @@ import uuid
 
 import httpx
 
+from tests.conftest import LiveServer
 from tests.factories import PASSWORD, ROLE_IDS, bearer, create_user, unique, user_with_role
 from tests.openapi import assert_matches_spec
 from tests.user.helpers import assert_error
@@ -203,3 +204,12 @@ def test_read_only_and_user_roles_cannot_administer_users(admin: httpx.Client) -
         for response in calls:
             assert_error(response, 403, "not authorized")
     assert admin.get(f"/api/v2/bloodhound-users/{target['id']}").json()["data"]["is_disabled"] is False
+
+
+def test_accepting_the_eula_sets_the_flag_on_the_caller(admin: httpx.Client, live_server: LiveServer) -> None:
+    user, headers = user_with_role(admin, "Read-Only")
+    response = admin.get("/api/v2/accept-eula", headers=headers)
+    assert response.status_code == 202 and response.content == b""
+    assert admin.get("/api/v2/self", headers=headers).json()["data"]["eula_accepted"] is True
+    with httpx.Client(base_url=live_server.base_url) as anonymous:
+        assert_error(anonymous.get("/api/v2/accept-eula"), 401)
