@@ -13,6 +13,9 @@ from typing import Any, Final
 from fastapi import APIRouter, Depends
 from fastapi.routing import APIRoute
 
+from houndgraph.audit import endpoints as audit_endpoints
+from houndgraph.audit.dependencies import audit_trail
+from houndgraph.audit.service import AuditAction as A
 from houndgraph.auth import endpoints as auth_endpoints
 from houndgraph.auth.dependencies import permission_guard
 from houndgraph.auth.permissions import P
@@ -53,6 +56,8 @@ class Route:
     streams_body: bool = False
     # The reference answers some routes' undecodable JSON with their own message.
     malformed_json_message: str | None = None
+    # Security-relevant routes write an audit entry with their outcome.
+    audit: A | None = None
 
 
 class HoundRoute(APIRoute):
@@ -72,28 +77,37 @@ ROUTES: list[Route] = [
     # --- users, roles and API tokens ----------------------------------------------------------
     Route("GET", "/api/v2/bloodhound-users-minimal", user_endpoints.list_users_minimal, P.AUTH_READ_USERS),
     Route("GET", "/api/v2/bloodhound-users", user_endpoints.list_users, P.AUTH_MANAGE_USERS),
-    Route("POST", "/api/v2/bloodhound-users", user_endpoints.create_user, P.AUTH_MANAGE_USERS),
+    Route("POST", "/api/v2/bloodhound-users", user_endpoints.create_user, P.AUTH_MANAGE_USERS, audit=A.CREATE_USER),
     Route("GET", "/api/v2/bloodhound-users/{user_id}", user_endpoints.get_user, P.AUTH_MANAGE_USERS),
-    Route("PATCH", "/api/v2/bloodhound-users/{user_id}", user_endpoints.update_user, P.AUTH_MANAGE_USERS),
-    Route("DELETE", "/api/v2/bloodhound-users/{user_id}", user_endpoints.delete_user, P.AUTH_MANAGE_USERS),
+    Route("PATCH", "/api/v2/bloodhound-users/{user_id}", user_endpoints.update_user, P.AUTH_MANAGE_USERS,
+          audit=A.UPDATE_USER),
+    Route("DELETE", "/api/v2/bloodhound-users/{user_id}", user_endpoints.delete_user, P.AUTH_MANAGE_USERS,
+          audit=A.DELETE_USER),
     # Own secret with AuthManageSelf; someone else's also needs AuthManageUsers (checked in the service).
-    Route("PUT", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.set_user_secret, P.AUTH_MANAGE_SELF),
+    Route("PUT", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.set_user_secret, P.AUTH_MANAGE_SELF,
+          audit=A.UPDATE_USER_SECRET),
     # Sets the expiry of the user's password to the past: a new one is asked for at next login.
     Route("DELETE", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.expire_user_secret,
-          P.AUTH_MANAGE_USERS),
-    Route("GET", "/api/v2/accept-eula", user_endpoints.accept_eula, AUTHENTICATED, status_code=202),
+          P.AUTH_MANAGE_USERS, audit=A.EXPIRE_USER_SECRET),
+    Route("GET", "/api/v2/accept-eula", user_endpoints.accept_eula, AUTHENTICATED, status_code=202,
+          audit=A.ACCEPT_EULA),
     Route("GET", "/api/v2/roles", user_endpoints.list_roles, P.AUTH_MANAGE_SELF),
     Route("GET", "/api/v2/roles/{role_id}", user_endpoints.get_role, P.AUTH_MANAGE_SELF),
     Route("GET", "/api/v2/permissions", user_endpoints.list_permissions, P.AUTH_MANAGE_SELF),
     Route("GET", "/api/v2/permissions/{permission_id}", user_endpoints.get_permission, P.AUTH_MANAGE_SELF),
-    Route("POST", "/api/v2/tokens", token_endpoints.create_token, P.AUTH_CREATE_TOKEN),
+    Route("POST", "/api/v2/tokens", token_endpoints.create_token, P.AUTH_CREATE_TOKEN,
+          audit=A.CREATE_AUTH_TOKEN),
     Route("GET", "/api/v2/tokens", token_endpoints.list_tokens, P.AUTH_CREATE_TOKEN),
-    Route("DELETE", "/api/v2/tokens/{token_id}", token_endpoints.delete_token, P.AUTH_CREATE_TOKEN),
+    Route("DELETE", "/api/v2/tokens/{token_id}", token_endpoints.delete_token, P.AUTH_CREATE_TOKEN,
+          audit=A.DELETE_AUTH_TOKEN),
+    Route("GET", "/api/v2/audit", audit_endpoints.list_audit_logs, P.AUTH_MANAGE_USERS),
     # --- configuration and feature flags ------------------------------------------------------
     Route("GET", "/api/v2/config", config_endpoints.list_parameters, P.APP_READ_CONFIG),
-    Route("PUT", "/api/v2/config", config_endpoints.update_parameter, P.APP_WRITE_CONFIG),
+    Route("PUT", "/api/v2/config", config_endpoints.update_parameter, P.APP_WRITE_CONFIG,
+          audit=A.UPDATE_CONFIGURATION),
     Route("GET", "/api/v2/features", feature_flag_endpoints.list_flags, P.APP_READ_CONFIG),
-    Route("PUT", "/api/v2/features/{feature_id}/toggle", feature_flag_endpoints.toggle_flag, P.APP_WRITE_CONFIG),
+    Route("PUT", "/api/v2/features/{feature_id}/toggle", feature_flag_endpoints.toggle_flag, P.APP_WRITE_CONFIG,
+          audit=A.TOGGLE_FEATURE_FLAG),
     # --- file upload, datapipe, analysis requests, clearing the database ----------------------
     Route("GET", "/api/v2/file-upload", file_upload_endpoints.list_upload_jobs, AUTHENTICATED),
     Route("GET", "/api/v2/file-upload/accepted-types", file_upload_endpoints.list_accepted_types, AUTHENTICATED),
@@ -107,9 +121,10 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/file-upload/{file_upload_job_id}/completed-tasks",
           file_upload_endpoints.list_completed_tasks, AUTHENTICATED),
     Route("GET", "/api/v2/datapipe/status", datapipe_endpoints.get_datapipe_status, AUTHENTICATED),
-    Route("PUT", "/api/v2/analysis", datapipe_endpoints.request_analysis, P.GRAPH_DB_WRITE, status_code=202),
+    Route("PUT", "/api/v2/analysis", datapipe_endpoints.request_analysis, P.GRAPH_DB_WRITE, status_code=202,
+          audit=A.REQUEST_ANALYSIS),
     Route("POST", "/api/v2/clear-database", datapipe_endpoints.clear_database, P.GRAPH_DB_WRITE,
-          status_code=204, malformed_json_message="JSON malformed."),
+          status_code=204, malformed_json_message="JSON malformed.", audit=A.DELETE_GRAPH_DATA),
     # --- graph queries ------------------------------------------------------------------------
     # A query with an updating clause also needs GraphDBMutate (checked in the service).
     Route("POST", "/api/v2/graphs/cypher", graph_query_endpoints.run_cypher_query, P.GRAPH_DB_READ,
@@ -156,14 +171,15 @@ ROUTES: list[Route] = [
           P.SAVED_QUERIES_WRITE),
     # SAML provider forms stream in through a 10 MiB cap of their own (an oversized metadata file is a 400).
     Route("POST", "/api/v2/sso-providers/saml", sso_endpoints.create_saml_provider, P.AUTH_MANAGE_PROVIDERS,
-          streams_body=True),
+          streams_body=True, audit=A.CREATE_SSO_PROVIDER),
     Route("POST", "/api/v2/saml/providers", sso_endpoints.create_saml_provider_deprecated, P.AUTH_MANAGE_PROVIDERS,
-          deprecated=True, streams_body=True),
+          deprecated=True, streams_body=True, audit=A.CREATE_SSO_PROVIDER),
     Route("GET", "/api/v2/sso-providers", sso_endpoints.list_providers, AUTHENTICATED),
     Route("GET", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.get_provider, AUTHENTICATED),
     Route("PATCH", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.update_provider, P.AUTH_MANAGE_PROVIDERS,
-          streams_body=True),
-    Route("DELETE", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.delete_provider, P.AUTH_MANAGE_PROVIDERS),
+          streams_body=True, audit=A.UPDATE_SSO_PROVIDER),
+    Route("DELETE", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.delete_provider, P.AUTH_MANAGE_PROVIDERS,
+          audit=A.DELETE_SSO_PROVIDER),
     # PUBLIC like the reference's SSO login flow: an identity provider fetches it without credentials.
     Route("GET", "/api/v2/sso/{slug}/metadata", sso_endpoints.service_provider_metadata_xml, PUBLIC),
 ]
@@ -173,6 +189,8 @@ def register_routes(router: APIRouter, routes: list[Route] = ROUTES) -> None:
     """Add the table's routes to `router` (the app's own: an included router would lose our attributes)."""
     for route in routes:
         dependencies = [] if isinstance(route.permission, _Public) else [Depends(permission_guard(route.permission))]
+        if route.audit is not None:
+            dependencies.append(Depends(audit_trail(route.audit), scope="function"))
         router.add_api_route(
             route.path, route.endpoint, methods=[route.method], status_code=route.status_code,
             dependencies=dependencies, deprecated=route.deprecated or None, route_class_override=HoundRoute,

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from fastapi import Response
+from fastapi import Request, Response
 
 from houndgraph.auth import repository, service
 from houndgraph.auth.dependencies import CurrentAuth
@@ -11,8 +11,10 @@ from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.user.schemas import UserView
 
 
-async def login(body: LoginRequest, session: SessionDep, settings: SettingsDep) -> DataEnvelope[LoginResponse]:
-    result = await service.login(session, settings, body.username, body.secret)
+async def login(body: LoginRequest, request: Request, session: SessionDep,
+                settings: SettingsDep) -> DataEnvelope[LoginResponse]:
+    result = await service.audited_login(session, settings, body.username, body.secret,
+                                         getattr(request.state, "request_id", None))
     return DataEnvelope(data=LoginResponse(user_id=result.user_id, auth_expired=result.auth_expired,
                                            session_token=result.session_token))
 

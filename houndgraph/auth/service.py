@@ -14,11 +14,13 @@ from datetime import UTC, datetime, timedelta
 import jwt
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.audit import service as audit_service
+from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth import repository
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.passwords import verify_password
 from houndgraph.config import service as config_service
-from houndgraph.errors import BadRequest, Forbidden, TooManyRequests, Unauthorized
+from houndgraph.errors import BadRequest, Forbidden, ServiceError, TooManyRequests, Unauthorized
 from houndgraph.settings import Settings
 
 JWT_ALGORITHM = "HS256"
@@ -62,6 +64,19 @@ async def login(session: AsyncSession, settings: Settings, username: str, secret
         settings.signing_key(), algorithm=JWT_ALGORITHM,
     )
     return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
+
+
+async def audited_login(session: AsyncSession, settings: Settings, username: str, secret: str,
+                        request_id: str | None = None) -> LoginResult:
+    """`login`, with its outcome in the audit log (a failure kept even though the request rolls back)."""
+    action = AuditedAction(None, AuditAction.LOGIN_ATTEMPT, {"username": username}, request_id)
+    try:
+        result = await login(session, settings, username, secret)
+    except ServiceError as error:
+        await audit_service.failed(session, action, error.message)
+        raise
+    await audit_service.succeeded(session, action, actor=(result.user_id, username))
+    return result
 
 
 async def logout(session: AsyncSession, context: AuthContext) -> None:
