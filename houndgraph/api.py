@@ -134,6 +134,8 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/pathfinding", pathfinding_endpoints.get_pathfinding, P.GRAPH_DB_READ, deprecated=True),
     Route("GET", "/api/v2/graphs/relay-targets", pathfinding_endpoints.get_relay_targets, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/search", search_endpoints.search, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/graph-search", search_endpoints.graph_search, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/graphs/edge-composition", pathfinding_endpoints.get_edge_composition, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/available-domains", search_endpoints.get_available_domains, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/azure/{entity_type}", entity_endpoints.get_azure_entity, P.GRAPH_DB_READ),
