@@ -138,6 +138,8 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/graphs/edge-composition", pathfinding_endpoints.get_edge_composition, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/available-domains", search_endpoints.get_available_domains, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/meta-nodes/{domain_id}", entity_endpoints.get_tier_zero_combo_node, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/meta-trees/{domain_id}", entity_endpoints.get_tier_zero_combo_tree, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/azure/{entity_type}", entity_endpoints.get_azure_entity, P.GRAPH_DB_READ),
     # Every AD entity panel and its related lists (entity/ad_panels.py), all read-only.
     *(Route("GET", path, handler, P.GRAPH_DB_READ) for path, handler in entity_endpoints.ROUTES),

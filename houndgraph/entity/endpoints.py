@@ -77,6 +77,15 @@ async def get_meta_entity(object_id: str, session: SessionDep) -> Response:
     return JSONResponse({"data": await service.meta(session, object_id)})
 
 
+async def get_tier_zero_combo_node(domain_id: str, session: SessionDep) -> Response:
+    return JSONResponse({"data": await service.tier_zero_combo_node(session, domain_id)})
+
+
+async def get_tier_zero_combo_tree(domain_id: str, session: SessionDep, node_id: str | None = None) -> Response:
+    # `node_id` (the combo node to expand) is accepted; a domain has one combo node here.
+    return JSONResponse({"data": await service.tier_zero_combo_tree(session, domain_id)})
+
+
 def _routes() -> list[tuple[str, Handler]]:
     routes: list[tuple[str, Handler]] = []
     for entity in ENTITIES.values():
