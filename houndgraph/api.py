@@ -32,7 +32,7 @@ from houndgraph.search import endpoints as search_endpoints
 from houndgraph.sso import endpoints as sso_endpoints
 from houndgraph.token import endpoints as token_endpoints
 from houndgraph.user import endpoints as user_endpoints
-from houndgraph.version import get_version
+from houndgraph.version import get_openapi_yaml, get_version
 
 
 class _Public:
@@ -70,6 +70,7 @@ class HoundRoute(APIRoute):
 
 ROUTES: list[Route] = [
     Route("GET", "/api/version", get_version, PUBLIC),
+    Route("GET", "/api/v2/spec/openapi.yaml", get_openapi_yaml, PUBLIC),
     # --- authentication -----------------------------------------------------------------------
     Route("POST", "/api/v2/login", auth_endpoints.login, PUBLIC),
     Route("POST", "/api/v2/logout", auth_endpoints.logout, AUTHENTICATED),
@@ -178,6 +179,13 @@ ROUTES: list[Route] = [
           streams_body=True, audit=A.CREATE_SSO_PROVIDER),
     Route("POST", "/api/v2/saml/providers", sso_endpoints.create_saml_provider_deprecated, P.AUTH_MANAGE_PROVIDERS,
           deprecated=True, streams_body=True, audit=A.CREATE_SSO_PROVIDER),
+    Route("GET", "/api/v2/saml", sso_endpoints.list_saml_providers, P.AUTH_MANAGE_PROVIDERS, deprecated=True),
+    # PUBLIC: the login page lists these before anyone is signed in.
+    Route("GET", "/api/v2/saml/sso", sso_endpoints.list_saml_sign_on_endpoints, PUBLIC, deprecated=True),
+    Route("GET", "/api/v2/saml/providers/{saml_provider_id}", sso_endpoints.get_saml_provider,
+          P.AUTH_MANAGE_PROVIDERS, deprecated=True),
+    Route("DELETE", "/api/v2/saml/providers/{saml_provider_id}", sso_endpoints.delete_saml_provider,
+          P.AUTH_MANAGE_PROVIDERS, deprecated=True, audit=A.DELETE_SSO_PROVIDER),
     Route("GET", "/api/v2/sso-providers", sso_endpoints.list_providers, AUTHENTICATED),
     Route("GET", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.get_provider, AUTHENTICATED),
     Route("PATCH", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.update_provider, P.AUTH_MANAGE_PROVIDERS,

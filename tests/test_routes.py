@@ -8,7 +8,8 @@ from houndgraph.api import PUBLIC, ROUTES, HoundRoute
 from tests.conftest import LiveServer
 
 # The only routes anyone may call: logging in and reading the version.
-EXPECTED_PUBLIC = {("POST", "/api/v2/login"), ("GET", "/api/version")}
+EXPECTED_PUBLIC = {("POST", "/api/v2/login"), ("GET", "/api/version"), ("GET", "/api/v2/spec/openapi.yaml"),
+                   ("GET", "/api/v2/saml/sso")}
 
 
 def _concrete(path: str) -> str:

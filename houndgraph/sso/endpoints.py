@@ -13,10 +13,19 @@ from houndgraph.kit.query import ListQuery
 from houndgraph.models import SSOProvider
 from houndgraph.sso import forms, service
 from houndgraph.sso.metadata import service_provider_metadata
-from houndgraph.sso.schemas import AuthProviderView, AutoProvisionConfig, DeletedProvider, SAMLProviderView
+from houndgraph.sso.schemas import (
+    AuthProviderView,
+    AutoProvisionConfig,
+    DeletedProvider,
+    SAMLProviderList,
+    SAMLProviderView,
+    SignOnEndpoint,
+    SignOnEndpointList,
+)
 
 SAML_METADATA_MEDIA_TYPE = "application/samlmetadata+xml"
 SUCCESSOR = "/api/v2/sso-providers/saml"
+SUCCESSOR_LIST = "/api/v2/sso-providers"
 
 
 def _base_url(request: Request) -> str:
@@ -101,6 +110,41 @@ async def delete_provider(sso_provider_id: str, auth: CurrentAuth,
                           session: SessionDep) -> DataEnvelope[DeletedProvider]:
     users = await service.delete(session, auth, parse_int_id(sso_provider_id, bits=32))
     return DataEnvelope(data=DeletedProvider.of(users))
+
+
+def _deprecated(response: Response) -> None:
+    response.headers["Deprecation"] = "true"
+    response.headers["Link"] = f'<{SUCCESSOR_LIST}>; rel="successor-version"'
+
+
+async def list_saml_providers(request: Request, response: Response,
+                              session: SessionDep) -> DataEnvelope[SAMLProviderList]:
+    _deprecated(response)
+    providers = await service.list_saml(session)
+    return DataEnvelope(data=SAMLProviderList(saml_providers=[_saml_view(request, p) for p in providers]))
+
+
+async def list_saml_sign_on_endpoints(request: Request, response: Response,
+                                      session: SessionDep) -> DataEnvelope[SignOnEndpointList]:
+    """Where the login page sends someone who picks a SAML provider."""
+    _deprecated(response)
+    providers = await service.list_saml(session)
+    return DataEnvelope(data=SignOnEndpointList(endpoints=[
+        SignOnEndpoint(name=p.name, initiation_url=_saml_view(request, p).sp_sso_uri) for p in providers]))
+
+
+async def get_saml_provider(saml_provider_id: str, request: Request, response: Response,
+                            session: SessionDep) -> DataEnvelope[SAMLProviderView]:
+    _deprecated(response)
+    provider = await service.by_saml_provider_id(session, parse_int_id(saml_provider_id, bits=32))
+    return DataEnvelope(data=_saml_view(request, provider))
+
+
+async def delete_saml_provider(saml_provider_id: str, auth: CurrentAuth, response: Response,
+                               session: SessionDep) -> DataEnvelope[DeletedProvider]:
+    _deprecated(response)
+    provider = await service.by_saml_provider_id(session, parse_int_id(saml_provider_id, bits=32))
+    return DataEnvelope(data=DeletedProvider.of(await service.delete(session, auth, provider.id)))
 
 
 async def service_provider_metadata_xml(slug: str, request: Request, session: SessionDep) -> Response:

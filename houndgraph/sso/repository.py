@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.models import Role, SSOProvider, User, UserSession
+from houndgraph.models import Role, SAMLProvider, SSOProvider, User, UserSession
 
 # The reference's session auth provider numbers (secret 0, SAML 1, OIDC 2).
 SESSION_AUTH_PROVIDER_SAML = 1
@@ -30,6 +30,11 @@ async def save(session: AsyncSession, provider: SSOProvider) -> SSOProvider:
 
 async def by_id(session: AsyncSession, provider_id: int) -> SSOProvider | None:
     return await session.get(SSOProvider, provider_id)
+
+
+async def by_saml_id(session: AsyncSession, saml_provider_id: int) -> SSOProvider | None:
+    statement = select(SSOProvider).join(SAMLProvider, SAMLProvider.sso_provider_id == SSOProvider.id)
+    return await session.scalar(statement.where(SAMLProvider.id == saml_provider_id))
 
 
 async def by_slug(session: AsyncSession, slug: str) -> SSOProvider | None:

@@ -74,3 +74,16 @@ class DeletedProvider(BaseModel):
     @classmethod
     def of(cls, users: list[User]) -> DeletedProvider:
         return cls(affected_users=[UserView.of(user) for user in users])
+
+
+class SAMLProviderList(BaseModel):
+    saml_providers: list[SAMLProviderView]
+
+
+class SignOnEndpoint(BaseModel):
+    name: str
+    initiation_url: str
+
+
+class SignOnEndpointList(BaseModel):
+    endpoints: list[SignOnEndpoint]

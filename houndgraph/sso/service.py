@@ -128,6 +128,19 @@ async def saml_provider(session: AsyncSession, provider_id: int) -> SSOProvider:
     return provider
 
 
+async def by_saml_provider_id(session: AsyncSession, saml_provider_id: int) -> SSOProvider:
+    """The deprecated `/saml/providers/{id}` routes name the SAML settings' own id."""
+    provider = await repository.by_saml_id(session, saml_provider_id)
+    if provider is None:
+        raise NotFound()
+    return provider
+
+
+async def list_saml(session: AsyncSession) -> list[SSOProvider]:
+    providers = await repository.list_all(session, None, [SSOProvider.id])
+    return [provider for provider in providers if provider.saml_provider is not None]
+
+
 async def update_saml(session: AsyncSession, provider_id: int, changes: SAMLProviderChanges) -> SSOProvider:
     provider = await saml_provider(session, provider_id)
     saml = provider.saml_provider

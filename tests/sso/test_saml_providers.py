@@ -288,3 +288,18 @@ def test_a_signed_request_creates_a_provider(admin: httpx.Client, live_server: L
     assert response.status_code == 200, response.text
     assert response.json()["data"]["idp_issuer_uri"] == idp.KEYCLOAK_ENTITY_ID
     assert admin.delete(f"/api/v2/tokens/{token['id']}").status_code == 200
+
+
+def test_the_deprecated_saml_routes(admin: httpx.Client, client: httpx.Client, role_ids: dict) -> None:
+    created = create(admin, unique_name(), idp.OKTA, role=str(role_ids["User"])).json()["data"]
+    listed = admin.get("/api/v2/saml")
+    assert listed.status_code == 200 and listed.headers["Deprecation"] == "true"
+    assert created["id"] in [p["id"] for p in listed.json()["data"]["saml_providers"]]
+    one = admin.get(f"/api/v2/saml/providers/{created['id']}")
+    assert one.status_code == 200 and one.json()["data"]["sso_provider_id"] == created["sso_provider_id"]
+    endpoints = client.get("/api/v2/saml/sso").json()["data"]["endpoints"]
+    assert {"name": created["name"], "initiation_url": created["sp_sso_uri"]} in endpoints
+    deleted = admin.delete(f"/api/v2/saml/providers/{created['id']}")
+    assert deleted.status_code == 200 and deleted.json()["data"] == {"affected_users": []}
+    assert admin.get(f"/api/v2/saml/providers/{created['id']}").status_code == 404
+    assert admin.get(f"/api/v2/sso-providers/{created['sso_provider_id']}").status_code == 404
