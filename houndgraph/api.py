@@ -119,11 +119,17 @@ ROUTES: list[Route] = [
           P.GRAPH_DB_INGEST, status_code=202, streams_body=True),
     Route("POST", "/api/v2/file-upload/{file_upload_job_id}/end", file_upload_endpoints.end_upload_job,
           P.GRAPH_DB_INGEST),
+    # The legacy one-shot ingest: one collector file, a job of its own, started, given the file and ended.
+    Route("POST", "/api/v2/ingest", file_upload_endpoints.ingest_once, P.GRAPH_DB_INGEST, status_code=202,
+          streams_body=True),
     Route("GET", "/api/v2/file-upload/{file_upload_job_id}/completed-tasks",
           file_upload_endpoints.list_completed_tasks, AUTHENTICATED),
     Route("GET", "/api/v2/datapipe/status", datapipe_endpoints.get_datapipe_status, AUTHENTICATED),
     Route("PUT", "/api/v2/analysis", datapipe_endpoints.request_analysis, P.GRAPH_DB_WRITE, status_code=202,
           audit=A.REQUEST_ANALYSIS),
+    Route("GET", "/api/v2/analysis", datapipe_endpoints.get_analysis_request, P.GRAPH_DB_READ),
+    Route("DELETE", "/api/v2/analysis", datapipe_endpoints.cancel_analysis_request, P.GRAPH_DB_WRITE, status_code=202,
+          audit=A.CANCEL_ANALYSIS),
     Route("POST", "/api/v2/clear-database", datapipe_endpoints.clear_database, P.GRAPH_DB_WRITE,
           status_code=204, malformed_json_message="JSON malformed.", audit=A.DELETE_GRAPH_DATA),
     # --- graph queries ------------------------------------------------------------------------

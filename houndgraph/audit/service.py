@@ -45,6 +45,7 @@ class AuditAction(StrEnum):
     DELETE_SSO_PROVIDER = "DeleteSSOIdentityProvider"
     DELETE_GRAPH_DATA = "DeleteBloodhoundData"
     REQUEST_ANALYSIS = "RequestAnalysis"
+    CANCEL_ANALYSIS = "CancelAnalysisRequest"
 
 
 class AuditStatus(StrEnum):

@@ -101,3 +101,13 @@ def test_ending_a_job_without_files_completes_it(admin: httpx.Client) -> None:
     finished = wait_for_job(admin, started["id"])
     assert finished["status"] == 2
     assert finished["total_files"] == 0
+
+
+def test_the_legacy_one_shot_ingest(admin: httpx.Client) -> None:
+    """POST /api/v2/ingest: one file, a job of its own that is ended at once and ingested by the datapipe."""
+    body = (TESTLAB / "domains.json").read_bytes()
+    response = admin.post("/api/v2/ingest", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 202, response.text
+    newest = admin.get("/api/v2/file-upload", params={"sort_by": "-id", "limit": 1}).json()["data"][0]
+    finished = wait_for_job(admin, newest["id"])
+    assert finished["status"] == 2 and finished["total_files"] == 1, finished
