@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, Query, Response
+from pydantic import BaseModel
 
 from houndgraph.deps import SessionDep
 from houndgraph.entity import azure_service, service
@@ -71,6 +72,14 @@ async def get_azure_entity(entity_type: str, query: Annotated[azure_service.Azur
                            session: SessionDep) -> Response:
     answer = await azure_service.azure_entity(session, entity_type, query)
     return JSONResponse({"data": answer.body} if answer.wrapped else answer.body)
+
+
+class DomainUpdate(BaseModel):
+    collected: bool
+
+
+async def update_domain(object_id: str, body: DomainUpdate, session: SessionDep) -> Response:
+    return JSONResponse({"data": {"collected": await service.set_domain_collected(session, object_id, body.collected)}})
 
 
 async def get_meta_entity(object_id: str, session: SessionDep) -> Response:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from psycopg.types.json import Jsonb
 
 from houndgraph.db import is_query_canceled
 from houndgraph.graph.connection import GraphConnection
@@ -97,3 +98,8 @@ async def tier_zero_of_domain(conn: GraphConnection, domain_sid: str, kinds: Kin
         f"AND (n.kind_ids && {kinds(TIER_ZERO_KIND)} OR (' ' || coalesce(n.properties->>'system_tags', '') || ' ') "
         "LIKE %(tag)s) ORDER BY n.id", {"sid": domain_sid.upper(), "tag": f"% {TIER_ZERO_TAG} %"})
     return [row[0] for row in await cursor.fetchall()]
+
+
+async def set_property(conn: GraphConnection, node_id: int, key: str, value: Any) -> None:
+    await conn.execute("UPDATE node SET properties = properties || jsonb_build_object(%(key)s::text, %(value)s::jsonb) "
+                       "WHERE id = %(id)s", {"key": key, "value": Jsonb(value), "id": node_id})

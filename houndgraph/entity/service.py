@@ -93,6 +93,14 @@ async def related(session: AsyncSession, entity: Entity, relation: Relation, obj
     return {"count": page.count, "skip": request.skip, "limit": request.limit, "data": data}
 
 
+async def set_domain_collected(session: AsyncSession, object_id: str, collected: bool) -> bool:
+    """Whether the domain counts as collected (the UI lists uncollected domains apart)."""
+    conn = await graph_connection(session)
+    node = await _find(conn, object_id, await lookup.kind_ids(conn), ADNode.Domain)
+    await repository.set_property(conn, node.id, "collected", collected)
+    return collected
+
+
 async def meta(session: AsyncSession, object_id: str) -> dict[str, Any]:
     conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)

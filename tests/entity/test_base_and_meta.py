@@ -36,3 +36,14 @@ def test_tier_zero_combo_node_and_tree(admin: httpx.Client, labs: Database) -> N
     assert all(item["data"]["relationshiptype"] in ("MemberOf", "Contains")
                for key, item in tree.items() if key.startswith("rel_"))
     assert_error(admin.get("/api/v2/meta-nodes/S-1-5-21-0-0-0"), 404)
+
+
+def test_a_domain_can_be_marked_collected_or_not(admin: httpx.Client, labs: Database) -> None:
+    path = f"/api/v2/domains/{ADCS_SID}"
+    response = admin.patch(path, json={"collected": False})
+    assert response.status_code == 200 and response.json() == {"data": {"collected": False}}
+    assert admin.get(path).json()["data"]["props"]["collected"] is False
+    assert admin.patch(path, json={"collected": True}).json() == {"data": {"collected": True}}
+    assert admin.get(path).json()["data"]["props"]["collected"] is True
+    assert_error(admin.patch(path, json={"collected": "maybe"}), 400)
+    assert_error(admin.patch("/api/v2/domains/S-1-5-21-0-0-0", json={"collected": True}), 404)
