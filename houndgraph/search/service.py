@@ -20,7 +20,7 @@ from houndgraph.search import repository
 SEARCH_DEFAULT_LIMIT = 10
 GRAPH_SEARCH_LIMIT = 100
 MISSING_QUERY = "missing required query parameter: q"
-MISSING_GRAPH_QUERY = "Expected query parameter to be set."
+MISSING_GRAPH_QUERY = "Expected search parameter to be set."
 DOMAINS = ListColumns(
     sortable=("objectid", "name"),
     filters={name: FilterColumn(STRING_PREDICATES) for name in ("objectid", "name", "collected")},
