@@ -90,6 +90,15 @@ ROUTES: list[Route] = [
     # Sets the expiry of the user's password to the past: a new one is asked for at next login.
     Route("DELETE", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.expire_user_secret,
           P.AUTH_MANAGE_USERS, audit=A.EXPIRE_USER_SECRET),
+    # Multi-factor authentication: one's own with AuthManageSelf, someone else's with AuthManageUsers (service).
+    Route("POST", "/api/v2/bloodhound-users/{user_id}/mfa", user_endpoints.enroll_mfa, P.AUTH_MANAGE_SELF,
+          audit=A.ENROLL_MFA),
+    Route("DELETE", "/api/v2/bloodhound-users/{user_id}/mfa", user_endpoints.remove_mfa, P.AUTH_MANAGE_SELF,
+          audit=A.DISENROLL_MFA),
+    Route("GET", "/api/v2/bloodhound-users/{user_id}/mfa-activation", user_endpoints.get_mfa_status,
+          P.AUTH_MANAGE_SELF),
+    Route("POST", "/api/v2/bloodhound-users/{user_id}/mfa-activation", user_endpoints.activate_mfa,
+          P.AUTH_MANAGE_SELF, audit=A.ACTIVATE_MFA),
     Route("GET", "/api/v2/accept-eula", user_endpoints.accept_eula, AUTHENTICATED, status_code=202,
           audit=A.ACCEPT_EULA),
     Route("GET", "/api/v2/roles", user_endpoints.list_roles, P.AUTH_MANAGE_SELF),

@@ -76,11 +76,6 @@ NOT_YET_BUILT: dict[str, int] = {
         "attack_paths/list_domain_attack_paths_details", "attack_paths/start_analysis_bhe",
         "attack_paths/update_attack_path_risk", "risk_posture/get_posture_stats",
     ], 17),
-    # Multi-factor authentication (this issue, #15: not built yet).
-    **dict.fromkeys([
-        "blood_hound_users/activate_user_mfa", "blood_hound_users/add_user_mfa",
-        "blood_hound_users/get_mfa_activation_status", "blood_hound_users/remove_user_mfa",
-    ], 15),
 }
 
 # Where the SDK's models describe the reference's Go structs rather than its wire (houndgraph sends the wire):

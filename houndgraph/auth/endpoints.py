@@ -13,7 +13,7 @@ from houndgraph.user.schemas import UserView
 
 async def login(body: LoginRequest, request: Request, session: SessionDep,
                 settings: SettingsDep) -> DataEnvelope[LoginResponse]:
-    result = await service.audited_login(session, settings, body.username, body.secret,
+    result = await service.audited_login(session, settings, body.username, body.secret, body.otp,
                                          getattr(request.state, "request_id", None))
     return DataEnvelope(data=LoginResponse(user_id=result.user_id, auth_expired=result.auth_expired,
                                            session_token=result.session_token))

@@ -22,6 +22,7 @@ from houndgraph.auth.passwords import verify_password
 from houndgraph.config import service as config_service
 from houndgraph.errors import BadRequest, Forbidden, ServiceError, TooManyRequests, Unauthorized
 from houndgraph.settings import Settings
+from houndgraph.user import mfa
 
 JWT_ALGORITHM = "HS256"
 SIGNATURE_SKEW = timedelta(hours=1)
@@ -66,12 +67,14 @@ async def login(session: AsyncSession, settings: Settings, username: str, secret
     return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
 
 
-async def audited_login(session: AsyncSession, settings: Settings, username: str, secret: str,
+async def audited_login(session: AsyncSession, settings: Settings, username: str, secret: str, otp: str = "",
                         request_id: str | None = None) -> LoginResult:
-    """`login`, with its outcome in the audit log (a failure kept even though the request rolls back)."""
+    """`login`, then the one-time password of a user with multi-factor authentication (a wrong one rolls
+    the new session back), with the outcome in the audit log (a failure kept despite the rollback)."""
     action = AuditedAction(None, AuditAction.LOGIN_ATTEMPT, {"username": username}, request_id)
     try:
         result = await login(session, settings, username, secret)
+        await mfa.check_login_code(session, result.user_id, otp)
     except ServiceError as error:
         await audit_service.failed(session, action, error.message)
         raise

@@ -166,7 +166,7 @@ async def delete(session: AsyncSession, auth: AuthContext, user_id: uuid.UUID) -
     await repository.remove(session, user.id)
 
 
-def _may_manage(auth: AuthContext, user_id: uuid.UUID) -> None:
+def may_manage(auth: AuthContext, user_id: uuid.UUID) -> None:
     """Users may act on themselves; acting on someone else takes AuthManageUsers. The reference answers
     this with a 401; the caller is authenticated, so it is a 403 here (same message)."""
     if user_id != auth.user_id and not auth.has(P.AUTH_MANAGE_USERS):
@@ -174,7 +174,7 @@ def _may_manage(auth: AuthContext, user_id: uuid.UUID) -> None:
 
 
 async def set_secret(session: AsyncSession, auth: AuthContext, user_id: uuid.UUID, data: SecretUpdate) -> None:
-    _may_manage(auth, user_id)
+    may_manage(auth, user_id)
     user = await get(session, user_id)
     check_secret_strength(data.secret)
     if user.id == auth.user_id:
