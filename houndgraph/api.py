@@ -210,6 +210,12 @@ ROUTES: list[Route] = [
           audit=A.DELETE_SSO_PROVIDER),
     # PUBLIC like the reference's SSO login flow: an identity provider fetches it without credentials.
     Route("GET", "/api/v2/sso/{slug}/metadata", sso_endpoints.service_provider_metadata_xml, PUBLIC),
+    # The SAML sign-in: the browser is sent to the identity provider, which posts the signed answer back.
+    Route("GET", "/api/v2/sso/{slug}/login", sso_endpoints.saml_login_page, PUBLIC),
+    Route("POST", "/api/v2/sso/{slug}/callback", sso_endpoints.saml_callback, PUBLIC),
+    Route("GET", "/api/v2/login/saml/{slug}", sso_endpoints.legacy_saml_login, PUBLIC, deprecated=True),
+    Route("GET", "/api/v1/login/saml/{slug}", sso_endpoints.legacy_saml_login, PUBLIC, deprecated=True),
+    Route("POST", "/api/v1/login/saml/{slug}/acs", sso_endpoints.legacy_saml_acs, PUBLIC, deprecated=True),
 ]
 
 

@@ -9,7 +9,8 @@ from tests.conftest import LiveServer
 
 # The only routes anyone may call: logging in and reading the version.
 EXPECTED_PUBLIC = {("POST", "/api/v2/login"), ("GET", "/api/version"), ("GET", "/api/v2/spec/openapi.yaml"),
-                   ("GET", "/api/v2/saml/sso")}
+                   ("GET", "/api/v2/saml/sso"), ("GET", "/api/v2/login/saml/{slug}"),
+                   ("GET", "/api/v1/login/saml/{slug}"), ("POST", "/api/v1/login/saml/{slug}/acs")}
 
 
 def _concrete(path: str) -> str:

@@ -56,15 +56,20 @@ async def login(session: AsyncSession, settings: Settings, username: str, secret
         # One message for every cause, so a caller cannot probe which usernames exist.
         raise Unauthorized("Your username or password is incorrect")
     await repository.clear_failures(session, username)
-    await repository.touch_last_login(session, user.id, now)
+    token = await issue_session(session, settings, user.id, now)
+    return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
+
+
+async def issue_session(session: AsyncSession, settings: Settings, user_id: uuid.UUID, now: datetime) -> str:
+    """A new session for a user who has proved who they are (password, or an identity provider): its JWT."""
+    await repository.touch_last_login(session, user_id, now)
     await repository.delete_expired_sessions(session, now)
     expires_at = now + await config_service.session_ttl(session)
-    row = await repository.create_session(session, user.id, expires_at)
-    token = jwt.encode(
-        {"sub": str(user.id), "sid": row.id, "iat": int(now.timestamp()), "exp": int(expires_at.timestamp())},
+    row = await repository.create_session(session, user_id, expires_at)
+    return jwt.encode(
+        {"sub": str(user_id), "sid": row.id, "iat": int(now.timestamp()), "exp": int(expires_at.timestamp())},
         settings.signing_key(), algorithm=JWT_ALGORITHM,
     )
-    return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
 
 
 async def audited_login(session: AsyncSession, settings: Settings, username: str, secret: str, otp: str = "",

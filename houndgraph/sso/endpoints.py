@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import Depends, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
 
 from houndgraph.auth.dependencies import CurrentAuth
-from houndgraph.deps import SessionDep
+from houndgraph.deps import SessionDep, SettingsDep
+from houndgraph.errors import BadRequest, ServiceError
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_int_id
 from houndgraph.kit.params import list_query
@@ -24,6 +27,7 @@ from houndgraph.sso.schemas import (
 )
 
 SAML_METADATA_MEDIA_TYPE = "application/samlmetadata+xml"
+UI_PATH = "/ui"
 SUCCESSOR = "/api/v2/sso-providers/saml"
 SUCCESSOR_LIST = "/api/v2/sso-providers"
 
@@ -151,3 +155,35 @@ async def service_provider_metadata_xml(slug: str, request: Request, session: Se
     provider = await service.by_slug(session, slug)
     urls = service.service_provider_urls(_base_url(request), provider)
     return Response(service_provider_metadata(urls), media_type=SAML_METADATA_MEDIA_TYPE)
+
+
+async def saml_login_page(slug: str, request: Request, session: SessionDep) -> Response:
+    provider = await service.by_slug(session, slug)
+    return HTMLResponse(service.saml_login_page(provider, _base_url(request)))
+
+
+async def saml_callback(slug: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """The assertion consumer service. As in the reference, the browser flow answers with redirects: to the
+    UI with the session cookie, or to the UI with the error."""
+    form = await request.form()
+    try:
+        saml_response = form.get("SAMLResponse")
+        if not isinstance(saml_response, str) or not saml_response:
+            raise BadRequest('form is missing "SAMLResponse" parameter')
+        token = await service.saml_sign_in(session, settings, slug, saml_response, _base_url(request))
+    except ServiceError as error:
+        return RedirectResponse(f"{UI_PATH}?error={quote(error.message)}", status_code=302)
+    finally:
+        await form.close()
+    redirect = RedirectResponse(f"{UI_PATH}/", status_code=302)
+    redirect.set_cookie("token", token, secure=request.url.scheme == "https", samesite="strict")
+    return redirect
+
+
+async def legacy_saml_login(slug: str) -> Response:
+    return RedirectResponse(f"/api/v2/sso/{quote(slug, safe='')}/login", status_code=302)
+
+
+async def legacy_saml_acs(slug: str) -> Response:
+    # 307 keeps the method and the posted form.
+    return RedirectResponse(f"/api/v2/sso/{quote(slug, safe='')}/callback", status_code=307)

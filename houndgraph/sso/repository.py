@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.models import Role, SAMLProvider, SSOProvider, User, UserSession
@@ -66,3 +66,21 @@ async def delete_provider(session: AsyncSession, provider: SSOProvider, user_ids
         await session.execute(delete(UserSession).where(UserSession.user_id.in_(user_ids),
                                                         UserSession.auth_provider_type == SESSION_AUTH_PROVIDER_SAML))
     await session.execute(delete(SSOProvider).where(SSOProvider.id == provider.id))
+
+
+async def user_by_principal(session: AsyncSession, principal: str) -> User | None:
+    return await session.scalar(select(User).where(func.lower(User.principal_name) == principal.lower()))
+
+
+async def role_named(session: AsyncSession, name: str) -> Role | None:
+    return await session.scalar(select(Role).where(Role.name == name))
+
+
+async def role_by_id(session: AsyncSession, role_id: int) -> Role | None:
+    return await session.get(Role, role_id)
+
+
+async def add_user(session: AsyncSession, user: User) -> User:
+    session.add(user)
+    await session.flush()
+    return user

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.auth import service as auth_service
 from houndgraph.auth.context import AuthContext
-from houndgraph.errors import BadRequest, Conflict, NotFound
+from houndgraph.errors import BadRequest, Conflict, Forbidden, NotFound
 from houndgraph.kit.filters import (
     ORDERED_PREDICATES,
     STRING_PREDICATES,
@@ -26,12 +28,14 @@ from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import SAMLProvider, SSOProvider, User
 from houndgraph.models.saml_provider import ROOT_URI_VERSION_CURRENT, ROOT_URI_VERSION_LEGACY
 from houndgraph.models.sso_provider import SSO_TYPE_SAML
-from houndgraph.sso import repository
+from houndgraph.settings import Settings
+from houndgraph.sso import repository, saml_login
 from houndgraph.sso.forms import FIELD_DEFAULT_ROLE
 from houndgraph.sso.metadata import ServiceProviderURLs, parse_identity_provider
 from houndgraph.sso.schemas import AutoProvisionConfig
 
 NAME_TAKEN = "sso provider name must be unique"
+NOT_THIS_PROVIDER = "user is not authorized for this provider"
 INVALID_DEFAULT_ROLE = f'"{FIELD_DEFAULT_ROLE}" parameter is invalid'
 OWN_PROVIDER = "user may not delete their own SAML auth provider"
 INVALID_ACS = "metadata does not have a valid ACS location"
@@ -200,3 +204,48 @@ async def delete(session: AsyncSession, auth: AuthContext, provider_id: int) -> 
     users = await repository.users_of(session, provider.id)
     await repository.delete_provider(session, provider, [user.id for user in users])
     return users
+
+
+def saml_login_page(provider: SSOProvider, base_url: str) -> str:
+    """The page that sends the browser on to the identity provider with an authentication request."""
+    if provider.saml_provider is None:
+        raise NotFound()
+    urls = service_provider_urls(base_url, provider)
+    return saml_login.authn_request_form(provider.saml_provider.single_sign_on_uri, urls)
+
+
+async def saml_sign_in(session: AsyncSession, settings: Settings, slug: str, saml_response: str,
+                       base_url: str) -> str:
+    """A session (its JWT) for the user a signed SAML response names: an existing user linked to this
+    provider, or, with auto-provisioning on, a new one."""
+    provider = await by_slug(session, slug)
+    saml = provider.saml_provider
+    assert saml is not None
+    assertion = saml_login.verify_response(
+        saml_response, metadata_xml=saml.metadata_xml, idp_entity_id=saml.issuer_uri,
+        urls=service_provider_urls(base_url, provider),
+        principal_attributes=list(saml.principal_attribute_mappings or []))
+    user = await repository.user_by_principal(session, assertion.principal)
+    if user is None:
+        user = await _provision(session, provider, assertion)
+    if user.sso_provider_id != provider.id:
+        raise Forbidden(NOT_THIS_PROVIDER)
+    if user.is_disabled:
+        raise Forbidden("user disabled")
+    return await auth_service.issue_session(session, settings, user.id, datetime.now(UTC))
+
+
+async def _provision(session: AsyncSession, provider: SSOProvider, assertion: saml_login.SignedAssertion) -> User:
+    config = AutoProvisionConfig.model_validate((provider.config or {}).get("auto_provision", {}))
+    if not config.enabled:
+        raise Forbidden(NOT_THIS_PROVIDER)
+    role = None
+    if config.role_provision:
+        for name in assertion.attributes.get(saml_login.ROLE, []):
+            role = role or await repository.role_named(session, name)
+    role = role or await repository.role_by_id(session, config.default_role_id)
+    first = assertion.attributes.get(saml_login.GIVEN_NAME, [None])[0]
+    last = assertion.attributes.get(saml_login.SURNAME, [None])[0]
+    user = User(principal_name=assertion.principal, email_address=assertion.principal, first_name=first,
+                last_name=last, sso_provider_id=provider.id, eula_accepted=True, roles=[role] if role else [])
+    return await repository.add_user(session, user)
