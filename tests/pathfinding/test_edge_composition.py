@@ -9,7 +9,7 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.graph.kinds import ADEdge, ADNode
-from tests.analysis.graphs import DOMAIN_SID, Graph
+from tests.analysis.graphs import DOMAIN_SID, Graph, drawn
 from tests.user.helpers import assert_error
 
 URL = "/api/v2/graphs/edge-composition"
@@ -18,8 +18,7 @@ URL = "/api/v2/graphs/edge-composition"
 @pytest.fixture
 def esc1(empty_graph: Database) -> Iterator[dict[str, int]]:
     """ALICE (through a group) enrolls on TEMPLATE, published to CA, which chains to the domain D."""
-    with empty_graph.connect_raw() as conn:
-        g = Graph(conn)
+    def draw(g: Graph) -> None:
         g.domain("D")
         sid = {"domainsid": DOMAIN_SID}
         g.node("ALICE", ADNode.User, **sid)
@@ -37,12 +36,9 @@ def esc1(empty_graph: Database) -> Iterator[dict[str, int]]:
         g.edge("ALICE", ADEdge.ADCSESC1, "D")
         g.edge("UNRELATED", ADEdge.MemberOf, "ENROLLERS")
         g.edge("ALICE", ADEdge.ForceChangePassword, "UNRELATED")
-        g.load()
-        conn.commit()
-        rows = conn.execute("SELECT properties->>'name', id FROM node").fetchall()
-    yield {name: node_id for name, node_id in rows}
-    with empty_graph.connect_raw(autocommit=True) as conn:
-        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+
+    with drawn(empty_graph, draw) as ids:
+        yield ids
 
 
 def test_the_composition_of_an_esc1_edge_is_its_certificate_path(admin: httpx.Client, esc1: dict[str, int]) -> None:

@@ -6,18 +6,16 @@ comprehensions over a null list are null. Seeded, so a failure names its seed an
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
-from houndgraph.graph.cypher.execute import run_query
+from tests.graph.cypher.answers import assert_answers, rows
 
 MISSING = object()  # the property is absent from the node
 STORED_NULL = object()  # the property is present, as JSON null
@@ -202,13 +200,6 @@ def _load(database: Database, graph: Graph) -> None:
             conn.execute("INSERT INTO node (id, kind_ids, properties) VALUES (%s, '{}', %s)", (i + 1, Jsonb(props)))
 
 
-def _rows(database: Database, queries: list[str]) -> list[list[tuple[Any, ...]]]:
-    async def go() -> list[list[tuple[Any, ...]]]:
-        async with await psycopg.AsyncConnection.connect(database.conninfo) as conn:
-            return [[tuple(row) for row in (await run_query(conn, q, load_entities=False)).rows] for q in queries]
-
-    return asyncio.run(go())
-
 
 def _questions(graph: Graph, rng: random.Random) -> list[tuple[str, list[tuple[Any, ...]]]]:
     nodes = list(enumerate(graph.seen()))
@@ -223,19 +214,12 @@ def _questions(graph: Graph, rng: random.Random) -> list[tuple[str, list[tuple[A
     return questions
 
 
-def _normal(rows: list[Any]) -> list[str]:
-    return sorted(repr(row) for row in rows)
-
-
 @pytest.mark.parametrize("seed", SEEDS)
 def test_null_rules_match_the_evaluator(empty_graph: Database, seed: int) -> None:
     rng = random.Random(seed)
     graph = Graph.draw(rng)
     _load(empty_graph, graph)
-    questions = _questions(graph, rng)
-    answers = _rows(empty_graph, [query for query, _ in questions])
-    for (query, expected), got in zip(questions, answers, strict=True):
-        assert _normal(got) == _normal(expected), f"seed {seed}: {query}\n{graph.seen()}"
+    assert_answers(empty_graph, _questions(graph, rng), f"seed {seed}\n{graph.seen()}")
 
 
 @pytest.mark.parametrize(("expression", "expected"), [
@@ -261,12 +245,12 @@ def test_null_rules_match_the_evaluator(empty_graph: Database, seed: int) -> Non
 ])
 def test_the_manuals_cases(empty_graph: Database, expression: str, expected: Any) -> None:
     _load(empty_graph, Graph([(1, [1])]))
-    [answer] = _rows(empty_graph, [f"MATCH (n) RETURN {expression}"])
+    [answer] = rows(empty_graph, [f"MATCH (n) RETURN {expression}"])
     assert answer == [(expected,)]
 
 
 def test_none_over_a_missing_list_keeps_no_row(empty_graph: Database) -> None:
     """The issue's case: `WHERE NONE(x IN n.nosuchprop ...)` returned every node; Neo4j returns none."""
     _load(empty_graph, Graph([(1, MISSING), (2, STORED_NULL), (3, [])]))
-    [answer] = _rows(empty_graph, ["MATCH (n) WHERE NONE(x IN n.l WHERE x = 'a') RETURN n.name"])
+    [answer] = rows(empty_graph, ["MATCH (n) WHERE NONE(x IN n.l WHERE x = 'a') RETURN n.name"])
     assert answer == [("n2",)]
