@@ -195,6 +195,8 @@ ROUTES: list[Route] = [
           streams_body=True, audit=A.CREATE_SSO_PROVIDER),
     Route("POST", "/api/v2/saml/providers", sso_endpoints.create_saml_provider_deprecated, P.AUTH_MANAGE_PROVIDERS,
           deprecated=True, streams_body=True, audit=A.CREATE_SSO_PROVIDER),
+    Route("POST", "/api/v2/sso-providers/oidc", sso_endpoints.create_oidc_provider, P.AUTH_MANAGE_PROVIDERS,
+          status_code=201, audit=A.CREATE_SSO_PROVIDER),
     Route("GET", "/api/v2/saml", sso_endpoints.list_saml_providers, P.AUTH_MANAGE_PROVIDERS, deprecated=True),
     # PUBLIC: the login page lists these before anyone is signed in.
     Route("GET", "/api/v2/saml/sso", sso_endpoints.list_saml_sign_on_endpoints, PUBLIC, deprecated=True),
@@ -211,8 +213,9 @@ ROUTES: list[Route] = [
     # PUBLIC like the reference's SSO login flow: an identity provider fetches it without credentials.
     Route("GET", "/api/v2/sso/{slug}/metadata", sso_endpoints.service_provider_metadata_xml, PUBLIC),
     # The SAML sign-in: the browser is sent to the identity provider, which posts the signed answer back.
-    Route("GET", "/api/v2/sso/{slug}/login", sso_endpoints.saml_login_page, PUBLIC),
+    Route("GET", "/api/v2/sso/{slug}/login", sso_endpoints.sso_login, PUBLIC),
     Route("POST", "/api/v2/sso/{slug}/callback", sso_endpoints.saml_callback, PUBLIC),
+    Route("GET", "/api/v2/sso/{slug}/callback", sso_endpoints.oidc_callback, PUBLIC),
     Route("GET", "/api/v2/login/saml/{slug}", sso_endpoints.legacy_saml_login, PUBLIC, deprecated=True),
     Route("GET", "/api/v1/login/saml/{slug}", sso_endpoints.legacy_saml_login, PUBLIC, deprecated=True),
     Route("POST", "/api/v1/login/saml/{slug}/acs", sso_endpoints.legacy_saml_acs, PUBLIC, deprecated=True),

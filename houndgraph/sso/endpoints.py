@@ -14,12 +14,14 @@ from houndgraph.kit.ids import parse_int_id
 from houndgraph.kit.params import list_query
 from houndgraph.kit.query import ListQuery
 from houndgraph.models import SSOProvider
-from houndgraph.sso import forms, service
+from houndgraph.sso import forms, oidc_login, service
 from houndgraph.sso.metadata import service_provider_metadata
 from houndgraph.sso.schemas import (
     AuthProviderView,
     AutoProvisionConfig,
     DeletedProvider,
+    OIDCProviderCreate,
+    OIDCProviderView,
     SAMLProviderList,
     SAMLProviderView,
     SignOnEndpoint,
@@ -28,6 +30,7 @@ from houndgraph.sso.schemas import (
 
 SAML_METADATA_MEDIA_TYPE = "application/samlmetadata+xml"
 UI_PATH = "/ui"
+SSO_PATH = "/api/v2/sso"
 SUCCESSOR = "/api/v2/sso-providers/saml"
 SUCCESSOR_LIST = "/api/v2/sso-providers"
 
@@ -43,7 +46,14 @@ def _saml_view(request: Request, provider: SSOProvider) -> SAMLProviderView:
 
 
 def _provider_view(request: Request, provider: SSOProvider) -> AuthProviderView:
+    if provider.oidc_provider is not None:
+        return AuthProviderView.of(provider, OIDCProviderView.of(provider.oidc_provider))
     return AuthProviderView.of(provider, _saml_view(request, provider) if provider.saml_provider else None)
+
+
+async def create_oidc_provider(body: OIDCProviderCreate, request: Request,
+                               session: SessionDep) -> DataEnvelope[AuthProviderView]:
+    return DataEnvelope(data=_provider_view(request, await service.create_oidc(session, body)))
 
 
 async def create_saml_provider(request: Request, session: SessionDep) -> DataEnvelope[SAMLProviderView]:
@@ -157,14 +167,36 @@ async def service_provider_metadata_xml(slug: str, request: Request, session: Se
     return Response(service_provider_metadata(urls), media_type=SAML_METADATA_MEDIA_TYPE)
 
 
-async def saml_login_page(slug: str, request: Request, session: SessionDep) -> Response:
-    provider = await service.by_slug(session, slug)
-    return HTMLResponse(service.saml_login_page(provider, _base_url(request)))
+def _signed_in(request: Request, token: str) -> Response:
+    redirect = RedirectResponse(f"{UI_PATH}/", status_code=302)
+    redirect.set_cookie("token", token, secure=request.url.scheme == "https", samesite="strict")
+    redirect.delete_cookie(oidc_login.STATE_COOKIE, path=SSO_PATH)
+    return redirect
+
+
+def _sign_in_failed(error: ServiceError) -> Response:
+    # As in the reference, the browser flow answers errors with a redirect to the UI naming them.
+    return RedirectResponse(f"{UI_PATH}?error={quote(error.message)}", status_code=302)
+
+
+async def sso_login(slug: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """SAML: a page posting the authentication request to the IdP. OIDC: a redirect to its authorization
+    endpoint, with the pending state in a cookie."""
+    provider = await service.by_any_slug(session, slug)
+    if provider.oidc_provider is None:
+        return HTMLResponse(service.saml_login_page(provider, _base_url(request)))
+    try:
+        location, state_cookie = await service.oidc_start(session, settings, slug, _base_url(request))
+    except ServiceError as error:
+        return _sign_in_failed(error)
+    redirect = RedirectResponse(location, status_code=302)
+    redirect.set_cookie(oidc_login.STATE_COOKIE, state_cookie, path=SSO_PATH, httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https", max_age=int(oidc_login.STATE_LIFETIME.total_seconds()))
+    return redirect
 
 
 async def saml_callback(slug: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
-    """The assertion consumer service. As in the reference, the browser flow answers with redirects: to the
-    UI with the session cookie, or to the UI with the error."""
+    """The SAML assertion consumer service."""
     form = await request.form()
     try:
         saml_response = form.get("SAMLResponse")
@@ -172,12 +204,23 @@ async def saml_callback(slug: str, request: Request, session: SessionDep, settin
             raise BadRequest('form is missing "SAMLResponse" parameter')
         token = await service.saml_sign_in(session, settings, slug, saml_response, _base_url(request))
     except ServiceError as error:
-        return RedirectResponse(f"{UI_PATH}?error={quote(error.message)}", status_code=302)
+        return _sign_in_failed(error)
     finally:
         await form.close()
-    redirect = RedirectResponse(f"{UI_PATH}/", status_code=302)
-    redirect.set_cookie("token", token, secure=request.url.scheme == "https", samesite="strict")
-    return redirect
+    return _signed_in(request, token)
+
+
+async def oidc_callback(slug: str, request: Request, session: SessionDep, settings: SettingsDep,
+                        code: str = "", state: str = "") -> Response:
+    """Where the OIDC provider sends the browser back with an authorization code."""
+    try:
+        if not code or not state:
+            raise BadRequest("OIDC callback is missing its code or state")
+        token = await service.oidc_sign_in(session, settings, slug, code, state,
+                                           request.cookies.get(oidc_login.STATE_COOKIE), _base_url(request))
+    except ServiceError as error:
+        return _sign_in_failed(error)
+    return _signed_in(request, token)
 
 
 async def legacy_saml_login(slug: str) -> Response:
