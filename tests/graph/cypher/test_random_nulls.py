@@ -21,7 +21,7 @@ MISSING = object()  # the property is absent from the node
 STORED_NULL = object()  # the property is present, as JSON null
 LISTS: list[Any] = [MISSING, STORED_NULL, [], [None], [1, None, 2], [2], [2, 2, None], [0, 1, 2, 3], [3, None]]
 VALUES: list[Any] = [MISSING, STORED_NULL, 0, 1, 2, 3]
-SEEDS = range(40)
+SEEDS = range(80)
 
 
 def value(raw: Any) -> Any:
@@ -145,7 +145,7 @@ def predicate(rng: random.Random, depth: int = 0) -> Expr:
 
 def scalar(rng: random.Random) -> Expr:
     """An integer-valued expression that is null whenever Cypher says so."""
-    choice = rng.randrange(6)
+    choice = rng.randrange(11)
     if choice == 0:
         return "size(n.l)", lambda node: None if node[1] is None else len(node[1])
     if choice == 1:
@@ -158,8 +158,22 @@ def scalar(rng: random.Random) -> Expr:
     if choice == 4:
         c = rng.randint(0, 2)
         return f"n.v + {c}", lambda node: None if node[0] is None else node[0] + c
+    if choice == 5:
+        c = rng.randint(0, 3)
+        return f"coalesce(n.v, {c})", lambda node: c if node[0] is None else node[0]
+    if choice == 6:
+        return "n.v * 2 - 1", lambda node: None if node[0] is None else node[0] * 2 - 1
+    if choice == 7:
+        return "abs(-n.v)", lambda node: None if node[0] is None else abs(-node[0])
+    if choice == 8:
+        return ("reduce(s = 0, x IN n.l | s + coalesce(x, 10))",
+                lambda node: None if node[1] is None else sum(10 if x is None else x for x in node[1]))
+    if choice == 9:
+        return ("size([x IN n.l WHERE x IS NOT NULL])",
+                lambda node: None if node[1] is None else len([x for x in node[1] if x is not None]))
     c = rng.randint(0, 3)
-    return f"coalesce(n.v, {c})", lambda node: c if node[0] is None else node[0]
+    return (f"CASE WHEN n.v > {c} THEN n.v END",
+            lambda node: node[0] if node[0] is not None and node[0] > c else None)
 
 
 def comprehension(rng: random.Random) -> Expr:
