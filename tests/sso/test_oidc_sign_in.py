@@ -31,7 +31,7 @@ from tests.sso.conftest import unique_name
 CLIENT_ID = "houndgraph-test"
 
 
-class TestProvider:
+class OIDCTestProvider:
     """The provider: `email` is who its next sign-in is for; `tamper` spoils the next ID token."""
 
     def __init__(self) -> None:
@@ -88,8 +88,8 @@ class TestProvider:
 
 
 @pytest.fixture(scope="module")
-def oidc_provider() -> Iterator[TestProvider]:
-    provider = TestProvider()
+def oidc_provider() -> Iterator[OIDCTestProvider]:
+    provider = OIDCTestProvider()
     provider.thread.start()
     deadline = time.monotonic() + 30
     while not provider.server.started:
@@ -101,7 +101,7 @@ def oidc_provider() -> Iterator[TestProvider]:
 
 
 @pytest.fixture
-def registered(admin: httpx.Client, oidc_provider: TestProvider, role_ids: dict) -> dict:
+def registered(admin: httpx.Client, oidc_provider: OIDCTestProvider, role_ids: dict) -> dict:
     body = {"name": unique_name("oidc"), "issuer": oidc_provider.issuer, "client_id": CLIENT_ID,
             "config": {"auto_provision": {"enabled": True, "default_role_id": role_ids["Read-Only"],
                                           "role_provision": False}}}
@@ -121,7 +121,7 @@ def sign_in(live_server: LiveServer, provider: dict) -> httpx.Response:
 
 
 def test_an_oidc_provider_is_created_and_listed(admin: httpx.Client, registered: dict,
-                                                oidc_provider: TestProvider) -> None:
+                                                oidc_provider: OIDCTestProvider) -> None:
     assert registered["type"] == "oidc"
     assert registered["details"]["issuer"] == oidc_provider.issuer and registered["details"]["client_id"] == CLIENT_ID
     listed = {p["id"]: p for p in admin.get("/api/v2/sso-providers").json()["data"]}
@@ -131,7 +131,7 @@ def test_an_oidc_provider_is_created_and_listed(admin: httpx.Client, registered:
 
 
 def test_sign_in_provisions_a_new_user_and_opens_a_session(live_server: LiveServer, registered: dict,
-                                                           oidc_provider: TestProvider) -> None:
+                                                           oidc_provider: OIDCTestProvider) -> None:
     oidc_provider.email, oidc_provider.tamper = f"{uuid.uuid4().hex[:8]}@corp.example.test", None
     answer = sign_in(live_server, registered)
     assert answer.status_code == 302 and answer.headers["Location"] == "/ui/", answer.headers
@@ -143,7 +143,7 @@ def test_sign_in_provisions_a_new_user_and_opens_a_session(live_server: LiveServ
 
 
 def test_a_user_of_another_provider_is_refused(live_server: LiveServer, database: Database, registered: dict,
-                                               oidc_provider: TestProvider) -> None:
+                                               oidc_provider: OIDCTestProvider) -> None:
     oidc_provider.email, oidc_provider.tamper = insert_user(database).principal_name, None
     answer = sign_in(live_server, registered)
     assert parse_qs(urlparse(answer.headers["Location"]).query)["error"] == ["user is not authorized for this provider"]
@@ -151,7 +151,7 @@ def test_a_user_of_another_provider_is_refused(live_server: LiveServer, database
 
 @pytest.mark.parametrize("tamper", ["other key", "other audience", "nonce", "expired"])
 def test_untrustworthy_id_tokens_are_refused(live_server: LiveServer, registered: dict,
-                                             oidc_provider: TestProvider, tamper: str) -> None:
+                                             oidc_provider: OIDCTestProvider, tamper: str) -> None:
     oidc_provider.email, oidc_provider.tamper = f"{uuid.uuid4().hex[:8]}@corp.example.test", tamper
     answer = sign_in(live_server, registered)
     location = urlparse(answer.headers["Location"])

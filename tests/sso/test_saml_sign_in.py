@@ -29,20 +29,20 @@ MAIL = "urn:oid:0.9.2342.19200300.100.1.3"
 
 
 @dataclass
-class TestIdP:
+class SAMLTestIdP:
     entity_id: str
     key: rsa.RSAPrivateKey
     cert: x509.Certificate
 
     @staticmethod
-    def generate(entity_id: str) -> TestIdP:
+    def generate(entity_id: str) -> SAMLTestIdP:
         key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "houndgraph test idp")])
         now = datetime.now(UTC)
         cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
                 .serial_number(x509.random_serial_number()).not_valid_before(now - timedelta(days=1))
                 .not_valid_after(now + timedelta(days=30)).sign(key, hashes.SHA256()))
-        return TestIdP(entity_id, key, cert)
+        return SAMLTestIdP(entity_id, key, cert)
 
     def metadata(self) -> bytes:
         der = base64.b64encode(self.cert.public_bytes(serialization.Encoding.DER)).decode()
@@ -57,7 +57,7 @@ class TestIdP:
 
     def response(self, *, principal: str, audience: str, acs: str, issuer: str | None = None,
                  valid_for: timedelta = timedelta(minutes=5), attributes: dict[str, str] | None = None,
-                 signer: TestIdP | None = None) -> etree._Element:
+                 signer: SAMLTestIdP | None = None) -> etree._Element:
         """A Response holding one assertion signed (enveloped signature) by this IdP, or by `signer`."""
         now = datetime.now(UTC)
         stamp = now.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -91,8 +91,8 @@ def encoded(response: etree._Element | bytes) -> str:
 
 
 @pytest.fixture
-def idp(admin: httpx.Client, role_ids: dict) -> Iterator[tuple[TestIdP, dict]]:
-    test_idp = TestIdP.generate(f"https://idp.example.test/{uuid.uuid4().hex[:8]}")
+def idp(admin: httpx.Client, role_ids: dict) -> Iterator[tuple[SAMLTestIdP, dict]]:
+    test_idp = SAMLTestIdP.generate(f"https://idp.example.test/{uuid.uuid4().hex[:8]}")
     response = create(admin, unique_name("signin"), test_idp.metadata(), enabled="true",
                       role=str(role_ids["Read-Only"]), role_provision="false")
     assert response.status_code == 200, response.text
@@ -112,7 +112,7 @@ def error_of(response: httpx.Response) -> str:
 
 
 def test_login_page_posts_an_authentication_request_to_the_idp(live_server: LiveServer,
-                                                              idp: tuple[TestIdP, dict]) -> None:
+                                                              idp: tuple[SAMLTestIdP, dict]) -> None:
     _, provider = idp
     with httpx.Client(base_url=live_server.base_url) as browser:
         page = browser.get(provider["sp_sso_uri"])
@@ -127,7 +127,7 @@ def test_login_page_posts_an_authentication_request_to_the_idp(live_server: Live
 
 
 def test_a_signed_response_signs_in_a_new_user_with_auto_provisioning(live_server: LiveServer,
-                                                                     idp: tuple[TestIdP, dict]) -> None:
+                                                                     idp: tuple[SAMLTestIdP, dict]) -> None:
     test_idp, provider = idp
     principal = f"{uuid.uuid4().hex[:8]}@corp.example.test"
     response = test_idp.response(principal=principal, audience=provider["sp_issuer_uri"],
@@ -142,7 +142,7 @@ def test_a_signed_response_signs_in_a_new_user_with_auto_provisioning(live_serve
 
 
 def test_an_existing_user_of_another_provider_is_refused(live_server: LiveServer, database: Database,
-                                                        idp: tuple[TestIdP, dict]) -> None:
+                                                        idp: tuple[SAMLTestIdP, dict]) -> None:
     test_idp, provider = idp
     someone = insert_user(database)
     response = test_idp.response(principal=someone.principal_name, audience=provider["sp_issuer_uri"],
@@ -160,7 +160,7 @@ BAD_SIGNATURE = "SAML response signature is missing or invalid"
     ("expired", "SAML assertion is expired or not yet valid"),
     ("doctype", "SAML response refused: DTDForbidden"),
 ])
-def test_untrustworthy_responses_are_refused(live_server: LiveServer, idp: tuple[TestIdP, dict], fault: str,
+def test_untrustworthy_responses_are_refused(live_server: LiveServer, idp: tuple[SAMLTestIdP, dict], fault: str,
                                              expected: str) -> None:
     test_idp, provider = idp
     principal = f"{uuid.uuid4().hex[:8]}@corp.example.test"
@@ -170,7 +170,7 @@ def test_untrustworthy_responses_are_refused(live_server: LiveServer, idp: tuple
     response = test_idp.response(
         **good, issuer="https://impostor.example.test" if fault == "other issuer" else None,
         valid_for=timedelta(minutes=-10) if fault == "expired" else timedelta(minutes=5),
-        signer=TestIdP.generate(test_idp.entity_id) if fault == "other key" else None)
+        signer=SAMLTestIdP.generate(test_idp.entity_id) if fault == "other key" else None)
     raw = etree.tostring(response)
     if fault == "tampered":
         raw = raw.replace(principal.encode(), b"admin")

@@ -256,6 +256,10 @@ def test_null_rules_match_the_evaluator(empty_graph: Database, seed: int) -> Non
     ("[1, null] = [1, null]", None),
     ("[1, null] = [2, null]", False),
     ("[1, null] <> [1]", True),
+    ("{a: 1, b: null} = {a: 1, b: null}", None),
+    ("{a: 1, b: null} = {a: 2, b: null}", False),
+    ("{a: 1} = {a: 1, b: 2}", False),
+    ("{a: 1, b: [2]} = {b: [2], a: 1}", True),
 ])
 def test_the_manuals_cases(empty_graph: Database, expression: str, expected: Any) -> None:
     _load(empty_graph, Graph([(1, [1])]))
