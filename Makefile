@@ -1,9 +1,12 @@
 # The two commands of the README: `make serve` and `make test`. Each builds .venv itself.
 PYTHON ?= python3
+# Test workers (pytest-xdist), each with a PostgreSQL of its own. On 2 cores under load (avg 6-12) the suite took
+# 289 s with 2 workers, 152 s with 3, 131 s with 4 (-n auto means 2 here).
+TEST_WORKERS ?= 4
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: serve test lint install install-dev
+.PHONY: serve test lint install install-dev web chromium
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "houndgraph needs Python 3.11 or newer")'
@@ -24,7 +27,21 @@ install-dev: $(VENV)/.installed-dev
 serve: install
 	$(BIN)/houndgraph serve
 
-test: install-dev
+# The browser tests drive Debian's chromium package: installed here when missing and we may (root + apt-get).
+chromium:
+	@test -x /usr/bin/chromium || command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	  else \
+	    echo "make test needs the Debian package 'chromium' for the browser tests: apt-get install chromium" >&2; exit 1; \
+	  fi; }
+
+# Rebuilds the web UI bundle into houndgraph/ui/static (committed: `make serve` needs no Node).
+web:
+	cd web && npm ci --no-audit --no-fund && npm run build
+
+test: install-dev chromium
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --durations=10 $(PYTEST_ARGS)

@@ -19,6 +19,7 @@ from starlette.responses import PlainTextResponse, Response
 
 from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
+from houndgraph.auth import passwords
 from houndgraph.datapipe.loop import Datapipe
 from houndgraph.db import Database, is_query_canceled
 from houndgraph.errors import (
@@ -32,6 +33,7 @@ from houndgraph.kit.responses import JSONResponse
 from houndgraph.middleware import JSON_BODY_LIMIT, RequestContextMiddleware
 from houndgraph.rendering import error_body, render_error_bytes
 from houndgraph.settings import Settings
+from houndgraph.ui.serving import mount_ui
 from houndgraph.user.bootstrap import ensure_admin
 
 log = logging.getLogger("houndgraph")
@@ -128,6 +130,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     settings = settings or Settings()
     settings.check()
     settings.signing_key()
+    passwords.configure(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -151,6 +154,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     )
     app.state.settings = settings
     register_routes(app.router)
+    mount_ui(app.router)
     install_error_handlers(app)
     upload_patterns = _upload_path_patterns(app)
 

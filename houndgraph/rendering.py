@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,6 +20,6 @@ def error_body(status: int, messages: list[str], request_id: str) -> dict[str, A
     }
 
 
-def render_error_bytes(scope: dict[str, Any], error: ServiceError) -> bytes:
+def render_error_bytes(scope: MutableMapping[str, Any], error: ServiceError) -> bytes:
     request_id = scope.get("state", {}).get("request_id", "")
     return orjson.dumps(error_body(int(error.status), error.messages, request_id))

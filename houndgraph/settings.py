@@ -42,6 +42,11 @@ class Settings(BaseSettings):
     # Login throttle: this many failures for one username within the window answer 429.
     login_max_failures: int = 5
     login_failure_window_seconds: int = 300
+    # argon2id cost of new password digests: argon2's RFC 9106 low-memory profile. Tests lower it; a digest
+    # keeps its own parameters, so verifying a stored password costs what it cost when it was set.
+    password_hash_time_cost: int = Field(default=3, ge=1)
+    password_hash_memory_kib: int = Field(default=64 * 1024, ge=8)
+    password_hash_parallelism: int = Field(default=4, ge=1)
     log_level: str = "info"
     # Also accept API-token signatures computed over the path without its query string, as the official
     # Python SDK and some CLIs send them (reference issue #3098). Off by default: such a signature does

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 from fastapi import Request, Response
 from pydantic import BaseModel
 

@@ -1,4 +1,7 @@
-"""Test fixtures: one embedded PostgreSQL per test session, migrated once; graph data truncated per test."""
+"""Test fixtures: one embedded PostgreSQL per test session, migrated once; graph data truncated per test.
+
+Under pytest-xdist every worker is a session of its own: its own data directory, PostgreSQL, ports and
+live server, so workers share nothing."""
 
 from __future__ import annotations
 
@@ -11,28 +14,50 @@ from typing import TYPE_CHECKING, Any
 
 import psycopg
 import pytest
+from sqlalchemy.engine import make_url
 
-from houndgraph.db import Database
+from houndgraph.auth import passwords
+from houndgraph.db import Database, libpq_url
 from houndgraph.settings import Settings
 
 if TYPE_CHECKING:
     from houndgraph.api import Route
+    from tests.service import ServiceDirectory
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 DATA = SHARED / "data"
 
 
+# argon2 at its cheapest for the users tests make (a login per test at the production cost would take about a
+# fifth of the suite's time); tests/auth/test_passwords.py checks that the service's default is the real cost.
+CHEAP_PASSWORD_HASHING = {"password_hash_time_cost": 1, "password_hash_memory_kib": 8, "password_hash_parallelism": 1}
+
+
 @pytest.fixture(scope="session")
-def data_dir() -> Iterator[Path]:
+def data_dir(worker_id: str) -> Iterator[Path]:
     # Short path: the PostgreSQL socket lives inside it and unix socket paths are limited to ~100 bytes.
-    with tempfile.TemporaryDirectory(prefix="hg-", dir="/tmp") as path:
+    with tempfile.TemporaryDirectory(prefix=f"hg-{worker_id}-", dir="/tmp") as path:
         yield Path(path)
 
 
+def _worker_database_url(url: str, worker_id: str) -> str:
+    """With an external server, each xdist worker gets a database of its own (created when missing)."""
+    if worker_id == "master":
+        return url
+    parsed = make_url(url)
+    name = f"{parsed.database}_{worker_id}"
+    with psycopg.connect(libpq_url(url), autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+    return parsed.set(database=name).render_as_string(hide_password=False)
+
+
 @pytest.fixture(scope="session")
-def database(data_dir: Path) -> Iterator[Database]:
+def database(data_dir: Path, worker_id: str) -> Iterator[Database]:
     url = os.environ.get("HOUNDGRAPH_TEST_DATABASE_URL")
-    settings = Settings(data_dir=data_dir, database_url=url)
+    settings = Settings(data_dir=data_dir, database_url=url and _worker_database_url(url, worker_id),
+                        **CHEAP_PASSWORD_HASHING)
+    passwords.configure(settings)
     db = Database.open(settings)
     db.migrate()
     yield db
@@ -101,7 +126,7 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def server_settings(data_dir: Path) -> Settings:
     return Settings(data_dir=data_dir, port=_free_port(), admin_password=ADMIN_PASSWORD,
-                    secret_key="x" * 48, datapipe_interval=0.2)
+                    secret_key="x" * 48, datapipe_interval=0.2, **CHEAP_PASSWORD_HASHING)
 
 
 @pytest.fixture(scope="session")
@@ -129,6 +154,16 @@ def another_server(settings: Settings, database: Database, *, routes: Sequence[R
     finally:
         server.stop()
         own_database.close()
+
+
+@pytest.fixture
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceDirectory]:
+    """`houndgraph serve` as a subprocess on a data directory of its own (see tests/service.py for why not shared)."""
+    from tests.service import ServiceDirectory
+
+    directory = ServiceDirectory(tmp_path_factory.mktemp("svc", numbered=True))
+    yield directory
+    directory.close()
 
 
 @pytest.fixture

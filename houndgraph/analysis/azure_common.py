@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.membership import Membership
@@ -65,11 +66,11 @@ class Tenant:
 @dataclass
 class AzureData:
     tenants: list[Tenant]
-    properties: dict[int, dict]
+    properties: dict[int, dict[str, Any]]
     membership: Membership  # AZMemberOf
 
 
-def role_template(properties: dict) -> str:
+def role_template(properties: dict[str, Any]) -> str:
     """The role's template id: `roletemplateid` as the reference stores it, or AzureHound's `templateid`."""
     return str(properties.get("roletemplateid") or properties.get("templateid") or "").upper()
 
@@ -100,8 +101,8 @@ def _load(ctx: Context) -> AzureData:
         tenant = tenants.get(start)
         if tenant is None:
             continue
-        for kind in kinds_of.get(end, ()):
-            tenant.contains[kind].add(end)
+        for end_kind in kinds_of.get(end, ()):
+            tenant.contains[end_kind].add(end)
     for tenant in tenants.values():
         for role in tenant.of(AZNode.Role):
             template = role_template(properties.get(role, {}))

@@ -20,6 +20,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from houndgraph.analysis import azure_common as roles
 from houndgraph.analysis.azure_common import Tenant
 from houndgraph.analysis.context import Context
@@ -79,7 +81,7 @@ def compute(ctx: Context) -> Derived:
     return result
 
 
-def _add_members(tenant: Tenant, properties: dict[int, dict], pairs: set[tuple[int, int]]) -> None:
+def _add_members(tenant: Tenant, properties: dict[int, dict[str, Any]], pairs: set[tuple[int, int]]) -> None:
     actors = tenant.of(AZNode.User) | tenant.of(AZNode.ServicePrincipal)
     groups = tenant.of(AZNode.Group)
     unassignable = {group for group in groups if properties.get(group, {}).get("isassignabletorole") is False}

@@ -63,9 +63,9 @@ def fraction(row: tuple[int, int] | None) -> float:
 
 def session_completeness(conn: psycopg.Connection, domain_sid: str | None = None) -> float:
     query, params = session_query(domain_sid)
-    return fraction(conn.execute(query, params).fetchone())  # type: ignore[arg-type]
+    return fraction(conn.execute(query, params).fetchone())
 
 
 def local_group_completeness(conn: psycopg.Connection, domain_sid: str | None = None) -> float:
     query, params = local_group_query(domain_sid)
-    return fraction(conn.execute(query, params).fetchone())  # type: ignore[arg-type]
+    return fraction(conn.execute(query, params).fetchone())

@@ -67,7 +67,7 @@ class Context:
         query = f"SELECT n.id{selected} FROM node n WHERE n.kind_ids @> ARRAY[%(kind)s]::smallint[] AND ({where})"
         arguments: dict[str, Any] = {"kind": kind_id, **(params or {})}
         arguments.update({f"c{i}": column for i, column in enumerate(columns)})
-        return self.conn.execute(query, arguments).fetchall()  # type: ignore[arg-type]
+        return self.conn.execute(query, arguments).fetchall()
 
     def node_ids(self, kind: str, where: str = "TRUE", params: dict[str, Any] | None = None) -> list[int]:
         return [row[0] for row in self.nodes(kind, where, params)]

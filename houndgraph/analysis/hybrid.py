@@ -28,7 +28,7 @@ def compute(ctx: Context) -> Derived:
     to_ad: set[tuple[int, int]] = set()
     to_entra: set[tuple[int, int]] = set()
     if synced:
-        found = dict(ctx.conn.execute(
+        found: dict[str, int] = dict(ctx.conn.execute(
             "SELECT properties->>'objectid', id FROM node WHERE properties->>'objectid' = ANY(%s)",
             (sorted(set(synced.values())),),
         ).fetchall())

@@ -61,7 +61,7 @@ def compute(ctx: Context) -> Derived:
                 if not found[1]:
                     ctx.conn.execute("UPDATE node SET kind_ids = kind_ids || %s::smallint WHERE id = %s",
                                      (group, found[0]))
-                return found[0]
+                return int(found[0])
             properties = {"objectid": objectid, "name": f"{label}@{name}", "domainsid": sid, "domain": name,
                           "lastseen": ctx.lastseen}
             created = ctx.conn.execute(
@@ -69,7 +69,7 @@ def compute(ctx: Context) -> Derived:
                 ([group, base], orjson.dumps(properties).decode()),
             ).fetchone()
             assert created is not None
-            return created[0]
+            return int(created[0])
 
         everyone = ensure(f"{name}-{EVERYONE_SUFFIX}", "EVERYONE")
         authenticated = ensure(f"{name}-{AUTHENTICATED_USERS_SUFFIX}", "AUTHENTICATED USERS")

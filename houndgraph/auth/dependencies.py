@@ -49,7 +49,7 @@ async def _authenticate_signature(request: Request, session: AsyncSession, setti
         # Large uploads: hash while spooling, so a 1 GB body is never held in memory; the handler
         # reads the spooled copy through `kit.body.iter_body`.
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, dir=settings.data_dir)
+        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, dir=str(settings.data_dir))
         async for chunk in request.stream():
             for hasher in hashers:
                 hasher.update(chunk)

@@ -8,8 +8,22 @@ import string
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from houndgraph.settings import Settings
+
 _hasher = PasswordHasher()
-_DUMMY_DIGEST = _hasher.hash(secrets.token_urlsafe(24))
+_dummy_digest = _hasher.hash(secrets.token_urlsafe(24))
+
+
+def hasher_for(settings: Settings) -> PasswordHasher:
+    return PasswordHasher(time_cost=settings.password_hash_time_cost, memory_cost=settings.password_hash_memory_kib,
+                          parallelism=settings.password_hash_parallelism)
+
+
+def configure(settings: Settings) -> None:
+    """Hash with the settings' cost from now on; the dummy digest follows, so unknown users still cost the same."""
+    global _hasher, _dummy_digest
+    _hasher = hasher_for(settings)
+    _dummy_digest = _hasher.hash(secrets.token_urlsafe(24))
 
 
 def hash_password(password: str) -> str:
@@ -19,7 +33,7 @@ def hash_password(password: str) -> str:
 def verify_password(digest: str | None, password: str) -> bool:
     """Constant work whether or not there is a digest: an unknown user costs one argon2 verify too."""
     try:
-        return _hasher.verify(digest or _DUMMY_DIGEST, password) and digest is not None
+        return _hasher.verify(digest or _dummy_digest, password) and digest is not None
     except (VerificationError, InvalidHashError):
         return False
 

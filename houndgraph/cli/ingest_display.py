@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -52,7 +53,7 @@ class IngestProgress:
     def update(self, *, files_done: int, objects: int, edges: int, description: str | None = None,
                total_files: int | None = None) -> None:
         elapsed = max(time.monotonic() - self.started, 1e-6)
-        fields = {"objects": objects, "edges": edges, "rate": objects / elapsed}
+        fields: dict[str, Any] = {"objects": objects, "edges": edges, "rate": objects / elapsed}
         if description is not None:
             fields["description"] = description
         if total_files is not None:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 import uvicorn
 from rich.console import Console
@@ -15,7 +17,7 @@ def serve(
     port: int | None = typer.Option(None, help="Port to listen on (default HOUNDGRAPH_PORT)."),
 ) -> None:
     """Start the service (and its embedded PostgreSQL unless HOUNDGRAPH_DATABASE_URL is set)."""
-    overrides = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
+    overrides: dict[str, Any] = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = Settings(**overrides)
     try:
         app = create_app(settings)

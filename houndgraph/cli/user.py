@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.auth import passwords
 from houndgraph.auth.passwords import random_password
 from houndgraph.auth.permissions import ROLE_ADMINISTRATOR, ROLE_POWER_USER, ROLE_READ_ONLY, ROLE_UPLOAD_ONLY, ROLE_USER
 from houndgraph.db import Database
@@ -25,7 +26,9 @@ T = TypeVar("T")
 async def _in_transaction(action: Callable[[AsyncSession], Awaitable[T]]) -> T:
     """One transaction on the service's database (started, or attached to, as `serve` would), through the
     same user service the API calls: the CLI follows the API's rules."""
-    database = Database.open(Settings())
+    settings = Settings()
+    passwords.configure(settings)
+    database = Database.open(settings)
     try:
         database.migrate()
         async with database.session() as session:

@@ -8,6 +8,7 @@ with its own object id); older output has one list per well-known group (`LocalA
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from houndgraph.graph.kinds import ADEdge, ADNode
@@ -44,7 +45,7 @@ _LEGACY_LOCAL_GROUPS = {
     "dcomusers": ("562", "DISTRIBUTED COM USERS"),
     "psremoteusers": ("580", "REMOTE MANAGEMENT USERS"),
 }
-_NTLM_FLAGS = {  # registry value -> (property, how the value reads)
+_NTLM_FLAGS: dict[str, tuple[str, Callable[[Any], Any]]] = {  # registry value -> (property, how the value reads)
     "restrictsendingntlmtraffic": ("restrictoutboundntlm", lambda v: v == 2),
     "restrictreceivingntlmtraffic": ("restrictreceivingntlmtraffic", lambda v: v == 2),
     "requiresecuritysignature": ("requiresecuritysignature", lambda v: v != 0),

@@ -12,7 +12,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from houndgraph.ingest.errors import IngestError
 
@@ -159,7 +159,7 @@ def _member_opener(path: Path, info: zipfile.ZipInfo) -> Callable[[], BinaryIO]:
             archive.close()
             raise
         limited = _LimitedMember(archive, member, info.filename, info.file_size)
-        return io.BufferedReader(limited, buffer_size=1 << 16)  # type: ignore[return-value]
+        return io.BufferedReader(limited, buffer_size=1 << 16)
 
     return open_member
 
@@ -168,7 +168,7 @@ class _LimitedMember(io.RawIOBase):
     """A zip member that refuses to produce more bytes than its directory entry declared, and turns
     archive corruption (bad CRC, truncated data) into IngestError."""
 
-    def __init__(self, archive: zipfile.ZipFile, member: BinaryIO, name: str, declared: int) -> None:
+    def __init__(self, archive: zipfile.ZipFile, member: IO[bytes], name: str, declared: int) -> None:
         self._archive = archive
         self._member = member
         self._name = name
@@ -229,4 +229,4 @@ def open_json(file: IngestFile) -> BinaryIO:
     head = stream.read(len(UTF8_BOM))
     if head == UTF8_BOM:
         return stream
-    return io.BufferedReader(_Prefixed(head, stream), buffer_size=1 << 16)  # type: ignore[return-value]
+    return io.BufferedReader(_Prefixed(head, stream), buffer_size=1 << 16)

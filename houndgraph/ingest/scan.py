@@ -19,9 +19,11 @@ from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.files import EMPTY_ZIP_MAGIC, INVALID_ZIP, ZIP_MAGIC, IngestFile, open_json
 
 try:  # the C backend is ten times faster; the pure-Python one keeps the service working without it
-    import ijson.backends.yajl2_c as ijson_backend
+    import ijson.backends.yajl2_c as yajl2_c
+
+    ijson_backend: Any = yajl2_c
 except ImportError:  # pragma: no cover - depends on the platform's wheel
-    ijson_backend = ijson  # type: ignore[assignment]
+    ijson_backend = ijson
 
 PARSE_BUFFER = 1 << 16
 
@@ -276,7 +278,7 @@ class _Scanner:
         if not isinstance(value, dict):
             self.meta_errors.append("meta must be an object")
             return
-        raw_type = value.get("type")
+        raw_type: Any = value.get("type")
         try:
             data_type = DataType(raw_type)
         except ValueError:

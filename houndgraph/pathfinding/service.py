@@ -135,8 +135,8 @@ async def relay_targets(session: AsyncSession, edge_types: Sequence[str], source
                         targets: Sequence[str]) -> UnifiedGraph:
     kind, start, end = await _existing_edge(session, edge_types, sources, targets)
     conn = await graph_connection(session)
-    found = await repository.relay_targets(conn, kind, start, end, await lookup.kind_ids(conn))
-    return unified_graph(await lookup.nodes_by_id(conn, found), [], include_properties=True)
+    relays = await repository.relay_targets(conn, kind, start, end, await lookup.kind_ids(conn))
+    return unified_graph(await lookup.nodes_by_id(conn, relays), [], include_properties=True)
 
 
 async def edge_composition(session: AsyncSession, edge_types: Sequence[str], sources: Sequence[str],

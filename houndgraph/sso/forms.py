@@ -7,7 +7,8 @@ larger upload is refused with a 400 that says so, before anything is stored.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
+from typing import Literal, overload
 
 from starlette.datastructures import FormData, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
@@ -30,7 +31,7 @@ TRUE_WORDS = frozenset({"1", "t", "T", "TRUE", "true", "True"})
 FALSE_WORDS = frozenset({"0", "f", "F", "FALSE", "false", "False"})
 
 
-async def _capped(request: Request) -> AsyncIterator[bytes]:
+async def _capped(request: Request) -> AsyncGenerator[bytes, None]:
     received = 0
     async for chunk in iter_body(request):
         received += len(chunk)
@@ -66,6 +67,10 @@ def text(form: FormData, field: str, *, required: bool) -> str | None:
     return values[0]
 
 
+@overload
+def boolean(form: FormData, field: str, *, required: Literal[True]) -> bool: ...
+@overload
+def boolean(form: FormData, field: str, *, required: bool) -> bool | None: ...
 def boolean(form: FormData, field: str, *, required: bool) -> bool | None:
     raw = text(form, field, required=required)
     if raw is None:
@@ -75,6 +80,10 @@ def boolean(form: FormData, field: str, *, required: bool) -> bool | None:
     raise BadRequest(f'"{field}" parameter could not be converted to bool')
 
 
+@overload
+def integer(form: FormData, field: str, *, required: Literal[True]) -> int: ...
+@overload
+def integer(form: FormData, field: str, *, required: bool) -> int | None: ...
 def integer(form: FormData, field: str, *, required: bool) -> int | None:
     raw = text(form, field, required=required)
     if raw is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
-from lxml import etree
+from lxml import etree  # type: ignore[import-untyped]
 from signxml import InvalidInput, InvalidSignature, XMLVerifier
 
 from houndgraph.errors import BadRequest
@@ -97,8 +97,11 @@ def _verified_assertion(data: bytes, certificates: list[str]) -> Any:
     """The assertion as covered by a valid signature of one of `certificates`."""
     for certificate in certificates:
         try:
-            signed = XMLVerifier().verify(data, x509_cert=certificate).signed_xml
+            result = XMLVerifier().verify(data, x509_cert=certificate)
         except (InvalidSignature, InvalidInput):
+            continue
+        signed = (result[0] if isinstance(result, list) else result).signed_xml
+        if signed is None:
             continue
         if signed.tag == f"{{{SAML}}}Assertion":
             return signed

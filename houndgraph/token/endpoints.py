@@ -8,7 +8,8 @@ from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_uuid
-from houndgraph.kit.params import ListQuery, list_query
+from houndgraph.kit.params import list_query
+from houndgraph.kit.query import ListQuery
 from houndgraph.token import service as token_service
 from houndgraph.token.schemas import (
     TOKENS,

@@ -8,7 +8,8 @@ from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_int_id, parse_uuid
-from houndgraph.kit.params import ListQuery, list_query
+from houndgraph.kit.params import list_query
+from houndgraph.kit.query import ListQuery
 from houndgraph.user import listing, mfa
 from houndgraph.user import service as user_service
 from houndgraph.user.schemas import (

@@ -3,22 +3,18 @@ completes after a restart, and the graph is the one a clean ingest of the same f
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import psycopg
-import pytest
 
-from tests.service import ServiceProcess
+from tests.service import ServiceDirectory, ServiceProcess
 
-PASSWORD = "Crash-Test-Password-9!"
 DOMAIN_SID = "S-1-5-21-1111111111-2222222222-3333333333"
-USERS = 60_000
+USERS = 20_000  # 8 batches of the datapipe: the kill at the first write lands well before the end
 GROUPS = 200
 RIGHTS = ("GenericAll", "WriteDacl", "WriteOwner", "GenericWrite", "AllExtendedRights", "ForceChangePassword")
 
@@ -43,14 +39,14 @@ def synthetic_users(path: Path) -> None:
         out.write(f'], "meta": {json.dumps(meta)}}}')
 
 
-class Service(ServiceProcess):
+class Uploads:
     """The service, logged in as admin, with the upload-job helpers the crash test needs."""
 
-    def __init__(self, data_dir: Path) -> None:
-        super().__init__(data_dir, PASSWORD, HOUNDGRAPH_DATAPIPE_INTERVAL="0.2")
-        self.http.headers["Authorization"] = f"Bearer {self.login()}"
+    def __init__(self, service: ServiceProcess) -> None:
+        self.http: httpx.Client = service.http
+        self.http.headers["Authorization"] = f"Bearer {service.login()}"
 
-    def job(self, job_id: int) -> dict:
+    def job(self, job_id: int) -> dict[str, Any]:
         return self.http.get("/api/v2/file-upload", params={"id": f"eq:{job_id}"}).json()["data"][0]
 
     def ingest(self, path: Path) -> int:
@@ -61,7 +57,7 @@ class Service(ServiceProcess):
         assert self.http.post(f"/api/v2/file-upload/{job_id}/end").status_code == 200
         return job_id
 
-    def wait_for_job(self, job_id: int, timeout: float = 300) -> dict:
+    def wait_for_job(self, job_id: int, timeout: float = 300) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while (job := self.job(job_id))["status"] not in (2, 3, 4, 5, 8):
             assert time.monotonic() < deadline, job
@@ -90,23 +86,13 @@ def graph_fingerprint(conn: psycopg.Connection) -> tuple[int, int, str, str]:
     return nodes[0], edges[0], nodes[1], edges[1]
 
 
-@pytest.fixture
-def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    path = Path(tmp_path_factory.mktemp("crash", numbered=True))
-    yield path
-    # A failure between the kill and the restart leaves the embedded server running: stop it (fast mode).
-    pid_file = path / "pgdata" / "postmaster.pid"
-    if pid_file.exists():
-        with contextlib.suppress(ProcessLookupError, ValueError):
-            os.kill(int(pid_file.read_text().split()[0]), signal.SIGINT)
-
-
-def test_kill_9_during_ingest_loses_nothing(data_dir: Path, tmp_path: Path) -> None:
+def test_kill_9_during_ingest_loses_nothing(service: ServiceDirectory, tmp_path: Path) -> None:
+    data_dir = service.data_dir
     collection = tmp_path / "users.json"
     synthetic_users(collection)
 
-    first = Service(data_dir)
-    job_id = first.ingest(collection)
+    first = service.running()
+    job_id = Uploads(first).ingest(collection)
     with connect(data_dir) as conn:
         deadline = time.monotonic() + 60
         while conn.execute("SELECT state FROM ingest_tasks WHERE job_id = %s", (job_id,)).fetchone()[0] != "running":
@@ -128,29 +114,26 @@ def test_kill_9_during_ingest_loses_nothing(data_dir: Path, tmp_path: Path) -> N
         assert Path(stored).exists(), "the accepted file is still on disk"
         assert graph_fingerprint(conn)[:2] == (0, 0), "nothing of the half-read file is in the graph"
 
-    second = Service(data_dir)
-    try:
-        finished = second.wait_for_job(job_id)
-        assert finished["status"] == 2, finished
-        assert (finished["completed_files"], finished["failed_files"]) == (1, 0)
-        with connect(data_dir) as conn:
-            assert conn.execute("SELECT attempts FROM ingest_tasks WHERE job_id = %s", (job_id,)).fetchone() == (2,)
-            recovered = graph_fingerprint(conn)
-            assert not Path(stored).exists(), "the file is deleted once read"
+    second = Uploads(service.start())
+    finished = second.wait_for_job(job_id)
+    assert finished["status"] == 2, finished
+    assert (finished["completed_files"], finished["failed_files"]) == (1, 0)
+    with connect(data_dir) as conn:
+        assert conn.execute("SELECT attempts FROM ingest_tasks WHERE job_id = %s", (job_id,)).fetchone() == (2,)
+        recovered = graph_fingerprint(conn)
+        assert not Path(stored).exists(), "the file is deleted once read"
 
-        # The same file, ingested cleanly into an empty graph.
-        assert second.http.post("/api/v2/clear-database", json={"deleteCollectedGraphData": True}).status_code == 204
-        with connect(data_dir) as conn:
-            deadline = time.monotonic() + 60
-            while conn.execute("SELECT count(*) FROM purge_requests").fetchone()[0]:
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
-            assert graph_fingerprint(conn)[:2] == (0, 0)
-        clean_job = second.ingest(collection)
-        assert second.wait_for_job(clean_job)["status"] == 2
-        with connect(data_dir) as conn:
-            clean = graph_fingerprint(conn)
-        assert recovered == clean
-        assert recovered[0] >= USERS + GROUPS and recovered[1] >= USERS * (1 + len(RIGHTS))
-    finally:
-        second.stop()
+    # The same file, ingested cleanly into an empty graph.
+    assert second.http.post("/api/v2/clear-database", json={"deleteCollectedGraphData": True}).status_code == 204
+    with connect(data_dir) as conn:
+        deadline = time.monotonic() + 60
+        while conn.execute("SELECT count(*) FROM purge_requests").fetchone()[0]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert graph_fingerprint(conn)[:2] == (0, 0)
+    clean_job = second.ingest(collection)
+    assert second.wait_for_job(clean_job)["status"] == 2
+    with connect(data_dir) as conn:
+        clean = graph_fingerprint(conn)
+    assert recovered == clean
+    assert recovered[0] >= USERS + GROUPS and recovered[1] >= USERS * (1 + len(RIGHTS))

@@ -1,0 +1,248 @@
+// The Explore page: search, path finding and Cypher on the left, the graph in the middle, the entity or
+// edge panel on the right, a toolbar over the graph and a context menu on nodes.
+import { api, ApiError, get } from "../api";
+import { h, modal, replace, toast } from "../dom";
+import { fromApiGraph, literalsToTable, type CypherResult, type GraphData, type GraphNode } from "../graph/model";
+import { GraphView, type LayoutName } from "../graph/view";
+import type { AppContext } from "../main";
+import { cypherTab } from "./cypher";
+import { renderEdgePanel } from "./edgePanel";
+import { renderEntityPanel, type PanelTarget } from "./entityPanel";
+import { ALL_PATH_KINDS, EDGE_FILTER_GROUPS } from "./filters";
+import { searchBox, type SearchHit } from "./search";
+
+const excludedKinds = new Set<string>();
+
+function cypherString(value: string): string {
+  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
+
+export function explorePage(root: HTMLElement, context: AppContext): () => void {
+  const graphHost = h("div", { class: "graph-canvas", id: "graph", "aria-label": "Graph", role: "img" });
+  const emptyNote = h("div", { class: "graph-empty", id: "graph-empty" }, "Search for a node, find a path or run a query to draw the graph.");
+  const tableHost = h("div", { class: "result-table hidden", id: "result-table" });
+  const panelContent = h("div", { class: "panel-scroll" });
+  const panel = h("aside", { class: "side-panel right hidden", id: "entity-panel", "aria-label": "Details", tabindex: "-1" },
+    h("button", { class: "icon-button panel-close", "aria-label": "Close the panel", onclick: () => showPanel(false) }, "×"),
+    panelContent);
+  const stats = h("span", { class: "muted", id: "graph-stats" });
+  const menu = h("div", { class: "context-menu hidden", role: "menu", id: "context-menu" });
+  const explore = h("div", { class: "explore" });
+  let lastLiterals: CypherResult["literals"] = [];
+
+  const view = new GraphView(graphHost, {
+    nodeClick: (node) => openNode(node),
+    edgeClick: (edge) => {
+      const nodes = new Map(view.nodes().map((n) => [n.id, n]));
+      showPanel(true);
+      renderEdgePanel(panelContent, edge, nodes.get(edge.source), nodes.get(edge.target));
+    },
+    nodeContextMenu: (node, x, y) => showMenu(node, x, y),
+    stageClick: () => menu.classList.add("hidden"),
+  });
+
+  function updateStats(): void {
+    const { nodes, edges } = view.size;
+    stats.textContent = nodes ? `${nodes} nodes, ${edges} edges` : "";
+    emptyNote.classList.toggle("hidden", nodes > 0);
+  }
+
+  function draw(data: GraphData): void {
+    tableHost.classList.add("hidden");
+    view.setData(data);
+    updateStats();
+  }
+
+  function showPanel(visible: boolean): void {
+    if (panel.classList.contains("hidden") !== visible) return;
+    panel.classList.toggle("hidden", !visible);
+    explore.classList.toggle("panel-open", visible);
+    view.resize();
+  }
+
+  function openNode(node: PanelTarget): void {
+    showPanel(true);
+    void renderEntityPanel(panelContent, node, {
+      draw: (data) => {
+        draw(data);
+        view.selectByObjectId(node.objectId);
+      },
+      open: (objectId, kind, name) => void drawNode({ objectid: objectId, type: kind, name }),
+    });
+  }
+
+  async function drawNode(hit: SearchHit): Promise<void> {
+    try {
+      const answer = await api<{ data: any }>("POST", "/graphs/cypher", {
+        query: `MATCH (n) WHERE n.objectid = ${cypherString(hit.objectid)} RETURN n LIMIT 1`, include_properties: true,
+      });
+      const result = fromApiGraph(answer.data);
+      draw(result);
+      const node = result.nodes[0];
+      if (node) {
+        view.select(node.id);
+        openNode(node);
+      }
+    } catch (error) {
+      toast(`Could not draw ${hit.name}: ${(error as Error).message}`, "error");
+    }
+  }
+
+  async function runCypher(query: string): Promise<void> {
+    const answer = await api<{ data: any }>("POST", "/graphs/cypher", { query, include_properties: true });
+    const result = fromApiGraph(answer.data);
+    lastLiterals = result.literals;
+    if (result.nodes.length === 0 && result.literals.length) {
+      view.setData({ nodes: [], edges: [] });
+      updateStats();
+      showTable();
+    } else {
+      draw(result);
+    }
+  }
+
+  function showTable(): void {
+    const { columns, rows } = literalsToTable(lastLiterals);
+    replace(tableHost,
+      h("div", { class: "row" }, h("strong", null, `${rows.length} rows`),
+        h("button", { class: "small", onclick: () => tableHost.classList.add("hidden") }, "Close")),
+      h("div", { class: "table-scroll" }, h("table", { class: "data-table" },
+        h("thead", null, h("tr", null, columns.map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", null, rows.map((row) => h("tr", null, row.map((cell) => h("td", null,
+          cell === null || cell === undefined ? "—" : typeof cell === "object" ? JSON.stringify(cell) : String(cell)))))))));
+    tableHost.classList.remove("hidden");
+    emptyNote.classList.add("hidden");
+  }
+
+  // --- path finding -------------------------------------------------------------------------------
+  const pathStatus = h("p", { class: "muted", role: "status", id: "path-status" });
+  const start = searchBox({ id: "path-start", label: "Start node", placeholder: "Start node", onSelect: () => void findPath() });
+  const end = searchBox({ id: "path-end", label: "End node", placeholder: "End node", onSelect: () => void findPath() });
+
+  async function findPath(): Promise<void> {
+    const from = start.value();
+    const to = end.value();
+    if (!from || !to) return;
+    pathStatus.textContent = "Searching…";
+    pathStatus.dataset.state = "searching";
+    const kinds = ALL_PATH_KINDS.filter((kind) => !excludedKinds.has(kind));
+    const filter = excludedKinds.size ? `&relationship_kinds=in:${kinds.join(",")}` : "";
+    try {
+      const answer = await get<{ data: any }>(`/graphs/shortest-path?start_node=${encodeURIComponent(from.objectid)}&end_node=${encodeURIComponent(to.objectid)}${filter}`);
+      draw(fromApiGraph(answer.data));
+      pathStatus.textContent = "";
+    } catch (error) {
+      pathStatus.textContent = error instanceof ApiError && error.status === 404 ? "No path between these nodes." : (error as Error).message;
+    }
+    pathStatus.dataset.state = "done";
+  }
+
+  async function editFilter(): Promise<void> {
+    const boxes: [string, HTMLInputElement][] = [];
+    const body = EDGE_FILTER_GROUPS.map((group) => h("fieldset", { class: "filter-group" }, h("legend", null, group.group),
+      group.sections.map((section) => h("details", null, h("summary", null, section.name),
+        h("div", { class: "filter-kinds" }, section.kinds.map((kind) => {
+          const box = h("input", { type: "checkbox", checked: !excludedKinds.has(kind), "data-kind": kind });
+          boxes.push([kind, box]);
+          return h("label", { class: "check" }, box, kind);
+        }))))));
+    if ((await modal("Path finding edge filter", body, [{ label: "Cancel", value: "cancel" },
+      { label: "Apply", value: "ok", primary: true }])) !== "ok") return;
+    excludedKinds.clear();
+    for (const [kind, box] of boxes) if (!box.checked) excludedKinds.add(kind);
+    void findPath();
+  }
+
+  // --- context menu -------------------------------------------------------------------------------
+  function showMenu(node: GraphNode, x: number, y: number): void {
+    const hit: SearchHit = { objectid: node.objectId, type: node.kind, name: node.label };
+    const item = (label: string, action: () => void) => h("button", {
+      role: "menuitem", onclick: () => {
+        menu.classList.add("hidden");
+        action();
+      },
+    }, label);
+    replace(menu,
+      item("Set as starting node", () => {
+        start.set(hit);
+        selectTab("pathfinding");
+        void findPath();
+      }),
+      item("Set as ending node", () => {
+        end.set(hit);
+        selectTab("pathfinding");
+        void findPath();
+      }),
+      item("Copy object ID", () => void navigator.clipboard?.writeText(node.objectId)));
+    menu.classList.remove("hidden");
+    const bounds = root.getBoundingClientRect();
+    menu.style.left = `${x - bounds.left}px`;
+    menu.style.top = `${y - bounds.top}px`;
+    (menu.firstElementChild as HTMLElement | null)?.focus();
+  }
+  menu.addEventListener("keydown", (event) => event.key === "Escape" && menu.classList.add("hidden"));
+
+  // --- tabs ---------------------------------------------------------------------------------------
+  const search = searchBox({ id: "node-search", label: "Search nodes", placeholder: "Search by name or object ID", onSelect: (hit) => void drawNode(hit) });
+  const tabs: Record<string, HTMLElement> = {
+    search: h("div", { class: "tab-body" }, search.element),
+    pathfinding: h("div", { class: "tab-body" }, start.element, end.element,
+      h("div", { class: "row" },
+        h("button", { id: "path-filter", onclick: () => void editFilter() }, "Edge filter"),
+        h("button", { class: "primary", onclick: () => void findPath() }, "Find path")),
+      pathStatus),
+    cypher: h("div", { class: "tab-body" }, cypherTab(runCypher, context.self.id)),
+  };
+  const tabButtons = Object.keys(tabs).map((name) => h("button", {
+    role: "tab", id: `tab-${name}`, "aria-controls": `tabpanel-${name}`, "aria-selected": "false",
+    onclick: () => selectTab(name),
+  }, name === "search" ? "Search" : name === "pathfinding" ? "Pathfinding" : "Cypher"));
+  const tabPanels = Object.entries(tabs).map(([name, body]) =>
+    h("div", { role: "tabpanel", id: `tabpanel-${name}`, "aria-labelledby": `tab-${name}`, class: "hidden" }, body));
+
+  function selectTab(name: string): void {
+    const names = Object.keys(tabs);
+    tabButtons.forEach((button, i) => button.setAttribute("aria-selected", String(names[i] === name)));
+    tabPanels.forEach((tabPanel, i) => tabPanel.classList.toggle("hidden", names[i] !== name));
+  }
+  selectTab("search");
+
+  // --- toolbar ------------------------------------------------------------------------------------
+  const layoutSelect = h("select", {
+    id: "layout-select", "aria-label": "Layout",
+    onchange: () => view.layout(layoutSelect.value as LayoutName),
+  }, h("option", { value: "force" }, "Force-directed"), h("option", { value: "hierarchical" }, "Hierarchical"));
+  const labelsButton = h("button", {
+    id: "toggle-labels", "aria-pressed": "false",
+    onclick: () => {
+      const visible = view.toggleLabels();
+      labelsButton.setAttribute("aria-pressed", String(!visible));
+    },
+    title: "Hide or show the labels",
+  }, "Labels");
+  const toolbar = h("div", { class: "graph-toolbar", role: "toolbar", "aria-label": "Graph tools" },
+    layoutSelect,
+    h("button", { onclick: () => view.fit(), title: "Fit the graph to the screen" }, "Fit"),
+    h("button", { onclick: () => view.zoom(1.5), "aria-label": "Zoom in" }, "+"),
+    h("button", { onclick: () => view.zoom(1 / 1.5), "aria-label": "Zoom out" }, "−"),
+    labelsButton,
+    h("button", { id: "export-json", onclick: () => view.exportJson(), title: "Export the graph as JSON" }, "JSON"),
+    h("button", { id: "export-png", onclick: () => void view.exportPng(), title: "Export the graph as a PNG image" }, "PNG"),
+    h("button", { id: "show-table", onclick: () => (lastLiterals.length ? showTable() : toast("The last query returned no table.")) }, "Table"),
+    stats);
+
+  const left = h("aside", { class: "side-panel left", "aria-label": "Explore tools" },
+    h("div", { role: "tablist", class: "tabs", "aria-label": "Explore" }, tabButtons), tabPanels);
+
+  explore.append(graphHost, emptyNote, left, toolbar, tableHost, panel, menu);
+  replace(root, explore);
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === "Escape") menu.classList.add("hidden");
+  };
+  document.addEventListener("keydown", onKey);
+  search.input.focus();
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    view.kill();
+  };
+}
