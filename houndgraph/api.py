@@ -17,6 +17,9 @@ from fastapi.routing import APIRoute
 from houndgraph.asset_group import endpoints as asset_group_endpoints
 from houndgraph.asset_group_tag import endpoints as zone_endpoints
 from houndgraph.attack_path import endpoints as attack_path_endpoints
+from houndgraph.audit import endpoints as audit_endpoints
+from houndgraph.audit.dependencies import audit_trail
+from houndgraph.audit.service import AuditAction as A
 from houndgraph.auth import endpoints as auth_endpoints
 from houndgraph.auth.dependencies import client_guard, permission_guard
 from houndgraph.auth.permissions import P
@@ -41,7 +44,7 @@ from houndgraph.search import endpoints as search_endpoints
 from houndgraph.sso import endpoints as sso_endpoints
 from houndgraph.token import endpoints as token_endpoints
 from houndgraph.user import endpoints as user_endpoints
-from houndgraph.version import get_version
+from houndgraph.version import get_openapi_yaml, get_version
 
 
 class _Public:
@@ -72,6 +75,8 @@ class Route:
     streams_body: bool = False
     # The reference answers some routes' undecodable JSON with their own message.
     malformed_json_message: str | None = None
+    # Security-relevant routes write an audit entry with their outcome.
+    audit: A | None = None
 
 
 class HoundRoute(APIRoute):
@@ -109,6 +114,7 @@ ROUTES: list[Route] = [
     Route("GET", "/api/version", get_version, PUBLIC),
     # For load balancers: this process's database and datapipe (no credentials, nothing secret).
     Route("GET", "/api/v2/health", health_endpoints.get_health, PUBLIC),
+    Route("GET", "/api/v2/spec/openapi.yaml", get_openapi_yaml, PUBLIC),
     # --- authentication -----------------------------------------------------------------------
     Route("POST", "/api/v2/login", auth_endpoints.login, PUBLIC),
     Route("POST", "/api/v2/logout", auth_endpoints.logout, AUTHENTICATED),
@@ -116,22 +122,46 @@ ROUTES: list[Route] = [
     # --- users, roles and API tokens ----------------------------------------------------------
     Route("GET", "/api/v2/bloodhound-users-minimal", user_endpoints.list_users_minimal, P.AUTH_READ_USERS),
     Route("GET", "/api/v2/bloodhound-users", user_endpoints.list_users, P.AUTH_MANAGE_USERS),
-    Route("POST", "/api/v2/bloodhound-users", user_endpoints.create_user, P.AUTH_MANAGE_USERS),
+    Route("POST", "/api/v2/bloodhound-users", user_endpoints.create_user, P.AUTH_MANAGE_USERS, audit=A.CREATE_USER),
     Route("GET", "/api/v2/bloodhound-users/{user_id}", user_endpoints.get_user, P.AUTH_MANAGE_USERS),
-    Route("PATCH", "/api/v2/bloodhound-users/{user_id}", user_endpoints.update_user, P.AUTH_MANAGE_USERS),
-    Route("DELETE", "/api/v2/bloodhound-users/{user_id}", user_endpoints.delete_user, P.AUTH_MANAGE_USERS),
+    Route("PATCH", "/api/v2/bloodhound-users/{user_id}", user_endpoints.update_user, P.AUTH_MANAGE_USERS,
+          audit=A.UPDATE_USER),
+    Route("DELETE", "/api/v2/bloodhound-users/{user_id}", user_endpoints.delete_user, P.AUTH_MANAGE_USERS,
+          audit=A.DELETE_USER),
     # Own secret with AuthManageSelf; someone else's also needs AuthManageUsers (checked in the service).
-    Route("PUT", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.set_user_secret, P.AUTH_MANAGE_SELF),
+    Route("PUT", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.set_user_secret, P.AUTH_MANAGE_SELF,
+          audit=A.UPDATE_USER_SECRET),
+    # Sets the expiry of the user's password to the past: a new one is asked for at next login.
+    Route("DELETE", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.expire_user_secret,
+          P.AUTH_MANAGE_USERS, audit=A.EXPIRE_USER_SECRET),
+    # Multi-factor authentication: one's own with AuthManageSelf, someone else's with AuthManageUsers (service).
+    Route("POST", "/api/v2/bloodhound-users/{user_id}/mfa", user_endpoints.enroll_mfa, P.AUTH_MANAGE_SELF,
+          audit=A.ENROLL_MFA),
+    Route("DELETE", "/api/v2/bloodhound-users/{user_id}/mfa", user_endpoints.remove_mfa, P.AUTH_MANAGE_SELF,
+          audit=A.DISENROLL_MFA),
+    Route("GET", "/api/v2/bloodhound-users/{user_id}/mfa-activation", user_endpoints.get_mfa_status,
+          P.AUTH_MANAGE_SELF),
+    Route("POST", "/api/v2/bloodhound-users/{user_id}/mfa-activation", user_endpoints.activate_mfa,
+          P.AUTH_MANAGE_SELF, audit=A.ACTIVATE_MFA),
+    Route("GET", "/api/v2/accept-eula", user_endpoints.accept_eula, AUTHENTICATED, status_code=202,
+          audit=A.ACCEPT_EULA),
     Route("GET", "/api/v2/roles", user_endpoints.list_roles, P.AUTH_MANAGE_SELF),
+    Route("GET", "/api/v2/roles/{role_id}", user_endpoints.get_role, P.AUTH_MANAGE_SELF),
     Route("GET", "/api/v2/permissions", user_endpoints.list_permissions, P.AUTH_MANAGE_SELF),
-    Route("POST", "/api/v2/tokens", token_endpoints.create_token, P.AUTH_CREATE_TOKEN),
+    Route("GET", "/api/v2/permissions/{permission_id}", user_endpoints.get_permission, P.AUTH_MANAGE_SELF),
+    Route("POST", "/api/v2/tokens", token_endpoints.create_token, P.AUTH_CREATE_TOKEN,
+          audit=A.CREATE_AUTH_TOKEN),
     Route("GET", "/api/v2/tokens", token_endpoints.list_tokens, P.AUTH_CREATE_TOKEN),
-    Route("DELETE", "/api/v2/tokens/{token_id}", token_endpoints.delete_token, P.AUTH_CREATE_TOKEN),
+    Route("DELETE", "/api/v2/tokens/{token_id}", token_endpoints.delete_token, P.AUTH_CREATE_TOKEN,
+          audit=A.DELETE_AUTH_TOKEN),
+    Route("GET", "/api/v2/audit", audit_endpoints.list_audit_logs, P.AUTH_MANAGE_USERS),
     # --- configuration and feature flags ------------------------------------------------------
     Route("GET", "/api/v2/config", config_endpoints.list_parameters, P.APP_READ_CONFIG),
-    Route("PUT", "/api/v2/config", config_endpoints.update_parameter, P.APP_WRITE_CONFIG),
+    Route("PUT", "/api/v2/config", config_endpoints.update_parameter, P.APP_WRITE_CONFIG,
+          audit=A.UPDATE_CONFIGURATION),
     Route("GET", "/api/v2/features", feature_flag_endpoints.list_flags, P.APP_READ_CONFIG),
-    Route("PUT", "/api/v2/features/{feature_id}/toggle", feature_flag_endpoints.toggle_flag, P.APP_WRITE_CONFIG),
+    Route("PUT", "/api/v2/features/{feature_id}/toggle", feature_flag_endpoints.toggle_flag, P.APP_WRITE_CONFIG,
+          audit=A.TOGGLE_FEATURE_FLAG),
     # --- file upload, datapipe, analysis requests, clearing the database ----------------------
     Route("GET", "/api/v2/file-upload", file_upload_endpoints.list_upload_jobs, AUTHENTICATED),
     Route("GET", "/api/v2/file-upload/accepted-types", file_upload_endpoints.list_accepted_types, AUTHENTICATED),
@@ -142,12 +172,19 @@ ROUTES: list[Route] = [
           P.GRAPH_DB_INGEST, status_code=202, streams_body=True),
     Route("POST", "/api/v2/file-upload/{file_upload_job_id}/end", file_upload_endpoints.end_upload_job,
           P.GRAPH_DB_INGEST),
+    # The legacy one-shot ingest: one collector file, a job of its own, started, given the file and ended.
+    Route("POST", "/api/v2/ingest", file_upload_endpoints.ingest_once, P.GRAPH_DB_INGEST, status_code=202,
+          streams_body=True),
     Route("GET", "/api/v2/file-upload/{file_upload_job_id}/completed-tasks",
           file_upload_endpoints.list_completed_tasks, AUTHENTICATED),
     Route("GET", "/api/v2/datapipe/status", datapipe_endpoints.get_datapipe_status, AUTHENTICATED),
-    Route("PUT", "/api/v2/analysis", datapipe_endpoints.request_analysis, P.GRAPH_DB_WRITE, status_code=202),
+    Route("PUT", "/api/v2/analysis", datapipe_endpoints.request_analysis, P.GRAPH_DB_WRITE, status_code=202,
+          audit=A.REQUEST_ANALYSIS),
+    Route("GET", "/api/v2/analysis", datapipe_endpoints.get_analysis_request, P.GRAPH_DB_READ),
+    Route("DELETE", "/api/v2/analysis", datapipe_endpoints.cancel_analysis_request, P.GRAPH_DB_WRITE, status_code=202,
+          audit=A.CANCEL_ANALYSIS),
     Route("POST", "/api/v2/clear-database", datapipe_endpoints.clear_database, P.GRAPH_DB_WRITE,
-          status_code=204, malformed_json_message="JSON malformed."),
+          status_code=204, malformed_json_message="JSON malformed.", audit=A.DELETE_GRAPH_DATA),
     # --- collection clients, their schedules (events) and jobs --------------------------------
     # The clients' own routes, signed with a client token, before "/{client_id}" would take their names.
     Route("PUT", "/api/v2/clients/update", client_endpoints.check_in, CLIENT),
@@ -196,8 +233,13 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/pathfinding", pathfinding_endpoints.get_pathfinding, P.GRAPH_DB_READ, deprecated=True),
     Route("GET", "/api/v2/graphs/relay-targets", pathfinding_endpoints.get_relay_targets, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/search", search_endpoints.search, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/graph-search", search_endpoints.graph_search, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/graphs/edge-composition", pathfinding_endpoints.get_edge_composition, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/available-domains", search_endpoints.get_available_domains, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
+    Route("PATCH", "/api/v2/domains/{object_id}", entity_endpoints.update_domain, P.GRAPH_DB_WRITE),
+    Route("GET", "/api/v2/meta-nodes/{domain_id}", entity_endpoints.get_tier_zero_combo_node, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/meta-trees/{domain_id}", entity_endpoints.get_tier_zero_combo_tree, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/azure/{entity_type}", entity_endpoints.get_azure_entity, P.GRAPH_DB_READ),
     # Every AD entity panel and its related lists (entity/ad_panels.py), all read-only.
     *(Route("GET", path, handler, P.GRAPH_DB_READ) for path, handler in entity_endpoints.ROUTES),
@@ -303,16 +345,33 @@ ROUTES: list[Route] = [
     Route("DELETE", "/api/v2/custom-nodes/{kind_name}", custom_node_endpoints.delete_custom_node, P.GRAPH_DB_WRITE),
     # SAML provider forms stream in through a 10 MiB cap of their own (an oversized metadata file is a 400).
     Route("POST", "/api/v2/sso-providers/saml", sso_endpoints.create_saml_provider, P.AUTH_MANAGE_PROVIDERS,
-          streams_body=True),
+          streams_body=True, audit=A.CREATE_SSO_PROVIDER),
     Route("POST", "/api/v2/saml/providers", sso_endpoints.create_saml_provider_deprecated, P.AUTH_MANAGE_PROVIDERS,
-          deprecated=True, streams_body=True),
+          deprecated=True, streams_body=True, audit=A.CREATE_SSO_PROVIDER),
+    Route("POST", "/api/v2/sso-providers/oidc", sso_endpoints.create_oidc_provider, P.AUTH_MANAGE_PROVIDERS,
+          status_code=201, audit=A.CREATE_SSO_PROVIDER),
+    Route("GET", "/api/v2/saml", sso_endpoints.list_saml_providers, P.AUTH_MANAGE_PROVIDERS, deprecated=True),
+    # PUBLIC: the login page lists these before anyone is signed in.
+    Route("GET", "/api/v2/saml/sso", sso_endpoints.list_saml_sign_on_endpoints, PUBLIC, deprecated=True),
+    Route("GET", "/api/v2/saml/providers/{saml_provider_id}", sso_endpoints.get_saml_provider,
+          P.AUTH_MANAGE_PROVIDERS, deprecated=True),
+    Route("DELETE", "/api/v2/saml/providers/{saml_provider_id}", sso_endpoints.delete_saml_provider,
+          P.AUTH_MANAGE_PROVIDERS, deprecated=True, audit=A.DELETE_SSO_PROVIDER),
     Route("GET", "/api/v2/sso-providers", sso_endpoints.list_providers, AUTHENTICATED),
     Route("GET", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.get_provider, AUTHENTICATED),
     Route("PATCH", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.update_provider, P.AUTH_MANAGE_PROVIDERS,
-          streams_body=True),
-    Route("DELETE", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.delete_provider, P.AUTH_MANAGE_PROVIDERS),
+          streams_body=True, audit=A.UPDATE_SSO_PROVIDER),
+    Route("DELETE", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.delete_provider, P.AUTH_MANAGE_PROVIDERS,
+          audit=A.DELETE_SSO_PROVIDER),
     # PUBLIC like the reference's SSO login flow: an identity provider fetches it without credentials.
     Route("GET", "/api/v2/sso/{slug}/metadata", sso_endpoints.service_provider_metadata_xml, PUBLIC),
+    # The SAML sign-in: the browser is sent to the identity provider, which posts the signed answer back.
+    Route("GET", "/api/v2/sso/{slug}/login", sso_endpoints.sso_login, PUBLIC),
+    Route("POST", "/api/v2/sso/{slug}/callback", sso_endpoints.saml_callback, PUBLIC),
+    Route("GET", "/api/v2/sso/{slug}/callback", sso_endpoints.oidc_callback, PUBLIC),
+    Route("GET", "/api/v2/login/saml/{slug}", sso_endpoints.legacy_saml_login, PUBLIC, deprecated=True),
+    Route("GET", "/api/v1/login/saml/{slug}", sso_endpoints.legacy_saml_login, PUBLIC, deprecated=True),
+    Route("POST", "/api/v1/login/saml/{slug}/acs", sso_endpoints.legacy_saml_acs, PUBLIC, deprecated=True),
 ]
 
 
@@ -321,6 +380,8 @@ def register_routes(router: APIRouter, routes: list[Route] = ROUTES) -> None:
     for route in routes:
         dependencies = [] if isinstance(route.permission, _Public) else [Depends(client_guard)] \
             if isinstance(route.permission, _ClientOnly) else [Depends(permission_guard(route.permission))]
+        if route.audit is not None:
+            dependencies.append(Depends(audit_trail(route.audit), scope="function"))
         router.add_api_route(
             route.path, route.endpoint, methods=[route.method], status_code=route.status_code,
             dependencies=dependencies, deprecated=route.deprecated or None, route_class_override=HoundRoute,

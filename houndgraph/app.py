@@ -15,6 +15,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import PlainTextResponse, Response
 
 from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
@@ -26,8 +27,6 @@ from houndgraph.deadline import InFlight
 from houndgraph.docs import install_docs
 from houndgraph.errors import (
     JSON_UNMARSHAL,
-    METHOD_NOT_ALLOWED,
-    RESOURCE_NOT_FOUND,
     BadRequest,
     InternalError,
     RequestTimedOut,
@@ -43,6 +42,9 @@ from houndgraph.user.bootstrap import ensure_admin
 
 log = logging.getLogger("houndgraph")
 OPENAPI_URL = "/api/openapi.json"
+
+# What Go's http.NotFound writes, content type `text/plain; charset=utf-8`.
+NO_ROUTE_BODY = "404 page not found\n"
 
 
 def prepare_database(settings: Settings, database: Database) -> None:
@@ -89,17 +91,18 @@ def install_error_handlers(app: FastAPI) -> None:
         return _error_response(request, error)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         if isinstance(error.__cause__, ServiceError):
             # FastAPI wraps failures while reading a body (e.g. the size cap) in a 400; keep ours.
             return _error_response(request, error.__cause__)
         if error.status_code == 404:
-            message = RESOURCE_NOT_FOUND
-        elif error.status_code == 405:
-            message = METHOD_NOT_ALLOWED
-        else:
-            message = str(error.detail)
-        wrapped = ServiceError(message)
+            # No route matches (handlers raise our own NotFound): the reference's router answers with Go's
+            # plain-text not-found page, which clients use to tell "no such route" from "no result".
+            return PlainTextResponse(NO_ROUTE_BODY, status_code=404, headers={"X-Content-Type-Options": "nosniff"})
+        if error.status_code == 405:
+            # The route exists for other methods: the reference's router answers 405 with an empty body.
+            return Response(status_code=405)
+        wrapped = ServiceError(str(error.detail))
         wrapped.status = error.status_code
         return _error_response(request, wrapped)
 

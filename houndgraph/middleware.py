@@ -1,4 +1,4 @@
-"""ASGI middleware: a request id for every request, its deadline, and body size caps.
+"""ASGI middleware: a request id for every request, unclean paths redirected, its deadline, and body size caps.
 
 Every request gets a deadline (`scope["state"]["deadline"]`): the service's request timeout, which
 `Prefer: wait=N` may lower but never lift (`wait=0` keeps the default). The deadline is cancelled when
@@ -55,6 +55,24 @@ def parse_prefer(header: str | None) -> int | None:
     return None
 
 
+def clean_path(path: str) -> str:
+    """Go's `path.Clean` as the reference's router (gorilla/mux) applies it: doubled slashes and `.` / `..`
+    segments go, a trailing slash stays."""
+    segments: list[str] = []
+    for segment in path.split("/"):
+        if segment in ("", "."):
+            continue
+        if segment == "..":
+            if segments:
+                segments.pop()
+            continue
+        segments.append(segment)
+    cleaned = "/" + "/".join(segments)
+    if path.endswith("/") and cleaned != "/":
+        cleaned += "/"
+    return cleaned
+
+
 class RequestContextMiddleware:
     """Sets `scope["state"]["request_id"]`, `["wait_seconds"]` and `["deadline"]`, echoes RequestID, caps
     request bodies and JSON response bodies, and cancels the deadline when the client disconnects."""
@@ -87,6 +105,14 @@ class RequestContextMiddleware:
                 message.setdefault("headers", [])
                 message["headers"] = [*message["headers"], header_id]
             await send(message)
+
+        raw_path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
+        cleaned = clean_path(raw_path)
+        if cleaned != raw_path:
+            # A client that joins its base URL with a trailing slash sends `//api/v2/...`: like the
+            # reference's router, answer 301 to the cleaned path (query kept) whatever the method.
+            await self._redirect(send_with_id, cleaned, scope.get("query_string", b""))
+            return
 
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         try:
@@ -150,6 +176,16 @@ class RequestContextMiddleware:
             await send(message)
 
         return capped_send
+
+    @staticmethod
+    async def _redirect(send: Send, path: str, query: bytes) -> None:
+        location = path.encode("latin-1") + (b"?" + query if query else b"")
+        await send({
+            "type": "http.response.start",
+            "status": 301,
+            "headers": [(b"location", location), (b"content-length", b"0")],
+        })
+        await send({"type": "http.response.body", "body": b""})
 
     async def _reject(self, scope: Scope, send: Send, error: ServiceError) -> None:
         body = self.render_error(scope, error)

@@ -66,6 +66,11 @@ class Settings(BaseSettings):
     password_hash_workers: int = 2
     # Proxies whose X-Forwarded-For is believed (comma-separated); unset, the peer's address is the client's.
     forwarded_allow_ips: str | None = None
+    # Also accept API-token signatures computed over the path without its query string, as the official
+    # Python SDK and some CLIs send them (reference issue #3098). Off by default: such a signature does
+    # not cover the query, so whoever sees one request can replay it with other query parameters within
+    # the signature's hour. See the README.
+    accept_path_only_signatures: bool = False
     _signing_key: bytes | None = PrivateAttr(default=None)
 
     @property

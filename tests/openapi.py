@@ -41,9 +41,28 @@ def _to_json_schema(node: Any) -> Any:
     return converted
 
 
+# The spec's `null.*` wrapper schemas describe the reference's Go structs, not its wire: those types marshal
+# as the plain value or null. `null.time` also stands for the bare `sql.NullTime` of `deleted_at`, which Go
+# writes as the struct with exported names ({"Time": ..., "Valid": ...}).
+_NULL_WIRE: dict[str, Any] = {
+    "null.string": {"type": ["string", "null"]},
+    "null.int32": {"type": ["integer", "null"]},
+    "null.int64": {"type": ["integer", "null"]},
+    "null.boolean": {"type": ["boolean", "null"]},
+    "null.uuid": {"type": ["string", "null"], "format": "uuid"},
+    "null.time": {"anyOf": [
+        {"type": ["string", "null"], "format": "date-time"},
+        {"type": "object", "required": ["Time", "Valid"],
+         "properties": {"Time": {"type": "string", "format": "date-time"}, "Valid": {"type": "boolean"}}},
+    ]},
+}
+
+
 @cache
 def _spec() -> dict[str, Any]:
-    return _to_json_schema(json.loads(SPEC_PATH.read_text()))
+    spec = _to_json_schema(json.loads(SPEC_PATH.read_text()))
+    spec["components"]["schemas"].update(copy.deepcopy(_NULL_WIRE))
+    return spec
 
 
 @cache

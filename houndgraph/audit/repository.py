@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from houndgraph.audit.schemas import AuditLogQuery
+from houndgraph.kit.filters import where
+from houndgraph.kit.sorting import order_by
 from houndgraph.models import AuditLog
 
 
@@ -28,3 +32,19 @@ async def add_now(session: AsyncSession, **entry: Any) -> None:
     assert isinstance(engine, AsyncEngine), "request sessions are bound to the async engine"
     async with engine.begin() as connection:
         await connection.execute(insert(AuditLog).values(_values(**entry)))
+
+
+_COLUMNS: dict[str, Any] = {name: getattr(AuditLog, name) for name in (
+    "id", "actor_id", "actor_name", "action", "request_id", "created_at", "status", "commit_id")}
+
+
+async def list_logs(session: AsyncSession, query: AuditLogQuery) -> tuple[Sequence[AuditLog], int]:
+    """One page of the entries created in (after, before], and how many there are in all."""
+    statement = select(AuditLog).where(AuditLog.created_at > query.after, AuditLog.created_at <= query.before)
+    condition = where(query.filters, _COLUMNS)
+    if condition is not None:
+        statement = statement.where(condition)
+    count = await session.scalar(select(func.count()).select_from(statement.subquery())) or 0
+    page = statement.order_by(*order_by(query.sort, _COLUMNS), AuditLog.id.desc()).offset(query.skip)
+    rows = (await session.scalars(page.limit(query.limit))).all()
+    return rows, count

@@ -8,20 +8,47 @@ is recorded exactly when the change it reports is committed.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.audit import repository
+from houndgraph.audit.schemas import DEFAULT_LIMIT, DEFAULT_WINDOW_DAYS, AuditLogQuery
 from houndgraph.auth.context import AuthContext
+from houndgraph.kit.pagination import parse_page
+from houndgraph.kit.query import ListQuery, parse_time
+from houndgraph.models import AuditLog
 
 
 class AuditAction(StrEnum):
+    """The reference's action names (model/audit.go) where it has one."""
+
     MUTATE_GRAPH = "MutateGraph"
     LOGIN_ATTEMPT = "LoginAttempt"
     UNAUTHORIZED_ACCESS_ATTEMPT = "UnauthorizedAccessAttempt"
+    CREATE_AUTH_TOKEN = "CreateAuthToken"
+    DELETE_AUTH_TOKEN = "DeleteAuthToken"
+    CREATE_USER = "CreateUser"
+    UPDATE_USER = "UpdateUser"
+    DELETE_USER = "DeleteUser"
+    UPDATE_USER_SECRET = "UpdateUserSecret"
+    EXPIRE_USER_SECRET = "ExpireUserAuthSecret"
+    ACCEPT_EULA = "AcceptEULA"
+    ENROLL_MFA = "EnrollMFA"
+    ACTIVATE_MFA = "ActivateMFA"
+    DISENROLL_MFA = "DisenrollMFA"
+    UPDATE_CONFIGURATION = "UpdateConfiguration"
+    TOGGLE_FEATURE_FLAG = "ToggleFeatureFlag"
+    CREATE_SSO_PROVIDER = "CreateSSOIdentityProvider"
+    UPDATE_SSO_PROVIDER = "UpdateSSOIdentityProvider"
+    DELETE_SSO_PROVIDER = "DeleteSSOIdentityProvider"
+    DELETE_GRAPH_DATA = "DeleteBloodhoundData"
+    REQUEST_ANALYSIS = "RequestAnalysis"
+    CANCEL_ANALYSIS = "CancelAnalysisRequest"
 
 
 class AuditStatus(StrEnum):
@@ -32,16 +59,19 @@ class AuditStatus(StrEnum):
 
 @dataclass(frozen=True)
 class AuditedAction:
-    """One action being audited: its entries share the commit id."""
+    """One action being audited: its entries share the commit id. Without `auth` (a login), the actor is
+    the one the fields name, if any."""
 
-    auth: AuthContext
+    auth: AuthContext | None
     action: AuditAction
     fields: dict[str, Any]
     request_id: str | None = None
     commit_id: uuid.UUID = field(default_factory=uuid.uuid4)
 
-    def entry(self, status: AuditStatus, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-        return {"actor_id": self.auth.user_id, "actor_name": self.auth.principal_name, "action": self.action.value,
+    def entry(self, status: AuditStatus, extra: dict[str, Any] | None = None,
+              actor: tuple[uuid.UUID, str] | None = None) -> dict[str, Any]:
+        actor_id, actor_name = actor or ((self.auth.user_id, self.auth.principal_name) if self.auth else (None, ""))
+        return {"actor_id": actor_id, "actor_name": actor_name, "action": self.action.value,
                 "status": status.value, "commit_id": self.commit_id, "request_id": self.request_id,
                 "fields": {**self.fields, **(extra or {})}}
 
@@ -50,12 +80,25 @@ async def begin(session: AsyncSession, action: AuditedAction) -> None:
     await repository.add_now(session, **action.entry(AuditStatus.INTENT))
 
 
-async def succeeded(session: AsyncSession, action: AuditedAction) -> None:
-    await repository.add(session, **action.entry(AuditStatus.SUCCESS))
+async def succeeded(session: AsyncSession, action: AuditedAction, actor: tuple[uuid.UUID, str] | None = None) -> None:
+    await repository.add(session, **action.entry(AuditStatus.SUCCESS, actor=actor))
 
 
 async def failed(session: AsyncSession, action: AuditedAction, error: str) -> None:
     await repository.add_now(session, **action.entry(AuditStatus.FAILURE, {"error": error}))
+
+
+def log_query(listed: ListQuery, before: str | None, after: str | None, skip: str | None, offset: str | None,
+              limit: str | None, *, now: datetime | None = None) -> AuditLogQuery:
+    """The reference's window: `before` defaults to now, `after` to a year before `before`."""
+    end = parse_time(before, now or datetime.now(UTC))
+    start = parse_time(after, end - timedelta(days=DEFAULT_WINDOW_DAYS))
+    page = parse_page(skip if skip is not None else offset, limit, default_limit=DEFAULT_LIMIT)
+    return AuditLogQuery(start, end, listed.sort, listed.filters, page.skip, page.limit)
+
+
+async def list_logs(session: AsyncSession, query: AuditLogQuery) -> tuple[Sequence[AuditLog], int]:
+    return await repository.list_logs(session, query)
 
 
 async def unauthorized(session: AsyncSession, auth: AuthContext, attempted: AuditAction, fields: dict[str, Any],

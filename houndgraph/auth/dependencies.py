@@ -23,12 +23,16 @@ from houndgraph.settings import Settings
 SPOOL_IN_MEMORY = 8 * 1024 * 1024
 
 
-def request_uri(request: Request) -> str:
-    """The path and query exactly as the client sent them (what the signature covers)."""
+def signed_uris(request: Request, settings: Settings) -> list[str]:
+    """What a signature may cover: the path and query exactly as the client sent them, and, only when
+    `accept_path_only_signatures` is set, the path alone (clients that drop the query, reference issue #3098)."""
     raw_path = request.scope.get("raw_path") or request.url.path.encode()
     query = request.scope.get("query_string", b"")
-    uri = raw_path.decode("latin-1")
-    return f"{uri}?{query.decode('latin-1')}" if query else uri
+    path = raw_path.decode("latin-1")
+    if not query:
+        return [path]
+    with_query = f"{path}?{query.decode('latin-1')}"
+    return [with_query, path] if settings.accept_path_only_signatures else [with_query]
 
 
 def streams_body(request: Request) -> bool:
@@ -42,20 +46,24 @@ async def _authenticate_signature(request: Request, session: AsyncSession, setti
     signature = service.parse_signature(request.headers.get("Signature"))
     token, owner = await service.load_signing_token(session, token_id)
     service.check_skew(request_date)
-    hasher = service.signature_hasher(token.key, request.method, request_uri(request), request_date)
+    hashers = [service.signature_hasher(token.key, request.method, uri, request_date)
+               for uri in signed_uris(request, settings)]
     if streams_body(request):
         # Large uploads: hash while spooling, so a 1 GB body is never held in memory; the handler
         # reads the spooled copy through `kit.body.iter_body`.
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY, dir=str(settings.data_dir))
         async for chunk in request.stream():
-            hasher.update(chunk)
+            for hasher in hashers:
+                hasher.update(chunk)
             spool.write(chunk)
         spool.seek(0)
         request.state.spooled_body = spool
     else:
-        hasher.update(await request.body())
-    service.check_digest(hasher, signature)
+        body = await request.body()
+        for hasher in hashers:
+            hasher.update(body)
+    service.check_digest(hashers, signature)
     await service.touch_token(session, token.id)
     if isinstance(owner, Client):
         return AuthContext.for_client(owner, token_id=token.id)

@@ -13,7 +13,8 @@ from houndgraph.user.schemas import UserView
 
 async def login(body: LoginRequest, request: Request, session: SessionDep, settings: SettingsDep,
                 passwords: PasswordPoolDep, address: ClientAddress) -> DataEnvelope[LoginResponse]:
-    attempt = service.LoginAttempt(body.username, body.secret, address, getattr(request.state, "request_id", None))
+    attempt = service.LoginAttempt(body.username, body.secret, address, getattr(request.state, "request_id", None),
+                                   body.otp)
     result = await service.login(session, settings, passwords, attempt)
     return DataEnvelope(data=LoginResponse(user_id=result.user_id, auth_expired=result.auth_expired,
                                            session_token=result.session_token))

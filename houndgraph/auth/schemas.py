@@ -10,6 +10,8 @@ class LoginRequest(BaseModel):
     login_method: Literal["secret"]
     username: str = Field(min_length=1, max_length=255)
     secret: str = Field(min_length=1, max_length=1024)
+    # The one-time password, required once the user has activated multi-factor authentication.
+    otp: str = Field(default="", max_length=16)
 
 
 class LoginResponse(BaseModel):

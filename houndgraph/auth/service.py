@@ -7,6 +7,7 @@ import binascii
 import hashlib
 import hmac
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -14,13 +15,15 @@ import jwt
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.audit import service as audit_service
+from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth import repository
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
-from houndgraph.errors import BadRequest, Forbidden, TooManyRequests, Unauthorized
+from houndgraph.errors import BadRequest, Forbidden, ServiceError, TooManyRequests, Unauthorized
 from houndgraph.models import AuthToken, Client, User
 from houndgraph.settings import Settings
+from houndgraph.user import mfa
 
 JWT_ALGORITHM = "HS256"
 SIGNATURE_SKEW = timedelta(hours=1)
@@ -34,6 +37,7 @@ class LoginAttempt:
     secret: str
     address: str
     request_id: str | None = None
+    otp: str = ""  # the one-time code of a user with multi-factor authentication
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,31 +64,49 @@ async def login(session: AsyncSession, settings: Settings, passwords: PasswordPo
     if (failures.account_from_address >= settings.login_max_failures
             or failures.from_address >= settings.login_max_failures_per_address
             or (failures.account >= settings.login_max_failures_per_account and failures.account_from_address)):
-        await _audit_failure(session, attempt, "throttled")
-        raise _throttled(settings)
+        throttled = _throttled(settings)
+        await _audit_failure(session, attempt, "throttled", throttled)
+        raise throttled
     user = await repository.user_by_principal(session, attempt.username)
     secret_row = await repository.secret_for(session, user.id) if user is not None else None
     try:
         valid = await passwords.verify(secret_row.digest if secret_row else None, attempt.secret)
     except PasswordPoolBusy:
-        await _audit_failure(session, attempt, "busy")
-        raise TooManyRequests("too many logins at once; try again shortly", headers={"Retry-After": "1"}) from None
+        busy = TooManyRequests("too many logins at once; try again shortly", headers={"Retry-After": "1"})
+        await _audit_failure(session, attempt, "busy", busy)
+        raise busy from None
     if user is None or secret_row is None or not valid or user.is_disabled:
         await repository.record_failure(session, attempt.username, attempt.address)
-        await _audit_failure(session, attempt, "invalid credentials")
         # One message for every cause, so a caller cannot probe which usernames exist.
-        raise Unauthorized("Your username or password is incorrect")
+        refused = Unauthorized("Your username or password is incorrect")
+        await _audit_failure(session, attempt, "invalid credentials", refused)
+        raise refused
+    try:
+        await mfa.check_login_code(session, user.id, attempt.otp)
+    except ServiceError as error:
+        # A wrong one-time code counts against the throttle like a wrong password: six digits are guessable.
+        await repository.record_failure(session, attempt.username, attempt.address)
+        await _audit_failure(session, attempt, "one-time password", error)
+        raise
     await repository.clear_failures(session, attempt.username, attempt.address)
     await repository.delete_failures_before(session, window_start)
-    await repository.touch_last_login(session, user.id, now)
+    token = await issue_session(session, settings, user.id, now)
+    action = AuditedAction(None, AuditAction.LOGIN_ATTEMPT, {"username": attempt.username,
+                                                             "client_address": attempt.address}, attempt.request_id)
+    await audit_service.succeeded(session, action, actor=(user.id, attempt.username))
+    return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
+
+
+async def issue_session(session: AsyncSession, settings: Settings, user_id: uuid.UUID, now: datetime) -> str:
+    """A new session for a user who has proved who they are (password, or an identity provider): its JWT."""
+    await repository.touch_last_login(session, user_id, now)
     await repository.delete_expired_sessions(session, now)
     expires_at = now + await config_service.session_ttl(session)
-    row = await repository.create_session(session, user.id, expires_at)
-    token = jwt.encode(
-        {"sub": str(user.id), "sid": row.id, "iat": int(now.timestamp()), "exp": int(expires_at.timestamp())},
+    row = await repository.create_session(session, user_id, expires_at)
+    return jwt.encode(
+        {"sub": str(user_id), "sid": row.id, "iat": int(now.timestamp()), "exp": int(expires_at.timestamp())},
         settings.signing_key(), algorithm=JWT_ALGORITHM,
     )
-    return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
 
 
 def _throttled(settings: Settings) -> TooManyRequests:
@@ -92,9 +114,10 @@ def _throttled(settings: Settings) -> TooManyRequests:
                            headers={"Retry-After": str(settings.login_failure_window_seconds)})
 
 
-async def _audit_failure(session: AsyncSession, attempt: LoginAttempt, reason: str) -> None:
-    await audit_service.login_failed(session, attempt.username, {"client_address": attempt.address,
-                                                                 "reason": reason}, attempt.request_id)
+async def _audit_failure(session: AsyncSession, attempt: LoginAttempt, reason: str, error: ServiceError) -> None:
+    """The refusal in the audit log: the error the caller was given, and why (for the operator only)."""
+    await audit_service.login_failed(session, attempt.username, {
+        "client_address": attempt.address, "reason": reason, "error": error.message}, attempt.request_id)
 
 
 async def logout(session: AsyncSession, context: AuthContext) -> None:
@@ -192,8 +215,9 @@ def check_skew(request_date: datetime) -> None:
                            f"signature too far behind by {int(-drift.total_seconds() // 60)} minutes")
 
 
-def check_digest(hasher: hmac.HMAC, signature: bytes) -> None:
-    if not hmac.compare_digest(hasher.digest(), signature):
+def check_digest(hashers: Sequence[hmac.HMAC], signature: bytes) -> None:
+    """Accept the signature if any of the accepted forms of the request produced it."""
+    if not any([hmac.compare_digest(hasher.digest(), signature) for hasher in hashers]):
         raise Unauthorized(SIGNATURE_ERROR_PREFIX + "digest validation failed: signature digest mismatch")
 
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from houndgraph.kit.nullable import NullTime
+from houndgraph.kit.nullable import SqlNullTime
 from houndgraph.models import Parameter
 
 
@@ -17,7 +17,7 @@ class ParameterView(BaseModel):
     id: int
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, parameter: Parameter) -> ParameterView:

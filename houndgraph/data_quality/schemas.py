@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from houndgraph.kit.nullable import NullTime
+from houndgraph.kit.nullable import SqlNullTime
 
 SORT_COLUMNS = ("created_at", "updated_at")
 DEFAULT_LIMIT = 1000
@@ -34,13 +34,13 @@ class _Row(BaseModel):
     id: int
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
     run_id: str
 
     @classmethod
     def of(cls, row: dict[str, Any]) -> _Row:
         values = dict(row)
-        values["deleted_at"] = NullTime.of(values.get("deleted_at"))
+        values["deleted_at"] = SqlNullTime.of(values.get("deleted_at"))
         values["run_id"] = str(values["run_id"])
         return cls.model_validate(values)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -14,9 +13,9 @@ from houndgraph.data_quality import repository
 from houndgraph.data_quality.schemas import DEFAULT_LIMIT, DEFAULT_WINDOW_DAYS, SORT_COLUMNS, Completeness, Platform
 from houndgraph.errors import BadRequest
 from houndgraph.kit.pagination import parse_page
+from houndgraph.kit.query import parse_time
 from houndgraph.kit.sorting import SortKey, parse_sort
 
-_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 DEFAULT_SORT = (SortKey("created_at", descending=True),)
 
 
@@ -34,17 +33,6 @@ def parse_platform(raw: str) -> Platform:
         return Platform(raw)
     except ValueError:
         raise BadRequest(f"invalid platform id specified in url: {raw}") from None
-
-
-def parse_time(raw: str | None, default: datetime) -> datetime:
-    if raw is None or raw == "":
-        return default
-    if not _RFC3339.match(raw):
-        raise BadRequest(f"invalid RFC-3339 datetime format: [{raw}]")
-    try:
-        return datetime.fromisoformat(raw.replace("z", "Z"))
-    except ValueError:
-        raise BadRequest(f"invalid RFC-3339 datetime format: [{raw}]") from None
 
 
 def parse_window(sort_by: Sequence[str], start: str | None, end: str | None, skip: str | None,

@@ -4,7 +4,7 @@ from fastapi import Response
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.datapipe import service
-from houndgraph.datapipe.schemas import ClearDatabaseRequest, DatapipeStatusView
+from houndgraph.datapipe.schemas import AnalysisRequestView, ClearDatabaseRequest, DatapipeStatusView
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope
 
@@ -15,6 +15,15 @@ async def get_datapipe_status(session: SessionDep) -> DataEnvelope[DatapipeStatu
 
 async def request_analysis(session: SessionDep) -> Response:
     await service.request_analysis(session)
+    return Response(status_code=202)
+
+
+async def get_analysis_request(session: SessionDep) -> DataEnvelope[AnalysisRequestView]:
+    return DataEnvelope(data=await service.analysis_request(session))
+
+
+async def cancel_analysis_request(session: SessionDep) -> Response:
+    await service.cancel_analysis(session)
     return Response(status_code=202)
 
 

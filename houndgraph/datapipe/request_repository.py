@@ -21,6 +21,20 @@ async def request_analysis(session: AsyncSession) -> None:
     await (await session.connection()).exec_driver_sql(REQUEST_ANALYSIS)
 
 
+async def cancel_analysis_request(session: AsyncSession) -> bool:
+    """Withdraw a pending analysis request; False when there was none."""
+    row = await session.scalar(select(DatapipeStatus).where(DatapipeStatus.id == 1).with_for_update())
+    if row is None or not row.analysis_requested:
+        return False
+    row.analysis_requested = False
+    await session.flush()
+    return True
+
+
+async def oldest_purge_request(session: AsyncSession) -> PurgeRequest | None:
+    return await session.scalar(select(PurgeRequest).order_by(PurgeRequest.id).limit(1))
+
+
 async def source_kind_names(session: AsyncSession, ids: list[int]) -> dict[int, str]:
     rows = await session.execute(select(SourceKind.id, SourceKind.name).where(SourceKind.id.in_(ids)))
     return {row.id: row.name for row in rows}

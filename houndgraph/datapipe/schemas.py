@@ -4,8 +4,16 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from houndgraph.kit.nullable import or_zero
+from houndgraph.kit.nullable import ZERO_TIME, or_zero
 from houndgraph.models import DatapipeStatus
+
+
+class AnalysisRequestView(BaseModel):
+    """`model.AnalysisRequest`: the pending request, or empty values (and the zero time) when there is none."""
+
+    requested_by: str = ""
+    request_type: str = ""
+    requested_at: datetime = ZERO_TIME
 
 
 class DatapipeStatusView(BaseModel):

@@ -9,8 +9,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth.context import AuthContext
 from houndgraph.datapipe import request_repository
-from houndgraph.datapipe.schemas import ClearDatabaseRequest
-from houndgraph.errors import BadRequest, InternalError
+from houndgraph.datapipe.schemas import AnalysisRequestView, ClearDatabaseRequest
+from houndgraph.errors import BadRequest, Conflict, InternalError, NotFound
 from houndgraph.feature_flag import service as feature_flag_service
 from houndgraph.feature_flag.flag_keys import FeatureFlagKey
 from houndgraph.graph.kinds import ADEdge, AZEdge
@@ -20,6 +20,7 @@ from houndgraph.models.base import utcnow
 NOTHING_TO_DELETE = "please select something to delete"
 GRAPH_AND_SOURCES = "request may only specify either deleteCollectedGraphData or deleteSourceKinds, not both"
 GRAPH_DELETION_DISABLED = "deleting graph data is currently disabled"
+DELETION_PENDING = "analysis request of type deletion is pending and cannot be cancelled"
 SOURCELESS = 0
 _KNOWN_EDGE_KINDS = frozenset({*(kind.value for kind in ADEdge), *(kind.value for kind in AZEdge)})
 
@@ -34,6 +35,26 @@ async def status(session: AsyncSession) -> DatapipeStatus:
 async def request_analysis(session: AsyncSession) -> None:
     """Idempotent: at most one request is pending; the loop runs it at its next tick."""
     await request_repository.request_analysis(session)
+
+
+async def analysis_request(session: AsyncSession) -> AnalysisRequestView:
+    """What the datapipe will do next: a queued deletion goes first, then a requested analysis."""
+    purge = await request_repository.oldest_purge_request(session)
+    if purge is not None:
+        return AnalysisRequestView(requested_by=str(purge.requested_by or ""), request_type="deletion",
+                                   requested_at=purge.requested_at)
+    row = await status(session)
+    if row.analysis_requested:
+        return AnalysisRequestView(requested_by="", request_type="analysis", requested_at=row.updated_at)
+    return AnalysisRequestView()
+
+
+async def cancel_analysis(session: AsyncSession) -> None:
+    """The reference's rules: nothing pending is a 404, a pending deletion cannot be cancelled (409)."""
+    if await request_repository.oldest_purge_request(session) is not None:
+        raise Conflict(DELETION_PENDING)
+    if not await request_repository.cancel_analysis_request(session):
+        raise NotFound()
 
 
 async def clear_database(session: AsyncSession, auth: AuthContext, body: ClearDatabaseRequest) -> None:

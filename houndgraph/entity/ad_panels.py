@@ -98,6 +98,8 @@ ENTITIES: dict[str, Entity] = {e.slug: e for e in (
         Count("constrainedPrivs", "constrained-delegation-rights", DELEGATE_OUT),
         CONTROLLABLES, CONTROLLERS, GPOS)),
     Entity("containers", ADNode.Container, (CONTROLLERS,)),
+    # Any AD node: what it controls and what controls it (`/api/v2/base/{object_id}`).
+    Entity("base", ADNode.Base, (CONTROLLABLES, CONTROLLERS)),
     Entity("domains", ADNode.Domain, (
         Count("users", "users", _in_domain(ADNode.User)),
         Count("groups", "groups", _in_domain(ADNode.Group)),

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, Query, Response
+from pydantic import BaseModel
 
 from houndgraph.deps import SessionDep
 from houndgraph.entity import azure_service, service
@@ -73,8 +74,25 @@ async def get_azure_entity(entity_type: str, query: Annotated[azure_service.Azur
     return JSONResponse({"data": answer.body} if answer.wrapped else answer.body)
 
 
+class DomainUpdate(BaseModel):
+    collected: bool
+
+
+async def update_domain(object_id: str, body: DomainUpdate, session: SessionDep) -> Response:
+    return JSONResponse({"data": {"collected": await service.set_domain_collected(session, object_id, body.collected)}})
+
+
 async def get_meta_entity(object_id: str, session: SessionDep) -> Response:
     return JSONResponse({"data": await service.meta(session, object_id)})
+
+
+async def get_tier_zero_combo_node(domain_id: str, session: SessionDep) -> Response:
+    return JSONResponse({"data": await service.tier_zero_combo_node(session, domain_id)})
+
+
+async def get_tier_zero_combo_tree(domain_id: str, session: SessionDep, node_id: str | None = None) -> Response:
+    # `node_id` (the combo node to expand) is accepted; a domain has one combo node here.
+    return JSONResponse({"data": await service.tier_zero_combo_tree(session, domain_id)})
 
 
 def _routes() -> list[tuple[str, Handler]]:

@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from psycopg.types.json import Jsonb
 
 from houndgraph.db import is_query_canceled
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.lookup import KIND_NAMES
 from houndgraph.graph.related import KindIds, Relation
+from houndgraph.kit.graph_shapes import TIER_ZERO_KIND, TIER_ZERO_TAG
 
 # API sort column -> SQL expression (list entries are nodes).
 SORT_COLUMNS = {"name": "n.properties->>'name'", "objectid": "n.properties->>'objectid'"}
@@ -86,3 +88,18 @@ async def count_by_kind(conn: GraphConnection, sql: str, root: int) -> dict[str,
         return {}
     await conn.execute("RELEASE SAVEPOINT hg_entity_count")
     return {str(name): int(total) for name, total in rows}
+
+
+async def tier_zero_of_domain(conn: GraphConnection, domain_sid: str, kinds: KindIds) -> list[int]:
+    """Nodes of the domain (by `domainsid`, or the domain itself) in Tier Zero: tagged by the zone kind or the
+    legacy `admin_tier_0` system tag."""
+    cursor = await conn.execute(
+        f"SELECT n.id FROM node n WHERE (n.properties->>'domainsid' = %(sid)s OR n.properties->>'objectid' = %(sid)s) "
+        f"AND (n.kind_ids && {kinds(TIER_ZERO_KIND)} OR (' ' || coalesce(n.properties->>'system_tags', '') || ' ') "
+        "LIKE %(tag)s) ORDER BY n.id", {"sid": domain_sid.upper(), "tag": f"% {TIER_ZERO_TAG} %"})
+    return [row[0] for row in await cursor.fetchall()]
+
+
+async def set_property(conn: GraphConnection, node_id: int, key: str, value: Any) -> None:
+    await conn.execute("UPDATE node SET properties = properties || jsonb_build_object(%(key)s::text, %(value)s::jsonb) "
+                       "WHERE id = %(id)s", {"key": key, "value": Jsonb(value), "id": node_id})

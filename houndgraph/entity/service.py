@@ -14,7 +14,7 @@ from houndgraph.entity.ad_panels import Entity
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph import lookup
 from houndgraph.graph.connection import GraphConnection
-from houndgraph.graph.kinds import ADNode
+from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.related import KindIds, Relation
 from houndgraph.graph.rows import NodeRow
 from houndgraph.kit.graph_shapes import bh_graph, display_kind, is_tier_zero
@@ -93,8 +93,46 @@ async def related(session: AsyncSession, entity: Entity, relation: Relation, obj
     return {"count": page.count, "skip": request.skip, "limit": request.limit, "data": data}
 
 
+async def set_domain_collected(session: AsyncSession, object_id: str, collected: bool) -> bool:
+    """Whether the domain counts as collected (the UI lists uncollected domains apart)."""
+    conn = await graph_connection(session)
+    node = await _find(conn, object_id, await lookup.kind_ids(conn), ADNode.Domain)
+    await repository.set_property(conn, node.id, "collected", collected)
+    return collected
+
+
 async def meta(session: AsyncSession, object_id: str) -> dict[str, Any]:
     conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     node = await _find(conn, object_id, kinds, ADNode.Meta)
     return {"props": node.properties}
+
+
+async def _tier_zero(session: AsyncSession, domain_id: str) -> tuple[GraphConnection, KindIds, list[NodeRow]]:
+    conn = await graph_connection(session)
+    kinds = await lookup.kind_ids(conn)
+    members = await lookup.nodes_by_id(conn, await repository.tier_zero_of_domain(conn, domain_id, kinds))
+    return conn, kinds, members
+
+
+async def tier_zero_combo_node(session: AsyncSession, domain_id: str) -> dict[str, Any]:
+    """The domain's Tier Zero collapsed into one `Meta` node (an Enterprise view the reference's CE router
+    leaves out), in the legacy node map: its members' object ids and their count."""
+    _, _, members = await _tier_zero(session, domain_id)
+    if not members:
+        raise NotFound()
+    combo_id = f"{domain_id.upper()}-TIER-ZERO"
+    return {combo_id: {
+        "data": {"objectid": combo_id, "name": f"TIER ZERO ({domain_id.upper()})", "nodetype": ADNode.Meta,
+                 "kinds": [ADNode.Meta], "domainsid": domain_id.upper(), "membercount": len(members),
+                 "members": [str(m.properties.get("objectid") or "") for m in members]},
+        "label": {"text": f"TIER ZERO ({domain_id.upper()})"}, "fontIcon": {"text": ADNode.Meta},
+    }}
+
+
+async def tier_zero_combo_tree(session: AsyncSession, domain_id: str) -> dict[str, Any]:
+    """What the combo node stands for, in the legacy graph map: the domain's Tier Zero members and the
+    group memberships among them."""
+    conn, kinds, members = await _tier_zero(session, domain_id)
+    edges = await lookup.edges_among(conn, [m.id for m in members], [ADEdge.MemberOf, ADEdge.Contains], kinds)
+    return bh_graph(members, edges)

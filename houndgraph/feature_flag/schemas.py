@@ -4,7 +4,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from houndgraph.kit.nullable import NullTime
+from houndgraph.kit.nullable import SqlNullTime
 from houndgraph.models import FeatureFlag
 
 
@@ -12,7 +12,7 @@ class FeatureFlagView(BaseModel):
     id: int
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
     key: str
     name: str
     description: str

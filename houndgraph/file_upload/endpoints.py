@@ -41,6 +41,13 @@ async def upload_file(file_upload_job_id: str, request: Request, session: Sessio
     return Response(status_code=202)
 
 
+async def ingest_once(request: Request, auth: CurrentAuth, session: SessionDep, settings: SettingsDep) -> Response:
+    is_zip = service.is_zip_upload(request.headers.get("Content-Type"))
+    await service.ingest_once(session, settings, auth, is_zip=is_zip,
+                              display_name=request.headers.get(FILE_NAME_HEADER), body=iter_body(request))
+    return Response(status_code=202)
+
+
 async def end_upload_job(file_upload_job_id: str, session: SessionDep) -> Response:
     await service.end_job(session, parse_int_id(file_upload_job_id, signed=True))
     return Response(status_code=200)

@@ -14,7 +14,7 @@ from houndgraph.kit.filters import (
     as_int,
     as_uuid,
 )
-from houndgraph.kit.nullable import NullTime, or_zero
+from houndgraph.kit.nullable import SqlNullTime, or_zero
 from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns
 from houndgraph.models import IngestJob, IngestTask
 
@@ -43,7 +43,7 @@ class IngestJobView(BaseModel):
     edges_written: int
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, job: IngestJob) -> IngestJobView:
@@ -67,7 +67,7 @@ class CompletedTaskView(BaseModel):
     edges_written: int
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, task: IngestTask) -> CompletedTaskView:

@@ -117,6 +117,15 @@ def _task(job_id: int, file_name: str, parent: str | None, path: Path, member: s
     )
 
 
+async def ingest_once(session: AsyncSession, settings: Settings, auth: AuthContext, *, is_zip: bool,
+                      display_name: str | None, body: AsyncIterator[bytes]) -> IngestJob:
+    """The legacy `POST /ingest`: a job of its own holding this one file, ended at once for the datapipe."""
+    job = await start_job(session, auth)
+    await attach_file(session, settings, job.id, is_zip=is_zip, display_name=display_name, body=body)
+    await end_job(session, job.id)
+    return job
+
+
 async def end_job(session: AsyncSession, job_id: int) -> None:
     await _running_job(session, job_id, NOT_RUNNING_TO_END, for_update=True)
     await repository.set_status(session, job_id, JobStatus.INGESTING, utcnow())

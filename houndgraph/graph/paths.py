@@ -173,3 +173,30 @@ async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids:
                         return paths
         return paths
     return []
+
+
+async def _distances(conn: GraphConnection, root: int, forward: bool, kind_ids: Sequence[int], max_depth: int
+                     ) -> tuple[dict[int, int], list[tuple[int, int, int]]]:
+    """Hop counts from (or, backwards, to) `root`, and every edge met on the way as (from, edge, to)."""
+    distance, frontier, met = {root: 0}, [root], []
+    for depth in range(1, max_depth + 1):
+        if not frontier:
+            break
+        found = await _neighbours(conn, frontier, forward, kind_ids)
+        met.extend(found)
+        frontier = sorted({n for _, _, n in found if n not in distance})
+        distance.update({n: depth for n in frontier})
+    return distance, met
+
+
+async def edges_between(conn: GraphConnection, start: int, end: int, *, kind_ids: Sequence[int], max_depth: int,
+                        slack: int) -> set[int]:
+    """Edges on some walk from `start` to `end` at most `slack` hops longer than the shortest one: the
+    subgraph that connects the two ends, detours of a few hops included."""
+    from_start, forward = await _distances(conn, start, True, kind_ids, max_depth)
+    to_end, _ = await _distances(conn, end, False, kind_ids, max_depth)
+    if end not in from_start:
+        return set()
+    budget = from_start[end] + slack
+    return {edge for u, edge, v in forward
+            if u in from_start and v in to_end and from_start[u] + 1 + to_end[v] <= budget}

@@ -1,5 +1,15 @@
-"""The reference's nullable wrappers: `{string, valid}`, `{time, valid}`, ... An absent time is written as
-Go's zero time, as the reference does, so strict clients that expect a date-time string still parse it."""
+"""How the reference writes its nullable values on the wire.
+
+Its `null.String`, `null.Int32`, `null.Time`, ... and gofrs' `uuid.NullUUID` marshal as the plain value or
+`null`, so those fields are plain optional fields in the older domains (`str | None`, ...); the upstream spec's
+wrapper schemas (`{string, valid}`) describe the Go structs, not the JSON. `deleted_at` is the exception:
+the reference's `model.Basic` holds a bare `database/sql.NullTime`, written as the struct,
+`{"Time": "0001-01-01T00:00:00Z", "Valid": false}` (`SqlNullTime`).
+
+The wrapper models below (`NullString`, `NullTime`, ...) are what the privilege-zone, findings and
+collection-client schemas still send, as the upstream spec draws them; they are to follow the plain form
+once checked against the reference's code for those models. An absent time is Go's zero time, so strict
+clients that expect a date-time string still parse it."""
 
 from __future__ import annotations
 
@@ -10,6 +20,17 @@ from datetime import UTC, datetime
 from pydantic import BaseModel
 
 ZERO_TIME = datetime(1, 1, 1, tzinfo=UTC)
+
+
+class SqlNullTime(BaseModel):
+    """`sql.NullTime` as Go's encoding/json writes it: exported field names, an absent time as the zero time."""
+
+    Time: datetime = ZERO_TIME
+    Valid: bool = False
+
+    @classmethod
+    def of(cls, value: datetime | None) -> SqlNullTime:
+        return cls(Time=value or ZERO_TIME, Valid=value is not None)
 
 
 class NullString(BaseModel):

@@ -6,13 +6,16 @@ Free of FastAPI, so services and schemas may hold declarations; `kit.params` tur
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from houndgraph.errors import BAD_FILTERS, NOT_SORTABLE, BadRequest
 from houndgraph.kit.filters import Filter, FilterColumn
 from houndgraph.kit.sorting import SortKey
 
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 SORT_BY = "sort_by"
 PAGE_PARAMETERS = frozenset({"skip", "limit"})
 # strconv.ParseBool's spellings, which the reference accepts for its boolean parameters.
@@ -48,3 +51,15 @@ def parse_bool(raw: str | None, default: bool) -> bool:
     if raw not in _BOOLS:
         raise BadRequest(BAD_FILTERS)
     return _BOOLS[raw]
+
+
+def parse_time(raw: str | None, default: datetime) -> datetime:
+    """An RFC 3339 time parameter (the bounds of time-windowed lists); `default` when absent or empty."""
+    if raw is None or raw == "":
+        return default
+    if not _RFC3339.match(raw):
+        raise BadRequest(f"invalid RFC-3339 datetime format: [{raw}]")
+    try:
+        return datetime.fromisoformat(raw.replace("z", "Z"))
+    except ValueError:
+        raise BadRequest(f"invalid RFC-3339 datetime format: [{raw}]") from None

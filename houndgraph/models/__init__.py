@@ -22,6 +22,7 @@ from houndgraph.models.feature_flag import FeatureFlag
 from houndgraph.models.ingest_job import IngestJob as IngestJob
 from houndgraph.models.ingest_task import IngestTask as IngestTask
 from houndgraph.models.login_attempt import LoginFailure
+from houndgraph.models.oidc_provider import OIDCProvider as OIDCProvider
 from houndgraph.models.parameter import Parameter
 from houndgraph.models.purge_request import PurgeRequest as PurgeRequest
 from houndgraph.models.role import Permission, Role, roles_permissions

@@ -3,7 +3,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from houndgraph.models.base import Base, Timestamps
@@ -23,3 +23,6 @@ class AuthSecret(Timestamps, Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     # A password set by an administrator (or printed at first start) must be changed at next login.
     must_change: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    # RFC 6238 one-time passwords: the shared secret once enrolled, asked for at login once activated.
+    totp_secret: Mapped[str | None] = mapped_column(Text, nullable=True)
+    totp_activated: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, server_default="false")

@@ -7,6 +7,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from houndgraph.models.base import Base, Timestamps
+from houndgraph.models.oidc_provider import OIDCProvider
 from houndgraph.models.saml_provider import SAMLProvider
 
 SSO_TYPE_SAML = "saml"
@@ -27,4 +28,6 @@ class SSOProvider(Timestamps, Base):
     # {"auto_provision": {"enabled": bool, "default_role_id": int, "role_provision": bool}}
     config: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False, default=dict)
     saml_provider: Mapped[SAMLProvider | None] = relationship(lazy="selectin", uselist=False,
+                                                              passive_deletes=True)
+    oidc_provider: Mapped[OIDCProvider | None] = relationship(lazy="selectin", uselist=False,
                                                               passive_deletes=True)

@@ -37,3 +37,10 @@ async def get_relay_targets(session: SessionDep, edge_type: Values = [], source_
     graph = await service.relay_targets(session, edge_type, source_node, target_node)
     body = graph.model_dump(mode="json", by_alias=True, exclude_none=True)
     return JSONResponse({"data": {**body, "literals": []}})
+
+
+async def get_edge_composition(session: SessionDep, edge_type: Values = [], source_node: Values = [],  # noqa: B006
+                               target_node: Values = []) -> Response:  # noqa: B006
+    graph = await service.edge_composition(session, edge_type, source_node, target_node)
+    body = graph.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return JSONResponse({"data": {**body, "literals": []}})

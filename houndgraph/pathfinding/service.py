@@ -12,8 +12,13 @@ from houndgraph.db import graph_connection, work_budget
 from houndgraph.errors import BadRequest, NotFound, RequestTimedOut
 from houndgraph.graph import lookup
 from houndgraph.graph.budget import WorkExhausted
-from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, AZ_TRAVERSABLE_EDGES, KNOWN_EDGE_KINDS
-from houndgraph.graph.paths import Direction, shortest_paths
+from houndgraph.graph.kinds import (
+    AD_TRAVERSABLE_EDGES,
+    AZ_TRAVERSABLE_EDGES,
+    KNOWN_EDGE_KINDS,
+    ADEdge,
+)
+from houndgraph.graph.paths import Direction, edges_between, shortest_paths
 from houndgraph.kit.graph_shapes import UnifiedGraph, bh_graph, unified_graph
 from houndgraph.pathfinding import repository
 
@@ -22,6 +27,20 @@ KINDS_FORMAT = ("invalid query parameter 'relationship_kinds': acceptable values
                 "in|nin:Kind1,Kind2")
 NO_EDGES = "invalid parameter combination; no valid edges to traverse"
 TRAVERSABLE = frozenset(AD_TRAVERSABLE_EDGES) | frozenset(AZ_TRAVERSABLE_EDGES)
+COMPOSITE_EDGES = frozenset({
+    ADEdge.ADCSESC1, ADEdge.ADCSESC3, ADEdge.ADCSESC4, ADEdge.ADCSESC6a, ADEdge.ADCSESC6b, ADEdge.ADCSESC9a,
+    ADEdge.ADCSESC9b, ADEdge.ADCSESC10a, ADEdge.ADCSESC10b, ADEdge.ADCSESC13, ADEdge.GoldenCert,
+    ADEdge.CoerceAndRelayNTLMToADCS, ADEdge.CoerceAndRelayNTLMToSMB, ADEdge.CoerceAndRelayNTLMToLDAP,
+    ADEdge.CoerceAndRelayNTLMToLDAPS,
+})
+COMPOSITION_PARTS = frozenset({
+    ADEdge.MemberOf, ADEdge.Enroll, ADEdge.GenericAll, ADEdge.GenericWrite, ADEdge.AllExtendedRights,
+    ADEdge.WriteDacl, ADEdge.WriteOwner, ADEdge.Owns, ADEdge.PublishedTo, ADEdge.IssuedSignedBy,
+    ADEdge.EnterpriseCAFor, ADEdge.RootCAFor, ADEdge.NTAuthStoreFor, ADEdge.TrustedForNTAuth,
+    ADEdge.HostsCAService, ADEdge.ManageCA, ADEdge.ManageCertificates, ADEdge.ExtendedByPolicy,
+    ADEdge.OIDGroupLink, ADEdge.DCFor, ADEdge.AdminTo, ADEdge.CanRDP, ADEdge.Contains,
+})
+COMPOSITION_DEPTH = 8
 
 
 def missing(name: str) -> str:
@@ -102,17 +121,42 @@ def _graph_id(raw: str, what: str) -> int:
     return value
 
 
-async def relay_targets(session: AsyncSession, edge_types: Sequence[str], sources: Sequence[str],
-                        targets: Sequence[str]) -> UnifiedGraph:
-    """Each parameter as sent (all its values): exactly one of each is expected."""
+async def _existing_edge(session: AsyncSession, edge_types: Sequence[str], sources: Sequence[str],
+                         targets: Sequence[str]) -> tuple[str, int, int]:
+    """The edge the parameters name (each as sent, all its values: exactly one of each is expected)."""
     kind = _one(edge_types, "edge_type")
     source, target = _one(sources, "source_node"), _one(targets, "target_node")
     if kind not in KNOWN_EDGE_KINDS:
         raise BadRequest(f"Invalid edge requested: {kind}")
     start, end = _graph_id(source, "startID"), _graph_id(target, "endID")
     conn = await graph_connection(session)
-    kinds = await lookup.kind_ids(conn)
-    if not await repository.edge_exists(conn, start, kind, end, kinds):
+    if not await repository.edge_exists(conn, start, kind, end, await lookup.kind_ids(conn)):
         raise BadRequest(f"Could not find edge matching criteria: no {kind} relationship from {start} to {end}")
-    relays = await repository.relay_targets(conn, kind, start, end, kinds)
+    return kind, start, end
+
+
+async def relay_targets(session: AsyncSession, edge_types: Sequence[str], sources: Sequence[str],
+                        targets: Sequence[str]) -> UnifiedGraph:
+    kind, start, end = await _existing_edge(session, edge_types, sources, targets)
+    conn = await graph_connection(session)
+    relays = await repository.relay_targets(conn, kind, start, end, await lookup.kind_ids(conn))
     return unified_graph(await lookup.nodes_by_id(conn, relays), [], include_properties=True)
+
+
+async def edge_composition(session: AsyncSession, edge_types: Sequence[str], sources: Sequence[str],
+                           targets: Sequence[str]) -> UnifiedGraph:
+    """The nodes and edges that make up a composite edge (ADCS ESC*, GoldenCert, CoerceAndRelay*): the walks
+    from its start to its end over the edges such attacks are built of (membership, enrollment and control
+    rights, publication, the certificate chain, hosting), up to two hops longer than the shortest. The
+    reference traces each technique's own rule; this is the same subgraph for the usual shapes. Any other
+    kind has no composition: an empty graph, as in the reference."""
+    kind, start, end = await _existing_edge(session, edge_types, sources, targets)
+    if kind not in COMPOSITE_EDGES:
+        return unified_graph([], [], include_properties=True)
+    conn = await graph_connection(session)
+    kinds = await lookup.kind_ids(conn)
+    parts = sorted(kinds.ids[name] for name in COMPOSITION_PARTS if name in kinds.ids)
+    edge_ids = await edges_between(conn, start, end, kind_ids=parts, max_depth=COMPOSITION_DEPTH, slack=2)
+    edges = await lookup.edges_by_id(conn, edge_ids)
+    node_ids = {start, end} | {e.start_id for e in edges} | {e.end_id for e in edges}
+    return unified_graph(await lookup.nodes_by_id(conn, node_ids) if edges else [], edges, include_properties=True)

@@ -5,7 +5,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from houndgraph.kit.nullable import NullTime, NullUUID
+from houndgraph.kit.nullable import SqlNullTime
 from houndgraph.models import SavedQuery, SavedQueryPermission
 
 
@@ -19,7 +19,7 @@ class SavedQueryView(BaseModel):
     description: str
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, row: SavedQuery) -> SavedQueryView:
@@ -61,15 +61,15 @@ class PermissionView(BaseModel):
 
     id: int
     query_id: int
-    shared_to_user_id: NullUUID
+    shared_to_user_id: uuid.UUID | None
     public: bool
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, row: SavedQueryPermission) -> PermissionView:
-        return cls(id=row.id, query_id=row.query_id, shared_to_user_id=NullUUID.of(row.shared_to_user_id),
+        return cls(id=row.id, query_id=row.query_id, shared_to_user_id=row.shared_to_user_id,
                    public=row.public, created_at=row.created_at, updated_at=row.updated_at)
 
 

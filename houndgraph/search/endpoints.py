@@ -1,4 +1,4 @@
-"""GET /api/v2/search and GET /api/v2/available-domains."""
+"""GET /api/v2/search, GET /api/v2/graph-search and GET /api/v2/available-domains."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ def _node_types(
 SearchText = Annotated[str, Depends(required_query("q", service.MISSING_QUERY))]
 NodeTypes = Annotated[list[str], Depends(_node_types)]
 SearchPage = Annotated[Page, Depends(page_query(service.SEARCH_DEFAULT_LIMIT))]
+GraphSearchText = Annotated[str, Depends(required_query("query", service.MISSING_GRAPH_QUERY))]
+SearchType = Annotated[str | None, Query(alias="type", description="fuzzy (default) or exact")]
 DomainQuery = Annotated[ListQuery, Depends(list_query(service.DOMAINS))]
 
 
@@ -32,3 +34,8 @@ async def search(q: SearchText, types: NodeTypes, page: SearchPage, session: Ses
 
 async def get_available_domains(query: DomainQuery, session: SessionDep) -> Response:
     return JSONResponse({"data": await service.available_domains(session, query)})
+
+
+async def graph_search(query: GraphSearchText, session: SessionDep, search_type: SearchType = None) -> Response:
+    exact = service.check_search_type(search_type)
+    return JSONResponse({"data": await service.graph_search(session, query, exact)})

@@ -7,21 +7,22 @@ from typing import Any
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.lookup import KIND_NAMES
 from houndgraph.graph.related import KindIds
+from houndgraph.graph.rows import NodeRow
 
 
 async def search(conn: GraphConnection, query: str, kind_names: list[str], kinds: KindIds, *,
-                 skip: int, limit: int) -> list[tuple[bool, list[str], dict[str, Any]]]:
-    """(exact?, kinds, properties): exact matches of the name or object id first, then names containing
+                 skip: int, limit: int) -> list[tuple[bool, NodeRow]]:
+    """(exact?, node): exact matches of the name or object id first, then names containing
     the text and object ids starting with it, each part by name. The trigram indexes serve both."""
     cursor = await conn.execute(
-        f"SELECT exact, {KIND_NAMES}, n.properties FROM (SELECT n.id, (upper(n.properties->>'name') = %(q)s "
+        f"SELECT exact, n.id, {KIND_NAMES}, n.properties FROM (SELECT n.id, (upper(n.properties->>'name') = %(q)s "
         f"OR n.properties->>'objectid' = %(q)s) AS exact FROM node n WHERE n.kind_ids && {kinds(*kind_names)} AND "
         f"(n.properties->>'name' ILIKE %(contains)s OR n.properties->>'objectid' LIKE %(prefix)s)) AS hit "
         f"JOIN node n ON n.id = hit.id ORDER BY exact DESC, n.properties->>'name', n.id "
         f"LIMIT %(limit)s OFFSET %(skip)s",
         {"q": query.upper(), "contains": f"%{_escape(query)}%", "prefix": f"{_escape(query.upper())}%",
          "skip": skip, "limit": limit})
-    return [(row[0], list(row[1]), row[2] or {}) for row in await cursor.fetchall()]
+    return [(row[0], NodeRow(row[1], tuple(row[2]), row[3] or {})) for row in await cursor.fetchall()]
 
 
 def _escape(text: str) -> str:

@@ -11,14 +11,16 @@ from houndgraph.errors import BadRequest
 from houndgraph.graph import lookup
 from houndgraph.graph.kinds import AD_NODE_KINDS, AZ_NODE_KINDS, ADNode, AZNode
 from houndgraph.kit.filters import STRING_PREDICATES, FilterColumn, Predicate
-from houndgraph.kit.graph_shapes import display_kind, system_tags
+from houndgraph.kit.graph_shapes import bh_graph, display_kind, system_tags
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.query import ListColumns, ListQuery
 from houndgraph.kit.sorting import SortKey
 from houndgraph.search import repository
 
 SEARCH_DEFAULT_LIMIT = 10
+GRAPH_SEARCH_LIMIT = 100
 MISSING_QUERY = "missing required query parameter: q"
+MISSING_GRAPH_QUERY = "Expected search parameter to be set."
 DOMAINS = ListColumns(
     sortable=("objectid", "name"),
     filters={name: FilterColumn(STRING_PREDICATES) for name in ("objectid", "name", "collected")},
@@ -39,10 +41,30 @@ async def search(session: AsyncSession, query: str, types: list[str], page: Page
     # Without a type, AD and Azure entities (every collected node carries one of the base kinds).
     rows = await repository.search(conn, query, types or [ADNode.Base, AZNode.Base], kinds, skip=page.skip,
                                    limit=page.limit)
-    return [{"objectid": str(props.get("objectid") or ""), "type": display_kind(node_kinds, props),
-             "name": str(props.get("name") or props.get("displayname") or props.get("objectid") or ""),
-             "distinguishedname": str(props.get("distinguishedname") or ""), "system_tags": system_tags(props)}
-            for _, node_kinds, props in rows]
+    return [{"objectid": str(node.properties.get("objectid") or ""), "type": display_kind(node.kinds, node.properties),
+             "name": str(node.properties.get("name") or node.properties.get("displayname")
+                         or node.properties.get("objectid") or ""),
+             "distinguishedname": str(node.properties.get("distinguishedname") or ""),
+             "system_tags": system_tags(node.properties)}
+            for _, node in rows]
+
+
+def check_search_type(raw: str | None) -> bool:
+    """`fuzzy` (the default) or `exact`; True for exact."""
+    if raw in (None, "", "fuzzy"):
+        return False
+    if raw == "exact":
+        return True
+    raise BadRequest(f"Invalid search type: {raw}")
+
+
+async def graph_search(session: AsyncSession, query: str, exact: bool) -> dict[str, dict[str, Any]]:
+    """The UI's name search, as the legacy graph map: exact matches of the name or object id, or (fuzzy)
+    also names containing the text and object ids starting with it."""
+    conn = await graph_connection(session)
+    kinds = await lookup.kind_ids(conn)
+    rows = await repository.search(conn, query, [ADNode.Base, AZNode.Base], kinds, skip=0, limit=GRAPH_SEARCH_LIMIT)
+    return bh_graph([node for is_exact, node in rows if is_exact or not exact], [])
 
 
 def _matches(value: str, predicate: Predicate, wanted: str) -> bool:

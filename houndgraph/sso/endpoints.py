@@ -1,22 +1,38 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import Depends, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
 
 from houndgraph.auth.dependencies import CurrentAuth
-from houndgraph.deps import SessionDep
+from houndgraph.deps import SessionDep, SettingsDep
+from houndgraph.errors import BadRequest, ServiceError
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_int_id
 from houndgraph.kit.params import list_query
 from houndgraph.kit.query import ListQuery
 from houndgraph.models import SSOProvider
-from houndgraph.sso import forms, service
+from houndgraph.sso import forms, oidc_login, service
 from houndgraph.sso.metadata import service_provider_metadata
-from houndgraph.sso.schemas import AuthProviderView, AutoProvisionConfig, DeletedProvider, SAMLProviderView
+from houndgraph.sso.schemas import (
+    AuthProviderView,
+    AutoProvisionConfig,
+    DeletedProvider,
+    OIDCProviderCreate,
+    OIDCProviderView,
+    SAMLProviderList,
+    SAMLProviderView,
+    SignOnEndpoint,
+    SignOnEndpointList,
+)
 
 SAML_METADATA_MEDIA_TYPE = "application/samlmetadata+xml"
+UI_PATH = "/ui"
+SSO_PATH = "/api/v2/sso"
 SUCCESSOR = "/api/v2/sso-providers/saml"
+SUCCESSOR_LIST = "/api/v2/sso-providers"
 
 
 def _base_url(request: Request) -> str:
@@ -30,7 +46,14 @@ def _saml_view(request: Request, provider: SSOProvider) -> SAMLProviderView:
 
 
 def _provider_view(request: Request, provider: SSOProvider) -> AuthProviderView:
+    if provider.oidc_provider is not None:
+        return AuthProviderView.of(provider, OIDCProviderView.of(provider.oidc_provider))
     return AuthProviderView.of(provider, _saml_view(request, provider) if provider.saml_provider else None)
+
+
+async def create_oidc_provider(body: OIDCProviderCreate, request: Request,
+                               session: SessionDep) -> DataEnvelope[AuthProviderView]:
+    return DataEnvelope(data=_provider_view(request, await service.create_oidc(session, body)))
 
 
 async def create_saml_provider(request: Request, session: SessionDep) -> DataEnvelope[SAMLProviderView]:
@@ -103,7 +126,107 @@ async def delete_provider(sso_provider_id: str, auth: CurrentAuth,
     return DataEnvelope(data=DeletedProvider.of(users))
 
 
+def _deprecated(response: Response) -> None:
+    response.headers["Deprecation"] = "true"
+    response.headers["Link"] = f'<{SUCCESSOR_LIST}>; rel="successor-version"'
+
+
+async def list_saml_providers(request: Request, response: Response,
+                              session: SessionDep) -> DataEnvelope[SAMLProviderList]:
+    _deprecated(response)
+    providers = await service.list_saml(session)
+    return DataEnvelope(data=SAMLProviderList(saml_providers=[_saml_view(request, p) for p in providers]))
+
+
+async def list_saml_sign_on_endpoints(request: Request, response: Response,
+                                      session: SessionDep) -> DataEnvelope[SignOnEndpointList]:
+    """Where the login page sends someone who picks a SAML provider."""
+    _deprecated(response)
+    providers = await service.list_saml(session)
+    return DataEnvelope(data=SignOnEndpointList(endpoints=[
+        SignOnEndpoint(name=p.name, initiation_url=_saml_view(request, p).sp_sso_uri) for p in providers]))
+
+
+async def get_saml_provider(saml_provider_id: str, request: Request, response: Response,
+                            session: SessionDep) -> DataEnvelope[SAMLProviderView]:
+    _deprecated(response)
+    provider = await service.by_saml_provider_id(session, parse_int_id(saml_provider_id, bits=32))
+    return DataEnvelope(data=_saml_view(request, provider))
+
+
+async def delete_saml_provider(saml_provider_id: str, auth: CurrentAuth, response: Response,
+                               session: SessionDep) -> DataEnvelope[DeletedProvider]:
+    _deprecated(response)
+    provider = await service.by_saml_provider_id(session, parse_int_id(saml_provider_id, bits=32))
+    return DataEnvelope(data=DeletedProvider.of(await service.delete(session, auth, provider.id)))
+
+
 async def service_provider_metadata_xml(slug: str, request: Request, session: SessionDep) -> Response:
     provider = await service.by_slug(session, slug)
     urls = service.service_provider_urls(_base_url(request), provider)
     return Response(service_provider_metadata(urls), media_type=SAML_METADATA_MEDIA_TYPE)
+
+
+def _signed_in(request: Request, token: str) -> Response:
+    redirect = RedirectResponse(f"{UI_PATH}/", status_code=302)
+    redirect.set_cookie("token", token, secure=request.url.scheme == "https", samesite="strict")
+    redirect.delete_cookie(oidc_login.STATE_COOKIE, path=SSO_PATH)
+    return redirect
+
+
+def _sign_in_failed(error: ServiceError) -> Response:
+    # As in the reference, the browser flow answers errors with a redirect to the UI naming them.
+    return RedirectResponse(f"{UI_PATH}?error={quote(error.message)}", status_code=302)
+
+
+async def sso_login(slug: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """SAML: a page posting the authentication request to the IdP. OIDC: a redirect to its authorization
+    endpoint, with the pending state in a cookie."""
+    provider = await service.by_any_slug(session, slug)
+    if provider.oidc_provider is None:
+        return HTMLResponse(service.saml_login_page(provider, _base_url(request)))
+    try:
+        location, state_cookie = await service.oidc_start(session, settings, slug, _base_url(request))
+    except ServiceError as error:
+        return _sign_in_failed(error)
+    redirect = RedirectResponse(location, status_code=302)
+    redirect.set_cookie(oidc_login.STATE_COOKIE, state_cookie, path=SSO_PATH, httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https", max_age=int(oidc_login.STATE_LIFETIME.total_seconds()))
+    return redirect
+
+
+async def saml_callback(slug: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+    """The SAML assertion consumer service."""
+    form = await request.form()
+    try:
+        saml_response = form.get("SAMLResponse")
+        if not isinstance(saml_response, str) or not saml_response:
+            raise BadRequest('form is missing "SAMLResponse" parameter')
+        token = await service.saml_sign_in(session, settings, slug, saml_response, _base_url(request))
+    except ServiceError as error:
+        return _sign_in_failed(error)
+    finally:
+        await form.close()
+    return _signed_in(request, token)
+
+
+async def oidc_callback(slug: str, request: Request, session: SessionDep, settings: SettingsDep,
+                        code: str = "", state: str = "") -> Response:
+    """Where the OIDC provider sends the browser back with an authorization code."""
+    try:
+        if not code or not state:
+            raise BadRequest("OIDC callback is missing its code or state")
+        token = await service.oidc_sign_in(session, settings, slug, code, state,
+                                           request.cookies.get(oidc_login.STATE_COOKIE), _base_url(request))
+    except ServiceError as error:
+        return _sign_in_failed(error)
+    return _signed_in(request, token)
+
+
+async def legacy_saml_login(slug: str) -> Response:
+    return RedirectResponse(f"/api/v2/sso/{quote(slug, safe='')}/login", status_code=302)
+
+
+async def legacy_saml_acs(slug: str) -> Response:
+    # 307 keeps the method and the posted form.
+    return RedirectResponse(f"/api/v2/sso/{quote(slug, safe='')}/callback", status_code=307)

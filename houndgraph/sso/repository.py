@@ -5,10 +5,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy import ColumnElement, delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.models import Role, SSOProvider, User, UserSession
+from houndgraph.models import Role, SAMLProvider, SSOProvider, User, UserSession
 
 # The reference's session auth provider numbers (secret 0, SAML 1, OIDC 2).
 SESSION_AUTH_PROVIDER_SAML = 1
@@ -30,6 +30,11 @@ async def save(session: AsyncSession, provider: SSOProvider) -> SSOProvider:
 
 async def by_id(session: AsyncSession, provider_id: int) -> SSOProvider | None:
     return await session.get(SSOProvider, provider_id)
+
+
+async def by_saml_id(session: AsyncSession, saml_provider_id: int) -> SSOProvider | None:
+    statement = select(SSOProvider).join(SAMLProvider, SAMLProvider.sso_provider_id == SSOProvider.id)
+    return await session.scalar(statement.where(SAMLProvider.id == saml_provider_id))
 
 
 async def by_slug(session: AsyncSession, slug: str) -> SSOProvider | None:
@@ -61,3 +66,21 @@ async def delete_provider(session: AsyncSession, provider: SSOProvider, user_ids
         await session.execute(delete(UserSession).where(UserSession.user_id.in_(user_ids),
                                                         UserSession.auth_provider_type == SESSION_AUTH_PROVIDER_SAML))
     await session.execute(delete(SSOProvider).where(SSOProvider.id == provider.id))
+
+
+async def user_by_principal(session: AsyncSession, principal: str) -> User | None:
+    return await session.scalar(select(User).where(func.lower(User.principal_name) == principal.lower()))
+
+
+async def role_named(session: AsyncSession, name: str) -> Role | None:
+    return await session.scalar(select(Role).where(Role.name == name))
+
+
+async def role_by_id(session: AsyncSession, role_id: int) -> Role | None:
+    return await session.get(Role, role_id)
+
+
+async def add_user(session: AsyncSession, user: User) -> User:
+    session.add(user)
+    await session.flush()
+    return user

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.auth import service as auth_service
 from houndgraph.auth.context import AuthContext
-from houndgraph.errors import BadRequest, Conflict, NotFound
+from houndgraph.errors import BadRequest, Conflict, Forbidden, NotFound
 from houndgraph.kit.filters import (
     ORDERED_PREDICATES,
     STRING_PREDICATES,
@@ -23,15 +25,17 @@ from houndgraph.kit.filters import (
 )
 from houndgraph.kit.query import ListColumns, ListQuery
 from houndgraph.kit.sorting import SortKey, order_by
-from houndgraph.models import SAMLProvider, SSOProvider, User
+from houndgraph.models import OIDCProvider, SAMLProvider, SSOProvider, User
 from houndgraph.models.saml_provider import ROOT_URI_VERSION_CURRENT, ROOT_URI_VERSION_LEGACY
-from houndgraph.models.sso_provider import SSO_TYPE_SAML
-from houndgraph.sso import repository
+from houndgraph.models.sso_provider import SSO_TYPE_OIDC, SSO_TYPE_SAML
+from houndgraph.settings import Settings
+from houndgraph.sso import oidc_login, repository, saml_login
 from houndgraph.sso.forms import FIELD_DEFAULT_ROLE
 from houndgraph.sso.metadata import ServiceProviderURLs, parse_identity_provider
-from houndgraph.sso.schemas import AutoProvisionConfig
+from houndgraph.sso.schemas import AutoProvisionConfig, OIDCProviderCreate
 
 NAME_TAKEN = "sso provider name must be unique"
+NOT_THIS_PROVIDER = "user is not authorized for this provider"
 INVALID_DEFAULT_ROLE = f'"{FIELD_DEFAULT_ROLE}" parameter is invalid'
 OWN_PROVIDER = "user may not delete their own SAML auth provider"
 INVALID_ACS = "metadata does not have a valid ACS location"
@@ -121,11 +125,31 @@ class SAMLProviderChanges:
     role_provision: bool | None = None
 
 
+async def by_any_slug(session: AsyncSession, slug: str) -> SSOProvider:
+    provider = await repository.by_slug(session, slug)
+    if provider is None or (provider.saml_provider is None and provider.oidc_provider is None):
+        raise NotFound()
+    return provider
+
+
 async def saml_provider(session: AsyncSession, provider_id: int) -> SSOProvider:
     provider = await repository.by_id(session, provider_id)
     if provider is None or provider.type != SSO_TYPE_SAML or provider.saml_provider is None:
         raise NotFound()
     return provider
+
+
+async def by_saml_provider_id(session: AsyncSession, saml_provider_id: int) -> SSOProvider:
+    """The deprecated `/saml/providers/{id}` routes name the SAML settings' own id."""
+    provider = await repository.by_saml_id(session, saml_provider_id)
+    if provider is None:
+        raise NotFound()
+    return provider
+
+
+async def list_saml(session: AsyncSession) -> list[SSOProvider]:
+    providers = await repository.list_all(session, None, [SSOProvider.id])
+    return [provider for provider in providers if provider.saml_provider is not None]
 
 
 async def update_saml(session: AsyncSession, provider_id: int, changes: SAMLProviderChanges) -> SSOProvider:
@@ -187,3 +211,96 @@ async def delete(session: AsyncSession, auth: AuthContext, provider_id: int) -> 
     users = await repository.users_of(session, provider.id)
     await repository.delete_provider(session, provider, [user.id for user in users])
     return users
+
+
+def saml_login_page(provider: SSOProvider, base_url: str) -> str:
+    """The page that sends the browser on to the identity provider with an authentication request."""
+    if provider.saml_provider is None:
+        raise NotFound()
+    urls = service_provider_urls(base_url, provider)
+    return saml_login.authn_request_form(provider.saml_provider.single_sign_on_uri, urls)
+
+
+async def saml_sign_in(session: AsyncSession, settings: Settings, slug: str, saml_response: str,
+                       base_url: str) -> str:
+    """A session (its JWT) for the user a signed SAML response names."""
+    provider = await by_slug(session, slug)
+    saml = provider.saml_provider
+    assert saml is not None
+    assertion = saml_login.verify_response(
+        saml_response, metadata_xml=saml.metadata_xml, idp_entity_id=saml.issuer_uri,
+        urls=service_provider_urls(base_url, provider),
+        principal_attributes=list(saml.principal_attribute_mappings or []))
+    claims = assertion.attributes
+    return await _session_for(session, settings, provider, assertion.principal,
+                              claims.get(saml_login.GIVEN_NAME, [None])[0], claims.get(saml_login.SURNAME, [None])[0],
+                              claims.get(saml_login.ROLE, []))
+
+
+async def create_oidc(session: AsyncSession, data: OIDCProviderCreate) -> SSOProvider:
+    _check_name(data.name)
+    config = data.config.auto_provision if data.config else AutoProvisionConfig()
+    if config.enabled:
+        await _check_role(session, config.default_role_id)
+    provider = SSOProvider(name=data.name, slug=slug_for(data.name), type=SSO_TYPE_OIDC,
+                           config={"auto_provision": config.model_dump()},
+                           oidc_provider=OIDCProvider(client_id=data.client_id, issuer=data.issuer))
+    return await _store(session, provider, new=True)
+
+
+async def _oidc(session: AsyncSession, slug: str) -> tuple[SSOProvider, OIDCProvider]:
+    provider = await repository.by_slug(session, slug)
+    if provider is None or provider.oidc_provider is None:
+        raise NotFound()
+    return provider, provider.oidc_provider
+
+
+def oidc_callback_url(base_url: str, provider: SSOProvider) -> str:
+    return f"{base_url.rstrip('/')}{ROOT_PATHS[ROOT_URI_VERSION_CURRENT]}/{quote(provider.slug, safe='')}/callback"
+
+
+async def oidc_start(session: AsyncSession, settings: Settings, slug: str, base_url: str) -> tuple[str, str]:
+    """(where to send the browser, the state cookie to set)."""
+    provider, oidc = await _oidc(session, slug)
+    discovery = await oidc_login.discover(oidc.issuer)
+    return oidc_login.start(discovery, oidc.client_id, oidc_callback_url(base_url, provider), provider.slug,
+                            settings.signing_key())
+
+
+async def oidc_sign_in(session: AsyncSession, settings: Settings, slug: str, code: str, state: str,
+                       cookie: str | None, base_url: str) -> str:
+    provider, oidc = await _oidc(session, slug)
+    discovery = await oidc_login.discover(oidc.issuer)
+    identity = await oidc_login.finish(discovery, oidc.client_id, oidc_callback_url(base_url, provider),
+                                       provider.slug, code, state, cookie, settings.signing_key())
+    return await _session_for(session, settings, provider, identity.principal, identity.given_name,
+                              identity.family_name, [])
+
+
+async def _session_for(session: AsyncSession, settings: Settings, provider: SSOProvider, principal: str,
+                       first_name: str | None, last_name: str | None, role_names: list[str]) -> str:
+    """A session for the user an identity provider vouched for: an existing user linked to this provider,
+    or, with auto-provisioning on, a new one."""
+    user = await repository.user_by_principal(session, principal)
+    if user is None:
+        user = await _provision(session, provider, principal, first_name, last_name, role_names)
+    if user.sso_provider_id != provider.id:
+        raise Forbidden(NOT_THIS_PROVIDER)
+    if user.is_disabled:
+        raise Forbidden("user disabled")
+    return await auth_service.issue_session(session, settings, user.id, datetime.now(UTC))
+
+
+async def _provision(session: AsyncSession, provider: SSOProvider, principal: str, first_name: str | None,
+                     last_name: str | None, role_names: list[str]) -> User:
+    config = AutoProvisionConfig.model_validate((provider.config or {}).get("auto_provision", {}))
+    if not config.enabled:
+        raise Forbidden(NOT_THIS_PROVIDER)
+    role = None
+    if config.role_provision:
+        for name in role_names:
+            role = role or await repository.role_named(session, name)
+    role = role or await repository.role_by_id(session, config.default_role_id)
+    user = User(principal_name=principal, email_address=principal, first_name=first_name, last_name=last_name,
+                sso_provider_id=provider.id, eula_accepted=True, roles=[role] if role else [])
+    return await repository.add_user(session, user)

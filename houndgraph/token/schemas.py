@@ -14,7 +14,7 @@ from houndgraph.kit.filters import (
     as_datetime,
     as_uuid,
 )
-from houndgraph.kit.nullable import NullString, NullTime, NullUUID, or_zero
+from houndgraph.kit.nullable import SqlNullTime, or_zero
 from houndgraph.kit.query import ListColumns
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AuthToken
@@ -51,17 +51,17 @@ class TokenView(BaseModel):
     """`model.auth-token` without its key: the key is shown once, by `NewTokenView`."""
 
     id: uuid.UUID
-    user_id: NullUUID
-    name: NullString
+    user_id: uuid.UUID | None
+    name: str | None
     hmac_method: str
     last_access: datetime
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, token: AuthToken) -> TokenView:
-        return cls(id=token.id, user_id=NullUUID.of(token.user_id), name=NullString.of(token.name),
+        return cls(id=token.id, user_id=token.user_id, name=token.name,
                    hmac_method=token.hmac_method, last_access=or_zero(token.last_access),
                    created_at=token.created_at, updated_at=token.updated_at)
 

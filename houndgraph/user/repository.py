@@ -163,6 +163,14 @@ async def roles_by_ids(session: AsyncSession, role_ids: Sequence[int]) -> Sequen
     return (await session.scalars(select(Role).where(Role.id.in_(role_ids)).order_by(Role.id))).all()
 
 
+async def role_by_id(session: AsyncSession, role_id: int) -> Role | None:
+    return await session.get(Role, role_id)
+
+
+async def permission_by_id(session: AsyncSession, permission_id: int) -> Permission | None:
+    return await session.get(Permission, permission_id)
+
+
 async def role_named(session: AsyncSession, name: str) -> Role | None:
     return await session.scalar(select(Role).where(Role.name == name))
 

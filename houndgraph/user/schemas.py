@@ -5,7 +5,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from houndgraph.kit.nullable import NullInt32, NullString, NullTime, or_zero
+from houndgraph.kit.nullable import SqlNullTime, or_zero
 from houndgraph.models import Permission, Role, User
 
 
@@ -15,7 +15,7 @@ class PermissionView(BaseModel):
     name: str
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, permission: Permission) -> PermissionView:
@@ -30,7 +30,7 @@ class RoleView(BaseModel):
     permissions: list[PermissionView]
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, role: Role) -> RoleView:
@@ -44,38 +44,38 @@ class UserView(BaseModel):
 
     id: uuid.UUID
     principal_name: str
-    email_address: NullString
-    first_name: NullString
-    last_name: NullString
+    email_address: str | None
+    first_name: str | None
+    last_name: str | None
     is_disabled: bool
     eula_accepted: bool
     last_login: datetime
-    sso_provider_id: NullInt32 = NullInt32()
+    sso_provider_id: int | None = None
     roles: list[RoleView]
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, user: User) -> UserView:
-        return cls(id=user.id, principal_name=user.principal_name, email_address=NullString.of(user.email_address),
-                   first_name=NullString.of(user.first_name), last_name=NullString.of(user.last_name),
+        return cls(id=user.id, principal_name=user.principal_name, email_address=user.email_address,
+                   first_name=user.first_name, last_name=user.last_name,
                    is_disabled=user.is_disabled, eula_accepted=user.eula_accepted, last_login=or_zero(user.last_login),
-                   roles=[RoleView.of(r) for r in user.roles], created_at=user.created_at,
-                   updated_at=user.updated_at)
+                   sso_provider_id=user.sso_provider_id, roles=[RoleView.of(r) for r in user.roles],
+                   created_at=user.created_at, updated_at=user.updated_at)
 
 
 class MinimalUserView(BaseModel):
     """`model.users-minimal`: what any user may know of another (to share a saved query with them)."""
 
     id: uuid.UUID
-    first_name: NullString
-    last_name: NullString
+    first_name: str | None
+    last_name: str | None
     email: str
 
     @classmethod
     def of(cls, user: User) -> MinimalUserView:
-        return cls(id=user.id, first_name=NullString.of(user.first_name), last_name=NullString.of(user.last_name),
+        return cls(id=user.id, first_name=user.first_name, last_name=user.last_name,
                    email=user.email_address or "")
 
 
@@ -126,3 +126,20 @@ class SecretUpdate(BaseModel):
     secret: str = Field(min_length=1, max_length=1024)
     current_secret: str = Field(default="", max_length=1024)
     needs_password_reset: bool = False
+
+
+class MFAEnrollmentRequest(BaseModel):
+    secret: str = Field(default="", max_length=1024)
+
+
+class MFAActivationRequest(BaseModel):
+    otp: str = Field(default="", max_length=16)
+
+
+class MFAEnrollmentView(BaseModel):
+    qr_code: str
+    totp_secret: str
+
+
+class MFAStatusView(BaseModel):
+    status: str

@@ -29,6 +29,7 @@ SELF_DISABLE = "user attempted to disable themselves"
 SELF_ROLE_CHANGE = "user attempted to change own role"
 SELF_DELETE = "User cannot delete themselves"
 INVALID_CURRENT_PASSWORD = "Invalid current password"
+SSO_USER_SECRET = "user has SAML auth enabled"
 
 
 def _now() -> datetime:
@@ -165,7 +166,7 @@ async def delete(session: AsyncSession, auth: AuthContext, user_id: uuid.UUID) -
     await repository.remove(session, user.id)
 
 
-def _may_manage(auth: AuthContext, user_id: uuid.UUID) -> None:
+def may_manage(auth: AuthContext, user_id: uuid.UUID) -> None:
     """Users may act on themselves; acting on someone else takes AuthManageUsers. The reference answers
     this with a 401; the caller is authenticated, so it is a 403 here (same message)."""
     if user_id != auth.user_id and not auth.has(P.AUTH_MANAGE_USERS):
@@ -173,7 +174,7 @@ def _may_manage(auth: AuthContext, user_id: uuid.UUID) -> None:
 
 
 async def set_secret(session: AsyncSession, auth: AuthContext, user_id: uuid.UUID, data: SecretUpdate) -> None:
-    _may_manage(auth, user_id)
+    may_manage(auth, user_id)
     user = await get(session, user_id)
     check_secret_strength(data.secret)
     if user.id == auth.user_id:
@@ -184,6 +185,25 @@ async def set_secret(session: AsyncSession, auth: AuthContext, user_id: uuid.UUI
     await _store_secret(session, user.id, data.secret, data.needs_password_reset)
 
 
+async def expire_secret(session: AsyncSession, user_id: uuid.UUID) -> None:
+    """The user must choose a new password at next login (the reference sets the expiry to the zero time).
+    A user without a password has nothing to expire."""
+    user = await get(session, user_id)
+    if user.sso_provider_id is not None:
+        raise Conflict(SSO_USER_SECRET)
+    secret = await repository.secret_of(session, user.id)
+    if secret is not None:
+        secret.expires_at = datetime(1, 1, 1, tzinfo=UTC)
+        secret.must_change = True
+        await session.flush()
+
+
+async def accept_eula(session: AsyncSession, user_id: uuid.UUID) -> None:
+    user = await get(session, user_id)
+    user.eula_accepted = True
+    await session.flush()
+
+
 async def reset_secret(session: AsyncSession, user: User, secret: str, must_change: bool) -> None:
     """An administrator's reset (the CLI's): no current password asked for."""
     check_secret_strength(secret)
@@ -192,6 +212,20 @@ async def reset_secret(session: AsyncSession, user: User, secret: str, must_chan
 
 async def list_roles(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey]) -> Sequence[Role]:
     return await repository.list_roles(session, filters, sort)
+
+
+async def get_role(session: AsyncSession, role_id: int) -> Role:
+    role = await repository.role_by_id(session, role_id)
+    if role is None:
+        raise NotFound()
+    return role
+
+
+async def get_permission(session: AsyncSession, permission_id: int) -> Permission:
+    permission = await repository.permission_by_id(session, permission_id)
+    if permission is None:
+        raise NotFound()
+    return permission
 
 
 async def list_permissions(session: AsyncSession, filters: list[Filter],

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
 
 from houndgraph.analysis import AnalysisOptions, AnalysisReport, Rule, run_rules
+from houndgraph.db import Database
 from houndgraph.graph.kinds import ADNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, NodeRecord
 from houndgraph.graph.store import GraphStore
@@ -80,3 +82,20 @@ class Graph:
 
     def domain(self, name: str = "D", sid: str = DOMAIN_SID, **properties: Any) -> str:
         return self.node(name, ADNode.Domain, objectid=sid, domainsid=sid, collected=True, **properties)
+
+
+@contextmanager
+def drawn(database: Database, draw: Callable[[Graph], None]) -> Iterator[dict[str, int]]:
+    """A graph drawn by `draw`, loaded and committed for the service to read: its node ids by name while the
+    block runs, the graph emptied after."""
+    with database.connect_raw() as conn:
+        graph = Graph(conn)
+        draw(graph)
+        graph.load()
+        conn.commit()
+        rows = conn.execute("SELECT properties->>'name', id FROM node").fetchall()
+    try:
+        yield {name: node_id for name, node_id in rows}
+    finally:
+        with database.connect_raw(autocommit=True) as conn:
+            conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")

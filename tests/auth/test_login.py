@@ -47,11 +47,6 @@ def test_no_credentials_is_401(client: httpx.Client) -> None:
     assert_error(client.get("/api/v2/self"), 401, "not authenticated")
 
 
-def test_unknown_route_and_wrong_method_use_the_error_body(client: httpx.Client) -> None:
-    assert_error(client.get("/api/v2/no-such-thing"), 404, "resource not found")
-    assert_error(client.delete("/api/v2/login"), 405)
-
-
 def test_malformed_json_is_400(client: httpx.Client) -> None:
     response = client.post("/api/v2/login", content=b"{not json", headers={"Content-Type": "application/json"})
     assert_error(response, 400, "error unmarshalling JSON payload")

@@ -46,7 +46,7 @@ def signed(client: httpx.Client, token: dict, method: str, uri: str, body: bytes
 
 
 def test_get_with_a_query_string(client: httpx.Client, token: dict) -> None:
-    uri = f"/api/v2/tokens?sort_by=-name&name=~eq:{token['name']['string'][:10]}"
+    uri = f"/api/v2/tokens?sort_by=-name&name=~eq:{token['name'][:10]}"
     response = signed(client, token, "GET", uri)
     assert response.status_code == 200, response.text
     assert [t["id"] for t in response.json()["data"]["tokens"]] == [token["id"]]
@@ -75,7 +75,7 @@ def test_post_with_a_json_body(client: httpx.Client, token: dict) -> None:
     body = json.dumps({"token_name": name}).encode()
     response = signed(client, token, "POST", "/api/v2/tokens", body)
     assert response.status_code == 200, response.text
-    assert response.json()["data"]["name"]["string"] == name
+    assert response.json()["data"]["name"] == name
     assert response.json()["data"]["user_id"] == token["user_id"]
 
 

@@ -43,8 +43,8 @@ def test_create_with_a_prompted_password(houndgraph: CliRunner, client: httpx.Cl
     me = client.get("/api/v2/self", headers={"Authorization": f"Bearer {response.json()['data']['session_token']}"})
     data = me.json()["data"]
     assert [role["name"] for role in data["roles"]] == ["Read-Only"]
-    assert data["email_address"]["string"] == f"{principal}@example.test"
-    assert data["first_name"]["string"] == "Cli"
+    assert data["email_address"] == f"{principal}@example.test"
+    assert data["first_name"] == "Cli"
 
 
 def test_create_with_a_generated_password_printed_once(houndgraph: CliRunner, client: httpx.Client) -> None:
@@ -74,7 +74,7 @@ def test_create_refuses_duplicates_and_unknown_roles(houndgraph: CliRunner, admi
     existing = create_user(admin)
     result = run(houndgraph, "create", existing["principal_name"].upper(), input=f"{NEW_PASSWORD}\n{NEW_PASSWORD}\n")
     assert result.exit_code == 1 and "principal name must be unique" in result.output
-    result = run(houndgraph, "create", unique("cli"), "--email", existing["email_address"]["string"],
+    result = run(houndgraph, "create", unique("cli"), "--email", existing["email_address"],
                  input=f"{NEW_PASSWORD}\n{NEW_PASSWORD}\n")
     assert result.exit_code == 1 and "email must be unique" in result.output
     result = run(houndgraph, "create", unique("cli"), "--role", "Overlord", input=f"{NEW_PASSWORD}\n{NEW_PASSWORD}\n")

@@ -60,7 +60,7 @@ def test_platform_ad_defaults_to_the_last_30_days_newest_first(admin: httpx.Clie
     first = body["data"][0]
     assert first["domains"] == 1 and first["groups"] == 5
     assert first["session_completeness"] == 0.5 and first["local_group_completeness"] == 0.25
-    assert uuid.UUID(first["run_id"]) and first["deleted_at"] == {"time": "0001-01-01T00:00:00Z", "valid": False}
+    assert uuid.UUID(first["run_id"]) and first["deleted_at"] == {"Time": "0001-01-01T00:00:00Z", "Valid": False}
     start, end = datetime.fromisoformat(body["start"]), datetime.fromisoformat(body["end"])
     assert timedelta(days=30) - timedelta(seconds=5) < end - start < timedelta(days=30) + timedelta(seconds=5)
 

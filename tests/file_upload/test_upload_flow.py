@@ -7,6 +7,7 @@ from collections import Counter
 import httpx
 
 from houndgraph.db import Database
+from tests.factories import user_with_role
 from tests.file_upload.helpers import (
     ADCS_ZIP,
     TESTLAB,
@@ -101,3 +102,14 @@ def test_ending_a_job_without_files_completes_it(admin: httpx.Client) -> None:
     finished = wait_for_job(admin, started["id"])
     assert finished["status"] == 2
     assert finished["total_files"] == 0
+
+
+def test_the_legacy_one_shot_ingest(admin: httpx.Client) -> None:
+    """POST /api/v2/ingest: one file, a job of its own that is ended at once and ingested by the datapipe."""
+    uploader, headers = user_with_role(admin, "Power User")
+    body = (TESTLAB / "domains.json").read_bytes()
+    response = admin.post("/api/v2/ingest", content=body, headers={**headers, "Content-Type": "application/json"})
+    assert response.status_code == 202, response.text
+    [mine] = admin.get("/api/v2/file-upload", params={"user_id": f"eq:{uploader['id']}"}).json()["data"]
+    finished = wait_for_job(admin, mine["id"])
+    assert finished["status"] == 2 and finished["total_files"] == 1, finished

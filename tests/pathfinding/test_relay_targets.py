@@ -10,7 +10,7 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.graph.kinds import ADEdge, ADNode
-from tests.analysis.graphs import DOMAIN_SID, Graph
+from tests.analysis.graphs import DOMAIN_SID, Graph, drawn
 from tests.openapi import assert_matches_spec
 
 URL = "/api/v2/graphs/relay-targets"
@@ -20,8 +20,7 @@ OTHER_SID = "S-1-5-21-9-9-9"
 @pytest.fixture
 def relay(empty_graph: Database) -> Iterator[dict[str, int]]:
     """Authenticated Users relays to victim VICTIM; DCs and admins of VICTIM with various settings."""
-    with empty_graph.connect_raw() as conn:
-        g = Graph(conn)
+    def draw(g: Graph) -> None:
         g.domain("D")
         g.node("AUTH", ADNode.Group, objectid=f"{DOMAIN_SID}-S-1-5-11", domainsid=DOMAIN_SID)
         sid = {"domainsid": DOMAIN_SID}
@@ -48,12 +47,9 @@ def relay(empty_graph: Database) -> Iterator[dict[str, int]]:
         g.edge("NESTED_PC", ADEdge.MemberOf, "ADMINS")
         g.edge("ALICE", ADEdge.MemberOf, "ADMINS")
         g.edge("ALICE", ADEdge.GenericAll, "VICTIM")
-        g.load()
-        conn.commit()
-        rows = conn.execute("SELECT properties->>'name', id FROM node").fetchall()
-    yield {name: node_id for name, node_id in rows}
-    with empty_graph.connect_raw(autocommit=True) as conn:
-        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+
+    with drawn(empty_graph, draw) as ids:
+        yield ids
 
 
 def targets(client: httpx.Client, ids: dict[str, int], kind: str, source: str = "AUTH") -> set[str]:

@@ -22,7 +22,7 @@ def test_create_answers_201_with_the_query(owner: Account) -> None:
     data = response.json()["data"]
     assert (data["name"], data["query"], data["description"], data["user_id"]) == (
         name, "MATCH (n) RETURN n", "all", owner.id)
-    assert data["deleted_at"] == {"time": "0001-01-01T00:00:00Z", "valid": False}
+    assert data["deleted_at"] == {"Time": "0001-01-01T00:00:00Z", "Valid": False}
 
 
 def test_description_is_optional(owner: Account) -> None:

@@ -159,16 +159,17 @@ def test_share_make_public_and_private_again(owner: Account, shared_user: Accoun
     shared = owner.http.put(url, json={"user_ids": [shared_user.id, other_user.id, shared_user.id]})
     assert shared.status_code == 201
     rows = shared.json()["data"]
-    assert sorted(r["shared_to_user_id"]["uuid"] for r in rows) == sorted([shared_user.id, other_user.id])
-    assert all(r["query_id"] == query["id"] and r["public"] is False and r["shared_to_user_id"]["valid"] for r in rows)
+    assert sorted(r["shared_to_user_id"] for r in rows) == sorted([shared_user.id, other_user.id])
+    assert all(r["query_id"] == query["id"] and r["public"] is False and r["shared_to_user_id"] is not None
+               for r in rows)
     again = owner.http.put(url, json={"user_ids": [shared_user.id]})
     assert again.status_code == 201 and [r["id"] for r in again.json()["data"]] == [
-        r["id"] for r in rows if r["shared_to_user_id"]["uuid"] == shared_user.id]
+        r["id"] for r in rows if r["shared_to_user_id"] == shared_user.id]
 
     public = owner.http.put(url, json={"public": True})
     assert public.status_code == 201
     [row] = public.json()["data"]
-    assert row["public"] is True and row["shared_to_user_id"]["valid"] is False
+    assert row["public"] is True and row["shared_to_user_id"] is None
     # Once public, its sharing is the administrators' (the reference's rule): asking again is 204 for them.
     assert_error(owner.http.put(url, json={"public": True}), 403, "Forbidden")
     assert admin.put(url, json={"public": True}).status_code == 204

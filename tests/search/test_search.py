@@ -66,3 +66,17 @@ def test_available_domains(admin: httpx.Client, labs: Database) -> None:
     bad = admin.get("/api/v2/available-domains", params={"color": "eq:red"})
     assert bad.status_code == 400
     assert bad.json()["errors"][0]["message"] == "the specified column cannot be filtered: color"
+
+
+def test_graph_search_answers_the_legacy_node_map(admin: httpx.Client, labs: Database) -> None:
+    response = admin.get("/api/v2/graph-search", params={"query": "domain admins@esc1"})
+    assert response.status_code == 200, response.text
+    assert_matches_spec(response, "/api/v2/graph-search")
+    nodes = response.json()["data"]
+    assert "DOMAIN ADMINS@ESC1.LOCAL" in {n["label"]["text"] for n in nodes.values()}
+    exact = admin.get("/api/v2/graph-search", params={"query": "domain admins@esc1", "type": "exact"}).json()["data"]
+    assert exact == {}
+    exact = admin.get("/api/v2/graph-search", params={"query": "DOMAIN ADMINS@ESC1.LOCAL", "type": "exact"})
+    assert [n["label"]["text"] for n in exact.json()["data"].values()] == ["DOMAIN ADMINS@ESC1.LOCAL"]
+    assert admin.get("/api/v2/graph-search").status_code == 400
+    assert admin.get("/api/v2/graph-search", params={"query": "x", "type": "psychic"}).status_code == 400

@@ -113,7 +113,7 @@ def test_size_limit(admin: httpx.Client, role_ids: dict) -> None:
 
 def test_an_update_with_hostile_metadata_changes_nothing(admin: httpx.Client, role_ids: dict) -> None:
     created = create(admin, unique_name(), idp.OKTA, role=str(role_ids["User"])).json()["data"]
-    url = f"{PROVIDERS}/{created['sso_provider_id']['int32']}"
+    url = f"{PROVIDERS}/{created['sso_provider_id']}"
     for document in (idp.BILLION_LAUGHS, idp.external_entity("/etc/passwd"), idp.INERT_DTD, idp.NOT_XML,
                      idp.NOT_METADATA):
         response = admin.patch(url, data={"name": unique_name()},

@@ -41,8 +41,8 @@ def test_create_from_real_metadata_layouts(admin: httpx.Client, live_server: Liv
     assert (data["sp_issuer_uri"], data["sp_sso_uri"], data["sp_metadata_uri"], data["sp_acs_uri"]) == (
         root, f"{root}/login", f"{root}/metadata", f"{root}/callback")
     assert data["root_uri_version"] == 2 and data["principal_attribute_mappings"] == []
-    assert data["sso_provider_id"]["valid"] is True
-    listed = {p["id"]: p for p in admin.get(PROVIDERS).json()["data"]}[data["sso_provider_id"]["int32"]]
+    assert data["sso_provider_id"] is not None
+    listed = {p["id"]: p for p in admin.get(PROVIDERS).json()["data"]}[data["sso_provider_id"]]
     assert (listed["name"], listed["slug"], listed["type"]) == (name, slug, "saml")
     assert listed["config"] == {"auto_provision": {"enabled": True, "default_role_id": role_ids["Read-Only"],
                                                    "role_provision": False}}
@@ -68,7 +68,7 @@ def test_deprecated_operation_1(admin: httpx.Client, live_server: LiveServer) ->
     assert_matches_spec(response, "/api/v2/saml/providers")
     data = response.json()["data"]
     assert (data["name"], data["idp_issuer_uri"], data["idp_sso_uri"]) == (name, idp.AZURE_ENTITY_ID, idp.AZURE_SSO)
-    provider = admin.get(f"{PROVIDERS}/{data['sso_provider_id']['int32']}").json()["data"]
+    provider = admin.get(f"{PROVIDERS}/{data['sso_provider_id']}").json()["data"]
     assert provider["config"]["auto_provision"]["enabled"] is False
     assert_error(admin.post("/api/v2/saml/providers", files={"name": (None, unique_name())}), 400,
                  'form is missing "metadata" parameter')
@@ -125,7 +125,7 @@ def test_boolean_spellings_of_the_reference(admin: httpx.Client, role_ids: dict)
     name = unique_name()
     response = create(admin, name, idp.OKTA, enabled="T", role=str(role_ids["User"]), role_provision="1")
     assert response.status_code == 200, response.text
-    provider = admin.get(f"{PROVIDERS}/{response.json()['data']['sso_provider_id']['int32']}").json()["data"]
+    provider = admin.get(f"{PROVIDERS}/{response.json()['data']['sso_provider_id']}").json()["data"]
     assert provider["config"]["auto_provision"] == {"enabled": True, "default_role_id": role_ids["User"],
                                                     "role_provision": True}
 
@@ -170,7 +170,7 @@ def test_list_sorts_and_filters(admin: httpx.Client, role_ids: dict) -> None:
 
 def test_get_one(admin: httpx.Client, role_ids: dict) -> None:
     created = create(admin, unique_name(), idp.KEYCLOAK, role=str(role_ids["User"])).json()["data"]
-    provider_id = created["sso_provider_id"]["int32"]
+    provider_id = created["sso_provider_id"]
     response = admin.get(f"{PROVIDERS}/{provider_id}")
     assert response.status_code == 200
     details = response.json()["data"]["details"]
@@ -181,7 +181,7 @@ def test_get_one(admin: httpx.Client, role_ids: dict) -> None:
 
 def test_update(admin: httpx.Client, live_server: LiveServer, role_ids: dict) -> None:
     created = create(admin, unique_name(), idp.OKTA, enabled="true", role=str(role_ids["User"])).json()["data"]
-    url = f"{PROVIDERS}/{created['sso_provider_id']['int32']}"
+    url = f"{PROVIDERS}/{created['sso_provider_id']}"
     new_name = unique_name("Renamed IdP")
     response = admin.patch(url, data={"name": new_name}, files={"metadata": ("m.xml", idp.AZURE_AD, "text/xml")})
     assert response.status_code == 200, response.text
@@ -218,7 +218,7 @@ def test_update(admin: httpx.Client, live_server: LiveServer, role_ids: dict) ->
 def test_update_follows_the_acs_layout_in_new_metadata(admin: httpx.Client, role_ids: dict) -> None:
     name = unique_name()
     created = create(admin, name, idp.OKTA, role=str(role_ids["User"])).json()["data"]
-    url = f"{PROVIDERS}/{created['sso_provider_id']['int32']}"
+    url = f"{PROVIDERS}/{created['sso_provider_id']}"
     legacy = idp.with_acs(idp.OKTA, f"https://bh.example/api/v1/login/saml/{name}/acs")
     data = admin.patch(url, files={"metadata": ("m.xml", legacy, "text/xml")}).json()["data"]
     assert data["root_uri_version"] == 1
@@ -232,7 +232,7 @@ def test_update_follows_the_acs_layout_in_new_metadata(admin: httpx.Client, role
 
 def test_delete_answers_the_affected_users(admin: httpx.Client, database: Database, role_ids: dict) -> None:
     created = create(admin, unique_name(), idp.OKTA, role=str(role_ids["User"])).json()["data"]
-    provider_id = created["sso_provider_id"]["int32"]
+    provider_id = created["sso_provider_id"]
     linked = {insert_user(database, "User", sso_provider_id=provider_id).id for _ in range(2)}
     bystander = insert_user(database, "User").id
     response = admin.delete(f"{PROVIDERS}/{provider_id}")
@@ -240,7 +240,7 @@ def test_delete_answers_the_affected_users(admin: httpx.Client, database: Databa
     assert_matches_spec(response, ITEM)
     affected = response.json()["data"]["affected_users"]
     assert {user["id"] for user in affected} == linked
-    assert all(user["sso_provider_id"] == {"int32": provider_id, "valid": True} for user in affected)
+    assert all(user["sso_provider_id"] == provider_id for user in affected)
     assert provider_id not in {p["id"] for p in admin.get(PROVIDERS).json()["data"]}
     with Session(database.sync_engine) as session:
         remaining = session.scalars(select(User.sso_provider_id).where(User.id.in_([*linked, bystander]))).all()
@@ -252,7 +252,7 @@ def test_delete_answers_the_affected_users(admin: httpx.Client, database: Databa
 def test_administrators_may_not_delete_the_provider_they_log_in_with(admin: httpx.Client, live_server: LiveServer,
                                                                    database: Database, role_ids: dict) -> None:
     created = create(admin, unique_name(), idp.OKTA, role=str(role_ids["User"])).json()["data"]
-    provider_id = created["sso_provider_id"]["int32"]
+    provider_id = created["sso_provider_id"]
     with account(live_server, database, "Administrator", sso_provider_id=provider_id) as sso_admin:
         response = sso_admin.http.delete(f"{PROVIDERS}/{provider_id}")
         assert_error(response, 409, "user may not delete their own SAML auth provider")
@@ -288,3 +288,18 @@ def test_a_signed_request_creates_a_provider(admin: httpx.Client, live_server: L
     assert response.status_code == 200, response.text
     assert response.json()["data"]["idp_issuer_uri"] == idp.KEYCLOAK_ENTITY_ID
     assert admin.delete(f"/api/v2/tokens/{token['id']}").status_code == 200
+
+
+def test_the_deprecated_saml_routes(admin: httpx.Client, client: httpx.Client, role_ids: dict) -> None:
+    created = create(admin, unique_name(), idp.OKTA, role=str(role_ids["User"])).json()["data"]
+    listed = admin.get("/api/v2/saml")
+    assert listed.status_code == 200 and listed.headers["Deprecation"] == "true"
+    assert created["id"] in [p["id"] for p in listed.json()["data"]["saml_providers"]]
+    one = admin.get(f"/api/v2/saml/providers/{created['id']}")
+    assert one.status_code == 200 and one.json()["data"]["sso_provider_id"] == created["sso_provider_id"]
+    endpoints = client.get("/api/v2/saml/sso").json()["data"]["endpoints"]
+    assert {"name": created["name"], "initiation_url": created["sp_sso_uri"]} in endpoints
+    deleted = admin.delete(f"/api/v2/saml/providers/{created['id']}")
+    assert deleted.status_code == 200 and deleted.json()["data"] == {"affected_users": []}
+    assert admin.get(f"/api/v2/saml/providers/{created['id']}").status_code == 404
+    assert admin.get(f"/api/v2/sso-providers/{created['sso_provider_id']}").status_code == 404

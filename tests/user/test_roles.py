@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 
 from tests.factories import ROLE_IDS, user_with_role
-from tests.openapi import assert_matches_spec
+from tests.openapi import assert_matches_component, assert_matches_spec
 from tests.user.helpers import assert_error
 
 
@@ -51,3 +51,18 @@ def test_roles_need_manage_self(admin: httpx.Client) -> None:
     _, upload_only = user_with_role(admin, "Upload-Only")
     assert_error(admin.get("/api/v2/roles", headers=upload_only), 403, "not authorized")
     assert_error(admin.get("/api/v2/permissions", headers=upload_only), 403, "not authorized")
+
+
+def test_one_role_and_one_permission_by_id(admin: httpx.Client) -> None:
+    response = admin.get(f"/api/v2/roles/{ROLE_IDS['Read-Only']}")
+    assert response.status_code == 200
+    role = response.json()["data"]
+    assert role["name"] == "Read-Only" and role["permissions"]
+    assert_matches_component(role, "model.role")
+    permission = role["permissions"][0]
+    response = admin.get(f"/api/v2/permissions/{permission['id']}")
+    assert response.status_code == 200 and response.json()["data"] == permission
+    assert_error(admin.get("/api/v2/roles/999"), 404, "resource not found")
+    assert_error(admin.get("/api/v2/permissions/999999"), 404, "resource not found")
+    assert_error(admin.get("/api/v2/roles/abc"), 400, "id is malformed")
+    assert_error(admin.get("/api/v2/permissions/abc"), 400, "id is malformed")

@@ -92,3 +92,21 @@ def test_changing_ones_secret_clears_a_pending_reset(admin: httpx.Client) -> Non
     login = admin.post("/api/v2/login", json={"login_method": "secret", "username": user["principal_name"],
                                               "secret": NEW_PASSWORD})
     assert login.json()["data"]["auth_expired"] is False
+
+
+def test_an_administrator_expires_a_users_secret(admin: httpx.Client) -> None:
+    """DELETE .../secret: the password still works once, but the login says it must be changed."""
+    user = create_user(admin)
+    path = f"/api/v2/bloodhound-users/{user['id']}/secret"
+    response = admin.delete(path)
+    assert response.status_code == 200 and response.content == b""
+    login = admin.post("/api/v2/login", json={"login_method": "secret", "username": user["principal_name"],
+                                              "secret": PASSWORD})
+    assert login.status_code == 200 and login.json()["data"]["auth_expired"] is True
+
+
+def test_expiring_a_secret_takes_user_management(admin: httpx.Client) -> None:
+    user, headers = user_with_role(admin, "User")
+    assert_error(admin.delete(f"/api/v2/bloodhound-users/{user['id']}/secret", headers=headers), 403)
+    assert_error(admin.delete("/api/v2/bloodhound-users/not-a-uuid/secret"), 400, "id is malformed")
+    assert_error(admin.delete(f"/api/v2/bloodhound-users/{uuid.uuid4()}/secret"), 404)

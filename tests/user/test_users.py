@@ -6,6 +6,7 @@ import uuid
 
 import httpx
 
+from tests.conftest import LiveServer
 from tests.factories import PASSWORD, ROLE_IDS, bearer, create_user, unique, user_with_role
 from tests.openapi import assert_matches_spec
 from tests.user.helpers import assert_error
@@ -21,8 +22,8 @@ def test_create_returns_the_user_without_secrets(admin: httpx.Client) -> None:
     assert_matches_spec(response, "/api/v2/bloodhound-users")
     user = response.json()["data"]
     assert user["principal_name"] == principal
-    assert user["first_name"] == {"string": "Ada", "valid": True}
-    assert user["email_address"] == {"string": f"{principal}@example.test", "valid": True}
+    assert user["first_name"] == "Ada"
+    assert user["email_address"] == f"{principal}@example.test"
     assert [role["name"] for role in user["roles"]] == ["Power User"]
     assert user["is_disabled"] is False
     assert "secret" not in response.text and "digest" not in response.text
@@ -59,7 +60,7 @@ def test_create_checks_password_strength(admin: httpx.Client) -> None:
 
 def test_principal_and_email_must_be_unique(admin: httpx.Client) -> None:
     user = create_user(admin)
-    email = user["email_address"]["string"]
+    email = user["email_address"]
     for principal in (user["principal_name"], user["principal_name"].upper()):
         response = admin.post("/api/v2/bloodhound-users", json={"principal": principal, "roles": []})
         assert_error(response, 409, "principal name must be unique")
@@ -75,7 +76,7 @@ def test_principal_and_email_must_be_unique(admin: httpx.Client) -> None:
 def test_users_without_email_do_not_collide(admin: httpx.Client) -> None:
     create_user(admin, email_address="")
     user = create_user(admin, email_address="")
-    assert user["email_address"]["valid"] is False
+    assert user["email_address"] is None
 
 
 def test_create_validation(admin: httpx.Client) -> None:
@@ -106,7 +107,7 @@ def test_update_fields_and_role(admin: httpx.Client) -> None:
     assert response.status_code == 200 and response.content == b""
     updated = admin.get(f"/api/v2/bloodhound-users/{user['id']}").json()["data"]
     assert updated["principal_name"] == principal
-    assert updated["first_name"]["string"] == "Grace"
+    assert updated["first_name"] == "Grace"
     # An empty string leaves a field unchanged, as in the reference.
     assert updated["last_name"] == user["last_name"]
     assert [role["name"] for role in updated["roles"]] == ["Read-Only"]
@@ -203,3 +204,12 @@ def test_read_only_and_user_roles_cannot_administer_users(admin: httpx.Client) -
         for response in calls:
             assert_error(response, 403, "not authorized")
     assert admin.get(f"/api/v2/bloodhound-users/{target['id']}").json()["data"]["is_disabled"] is False
+
+
+def test_accepting_the_eula_sets_the_flag_on_the_caller(admin: httpx.Client, live_server: LiveServer) -> None:
+    user, headers = user_with_role(admin, "Read-Only")
+    response = admin.get("/api/v2/accept-eula", headers=headers)
+    assert response.status_code == 202 and response.content == b""
+    assert admin.get("/api/v2/self", headers=headers).json()["data"]["eula_accepted"] is True
+    with httpx.Client(base_url=live_server.base_url) as anonymous:
+        assert_error(anonymous.get("/api/v2/accept-eula"), 401)

@@ -5,19 +5,17 @@ variable length, breadth-first shortest paths). Seeded, so a failure names its s
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
-from houndgraph.graph.cypher.execute import run_query
+from tests.graph.cypher.answers import assert_answers
 
 LABELS, TYPES = ("A", "B"), ("R", "S")
 OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -87,14 +85,6 @@ def _load(database: Database, graph: Graph) -> None:
                          (start + 1, end + 1, kind))
 
 
-def _rows(database: Database, queries: list[str]) -> list[list[tuple[Any, ...]]]:
-    async def go() -> list[list[tuple[Any, ...]]]:
-        async with await psycopg.AsyncConnection.connect(database.conninfo) as conn:
-            return [[tuple(row) for row in (await run_query(conn, q, load_entities=False)).rows] for q in queries]
-
-    return asyncio.run(go())
-
-
 def _questions(graph: Graph, rng: random.Random) -> list[tuple[str, list[tuple[Any, ...]]]]:
     """(query, expected rows) pairs for this graph."""
     nodes = range(len(graph.labels))
@@ -130,16 +120,9 @@ def _questions(graph: Graph, rng: random.Random) -> list[tuple[str, list[tuple[A
     ]
 
 
-def _normal(rows: list[Any]) -> list[str]:
-    return sorted(repr(row) for row in rows)
-
-
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_graph_answers_match_the_evaluator(empty_graph: Database, seed: int) -> None:
     rng = random.Random(seed)
     graph = Graph.draw(rng)
     _load(empty_graph, graph)
-    questions = _questions(graph, rng)
-    answers = _rows(empty_graph, [query for query, _ in questions])
-    for (query, expected), got in zip(questions, answers, strict=True):
-        assert _normal(got) == _normal(expected), f"seed {seed}: {query}\n{graph}"
+    assert_answers(empty_graph, _questions(graph, rng), f"seed {seed}\n{graph}")

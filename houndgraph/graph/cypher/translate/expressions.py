@@ -132,7 +132,8 @@ def property_text(st: Translation, e: a.Expr, scope: Scope) -> tuple[str, str] |
 def property_access(st: Translation, e: a.Property, scope: Scope) -> Typed:
     subject = expr(st, e.subject, scope)
     if subject.type in (T.NODE, T.REL):
-        return Typed(f"({entity_properties(subject)}->{st.params.key(e.key)})", T.JSON)
+        # A property stored as JSON null reads as missing: Cypher has no stored nulls.
+        return Typed(f"nullif({entity_properties(subject)}->{st.params.key(e.key)}, 'null'::jsonb)", T.JSON)
     if subject.type is T.DATETIME:
         return fn.datetime_field(subject, e.key)
     if subject.type is T.DURATION:
@@ -266,11 +267,31 @@ def comparison(st: Translation, e: a.Binary, scope: Scope) -> Typed:
     if left.type is right.type and left.type in (T.DATETIME, T.DURATION, T.BOOL, T.PATH, T.NODES, T.RELS):
         return Typed(f"(({left.sql}) {op} ({right.sql}))", T.BOOL)
     lj, rj = as_json(left).sql, as_json(right).sql
-    if op == "=":
-        return Typed(f"({lj} = {rj})", T.BOOL)
-    if op == "<>":
-        return Typed(f"({lj} <> {rj})", T.BOOL)
+    if op in ("=", "<>"):
+        scalar_literal = any(isinstance(side, a.Literal) for side in (e.left, e.right))
+        equal = f"({lj} = {rj})" if scalar_literal else list_equality(lj, rj)
+        return Typed(equal if op == "=" else f"(NOT {equal})", T.BOOL)
     return Typed(f"(hg_cmp({lj}, {rj}) {op} 0)", T.BOOL)
+
+
+def list_equality(lj: str, rj: str) -> str:
+    """Cypher's `=` where lists and maps may hold nulls: lists of different sizes (maps of different keys)
+    differ; otherwise an unequal pair of elements decides false, else a null element makes the answer null
+    (jsonb's own `=` says [1, null] = [1, null] is true)."""
+    null_pair = "le.v = 'null'::jsonb OR re.v = 'null'::jsonb"
+    verdict = (f"CASE WHEN bool_or(le.v <> re.v AND NOT ({null_pair})) THEN FALSE WHEN bool_or({null_pair}) "
+               "THEN NULL ELSE TRUE END")
+    lists = (f"jsonb_array_elements({lj}) WITH ORDINALITY AS le(v, i) "
+             f"JOIN jsonb_array_elements({rj}) WITH ORDINALITY AS re(v, i) ON le.i = re.i")
+    maps = f"jsonb_each({lj}) AS le(k, v) JOIN jsonb_each({rj}) AS re(k, v) ON le.k = re.k"
+    same_keys = (f"(SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys({lj}) AS k) IS NOT DISTINCT FROM "
+                 f"(SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys({rj}) AS k)")
+    return (f"(CASE WHEN jsonb_typeof({lj}) = 'array' AND jsonb_typeof({rj}) = 'array' THEN "
+            f"CASE WHEN jsonb_array_length({lj}) <> jsonb_array_length({rj}) THEN FALSE "
+            f"ELSE (SELECT {verdict} FROM {lists}) END "
+            f"WHEN jsonb_typeof({lj}) = 'object' AND jsonb_typeof({rj}) = 'object' THEN "
+            f"CASE WHEN NOT {same_keys} THEN FALSE ELSE (SELECT {verdict} FROM {maps}) END "
+            f"ELSE {lj} = {rj} END)")
 
 
 def literal_equality(st: Translation, e: a.Binary, scope: Scope) -> str | None:

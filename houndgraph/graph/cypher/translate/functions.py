@@ -174,8 +174,9 @@ def _properties_source(value: Typed) -> str:
 
 def _keys(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     source = _properties_source(one(args, e.name))
-    return Typed(f"(SELECT coalesce(jsonb_agg(k ORDER BY k), '[]'::jsonb) FROM jsonb_object_keys({source}) AS k)",
-                 T.JSON)
+    # keys(null) is null; jsonb_object_keys of null would give no rows, read as [].
+    return Typed(f"(CASE WHEN {source} IS NOT NULL THEN (SELECT coalesce(jsonb_agg(k ORDER BY k), '[]'::jsonb) "
+                 f"FROM jsonb_object_keys({source}) AS k) END)", T.JSON)
 
 
 def _properties(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:

@@ -1,4 +1,8 @@
-"""Expressions over lists: comprehensions, quantifiers (any, all, none, single) and reduce()."""
+"""Expressions over lists: comprehensions, quantifiers (any, all, none, single) and reduce().
+
+Cypher's null rules: over a null list each of them is null; a quantifier whose predicate is null for some
+element is null unless the other elements decide it (any: one true; all and none: one false / one true;
+single: two trues)."""
 
 from __future__ import annotations
 
@@ -9,8 +13,19 @@ from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import Scope, T, Typed, as_json
 
 
-def iterate(st: Translation, variable: str, source: a.Expr, scope: Scope) -> tuple[str, Scope, str]:
-    """FROM item enumerating a list with its position; the element bound in a child scope."""
+def missing(values: Typed) -> str:
+    """SQL true when a list value is null."""
+    if values.type is T.JSON:
+        return f"coalesce({values.sql}, 'null'::jsonb) = 'null'::jsonb"
+    return f"{values.sql} IS NULL"
+
+
+def null_over_null(values: Typed, sql: str) -> str:
+    return f"(CASE WHEN {missing(values)} THEN NULL ELSE {sql} END)"
+
+
+def iterate(st: Translation, variable: str, source: a.Expr, scope: Scope) -> tuple[str, Scope, str, Typed]:
+    """FROM item enumerating a list with its position; the element bound in a child scope; the list."""
     values = ex.expr(st, source, scope)
     alias = st.aliases.new("l")
     inner = scope.child()
@@ -29,7 +44,7 @@ def iterate(st: Translation, variable: str, source: a.Expr, scope: Scope) -> tup
         inner.bind(variable, Typed(f"nullif({alias}.v, 'null'::jsonb)", T.JSON))
     else:
         raise UnsupportedCypher(f"iterating over a {values.type.value}")
-    return from_sql, inner, f"{alias}.i"
+    return from_sql, inner, f"{alias}.i", values
 
 
 def aggregate_list(value: Typed, order: str, where: str) -> Typed:
@@ -43,23 +58,25 @@ def aggregate_list(value: Typed, order: str, where: str) -> Typed:
 
 
 def list_comprehension(st: Translation, e: a.ListComprehension, scope: Scope) -> Typed:
-    from_sql, inner, order = iterate(st, e.variable, e.source, scope)
+    from_sql, inner, order, values = iterate(st, e.variable, e.source, scope)
     where = ex.pred(st, e.where, inner) if e.where is not None else "TRUE"
     projection = ex.expr(st, e.projection, inner) if e.projection is not None else inner.lookup(e.variable)
     listed = aggregate_list(projection, order, "TRUE")
-    return Typed(f"(SELECT {listed.sql} FROM {from_sql} WHERE {where})", listed.type)
+    return Typed(null_over_null(values, f"(SELECT {listed.sql} FROM {from_sql} WHERE {where})"), listed.type)
 
 
 def quantifier(st: Translation, e: a.Quantifier, scope: Scope) -> Typed:
-    from_sql, inner, _ = iterate(st, e.variable, e.source, scope)
+    from_sql, inner, _, values = iterate(st, e.variable, e.source, scope)
     test = ex.pred(st, e.where, inner) if e.where is not None else "TRUE"
+    trues = f"count(*) FILTER (WHERE {test})"
+    unknown = f"count(*) FILTER (WHERE ({test}) IS NULL) > 0"
     aggregate = {
-        "any": f"coalesce(bool_or({test}), FALSE)",
-        "all": f"coalesce(bool_and({test}), TRUE)",
-        "none": f"NOT coalesce(bool_or({test}), FALSE)",
-        "single": f"count(*) FILTER (WHERE {test}) = 1",
+        "any": f"CASE WHEN {trues} > 0 THEN TRUE WHEN {unknown} THEN NULL ELSE FALSE END",
+        "all": f"CASE WHEN count(*) FILTER (WHERE NOT ({test})) > 0 THEN FALSE WHEN {unknown} THEN NULL ELSE TRUE END",
+        "none": f"CASE WHEN {trues} > 0 THEN FALSE WHEN {unknown} THEN NULL ELSE TRUE END",
+        "single": f"CASE WHEN {trues} > 1 THEN FALSE WHEN {unknown} THEN NULL ELSE {trues} = 1 END",
     }[e.kind]
-    return Typed(f"(SELECT {aggregate} FROM {from_sql})", T.BOOL)
+    return Typed(null_over_null(values, f"(SELECT {aggregate} FROM {from_sql})"), T.BOOL)
 
 
 def reduce_list(st: Translation, e: a.Reduce, scope: Scope) -> Typed:
@@ -80,9 +97,6 @@ def reduce_list(st: Translation, e: a.Reduce, scope: Scope) -> Typed:
     inner.bind(e.variable, element)
     step = as_json(ex.expr(st, e.expression, inner)).sql
     initial = ex.json_sql(st, e.initial, scope)
-    missing = (f"{values.sql} IS NULL" if values.type is not T.JSON
-               else f"coalesce({values.sql}, 'null'::jsonb) = 'null'::jsonb")
-    # reduce() over null is null, as in Neo4j.
-    return Typed(f"(CASE WHEN {missing} THEN NULL ELSE (WITH RECURSIVE {walk}(i, acc) AS (SELECT 0, {initial} "
-                 f"UNION ALL SELECT {walk}.i + 1, {step} FROM {walk} WHERE {walk}.i < {length}) "
-                 f"SELECT acc FROM {walk} ORDER BY i DESC LIMIT 1) END)", T.JSON)
+    return Typed(null_over_null(values, f"(WITH RECURSIVE {walk}(i, acc) AS (SELECT 0, {initial} "
+                                        f"UNION ALL SELECT {walk}.i + 1, {step} FROM {walk} WHERE {walk}.i < {length}) "
+                                        f"SELECT acc FROM {walk} ORDER BY i DESC LIMIT 1)"), T.JSON)

@@ -1,0 +1,32 @@
+"""GET and DELETE /api/v2/analysis: the pending analysis request, and cancelling it."""
+
+from __future__ import annotations
+
+import httpx
+
+from houndgraph.db import Database
+from tests.datapipe.helpers import paused_datapipe
+from tests.user.helpers import assert_error
+
+
+def test_a_pending_analysis_request_is_shown_and_can_be_cancelled(admin: httpx.Client, database: Database) -> None:
+    with paused_datapipe(database):
+        assert admin.put("/api/v2/analysis").status_code == 202
+        pending = admin.get("/api/v2/analysis")
+        assert pending.status_code == 200 and pending.json()["data"]["request_type"] == "analysis"
+        cancelled = admin.delete("/api/v2/analysis")
+        assert cancelled.status_code == 202 and cancelled.content == b""
+        assert admin.get("/api/v2/analysis").json()["data"] == {
+            "requested_by": "", "request_type": "", "requested_at": "0001-01-01T00:00:00Z"}
+        assert_error(admin.delete("/api/v2/analysis"), 404)
+
+
+def test_a_pending_deletion_cannot_be_cancelled(admin: httpx.Client, database: Database) -> None:
+    with paused_datapipe(database):
+        queued = admin.post("/api/v2/clear-database", json={"deleteAssetGroupSelectors": [0],
+                                                            "deleteDataQualityHistory": True})
+        assert queued.status_code == 204, queued.text
+        me = admin.get("/api/v2/self").json()["data"]["id"]
+        pending = admin.get("/api/v2/analysis").json()["data"]
+        assert pending["request_type"] == "deletion" and pending["requested_by"] == me
+        assert_error(admin.delete("/api/v2/analysis"), 409)

@@ -1,0 +1,167 @@
+"""OIDC providers and sign-in, against a small OpenID Connect provider run by the test on a port of its own
+(discovery, keys, an authorization endpoint that approves at once, a token endpoint issuing RS256 ID tokens)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlparse
+
+import httpx
+import jwt
+import pytest
+import uvicorn
+from cryptography.hazmat.primitives.asymmetric import rsa
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse
+from starlette.routing import Route
+
+from houndgraph.db import Database
+from tests.conftest import LiveServer, _free_port
+from tests.factories import insert_user
+from tests.sso.conftest import unique_name
+
+CLIENT_ID = "houndgraph-test"
+
+
+class OIDCTestProvider:
+    """The provider: `email` is who its next sign-in is for; `tamper` spoils the next ID token."""
+
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self.issuer = f"http://127.0.0.1:{self.port}"
+        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        self.email = ""
+        self.tamper: str | None = None
+        self.codes: dict[str, dict[str, Any]] = {}
+        app = Starlette(routes=[
+            Route("/.well-known/openid-configuration", self.discovery), Route("/jwks", self.jwks),
+            Route("/authorize", self.authorize), Route("/token", self.token, methods=["POST"]),
+        ])
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    async def discovery(self, request: Request) -> JSONResponse:
+        return JSONResponse({"issuer": self.issuer, "authorization_endpoint": f"{self.issuer}/authorize",
+                             "token_endpoint": f"{self.issuer}/token", "jwks_uri": f"{self.issuer}/jwks"})
+
+    async def jwks(self, request: Request) -> JSONResponse:
+        public = jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key(), as_dict=True)
+        return JSONResponse({"keys": [{**public, "kid": "k1", "use": "sig", "alg": "RS256"}]})
+
+    async def authorize(self, request: Request) -> RedirectResponse:
+        params = request.query_params
+        code = secrets.token_urlsafe(16)
+        self.codes[code] = {"nonce": params["nonce"], "challenge": params["code_challenge"],
+                            "client_id": params["client_id"], "redirect_uri": params["redirect_uri"]}
+        return RedirectResponse(f"{params['redirect_uri']}?{urlencode({'code': code, 'state': params['state']})}")
+
+    async def token(self, request: Request) -> JSONResponse:
+        form = await request.form()
+        grant = self.codes.pop(str(form["code"]), None)
+        verifier = str(form.get("code_verifier", ""))
+        challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+        if grant is None or challenge != grant["challenge"] or form["redirect_uri"] != grant["redirect_uri"]:
+            return JSONResponse({"error": "invalid_grant"}, status_code=400)
+        now = int(time.time())
+        claims = {"iss": self.issuer, "sub": uuid.uuid4().hex, "aud": grant["client_id"], "iat": now,
+                  "exp": now + 300, "nonce": grant["nonce"], "email": self.email, "given_name": "Olive",
+                  "family_name": "Idsen"}
+        key: Any = self.key
+        if self.tamper == "other key":
+            key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+        elif self.tamper == "other audience":
+            claims["aud"] = "someone-else"
+        elif self.tamper == "nonce":
+            claims["nonce"] = "replayed"
+        elif self.tamper == "expired":
+            claims["exp"] = now - 600
+        token = jwt.encode(claims, key, algorithm="RS256", headers={"kid": "k1"})
+        return JSONResponse({"access_token": "unused", "token_type": "Bearer", "id_token": token})
+
+
+@pytest.fixture(scope="module")
+def oidc_provider() -> Iterator[OIDCTestProvider]:
+    provider = OIDCTestProvider()
+    provider.thread.start()
+    deadline = time.monotonic() + 30
+    while not provider.server.started:
+        assert time.monotonic() < deadline, "the test OIDC provider did not start"
+        time.sleep(0.05)
+    yield provider
+    provider.server.should_exit = True
+    provider.thread.join(timeout=10)
+
+
+@pytest.fixture
+def registered(admin: httpx.Client, oidc_provider: OIDCTestProvider, role_ids: dict) -> dict:
+    body = {"name": unique_name("oidc"), "issuer": oidc_provider.issuer, "client_id": CLIENT_ID,
+            "config": {"auto_provision": {"enabled": True, "default_role_id": role_ids["Read-Only"],
+                                          "role_provision": False}}}
+    response = admin.post("/api/v2/sso-providers/oidc", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()["data"]
+
+
+def sign_in(live_server: LiveServer, provider: dict) -> httpx.Response:
+    """A browser going through the whole flow: our login, the provider, back to our callback."""
+    with httpx.Client(base_url=live_server.base_url, follow_redirects=False) as browser:
+        to_provider = browser.get(f"/api/v2/sso/{provider['slug']}/login")
+        assert to_provider.status_code == 302, to_provider.text
+        back = browser.get(to_provider.headers["Location"])
+        assert back.status_code in (302, 307), back.text
+        return browser.get(back.headers["Location"])
+
+
+def test_an_oidc_provider_is_created_and_listed(admin: httpx.Client, registered: dict,
+                                                oidc_provider: OIDCTestProvider) -> None:
+    assert registered["type"] == "oidc"
+    assert registered["details"]["issuer"] == oidc_provider.issuer and registered["details"]["client_id"] == CLIENT_ID
+    listed = {p["id"]: p for p in admin.get("/api/v2/sso-providers").json()["data"]}
+    assert listed[registered["id"]]["details"]["client_id"] == CLIENT_ID
+    bad = admin.post("/api/v2/sso-providers/oidc", json={"name": unique_name(), "issuer": "ftp://x", "client_id": "c"})
+    assert bad.status_code == 400
+
+
+def test_sign_in_provisions_a_new_user_and_opens_a_session(live_server: LiveServer, registered: dict,
+                                                           oidc_provider: OIDCTestProvider) -> None:
+    oidc_provider.email, oidc_provider.tamper = f"{uuid.uuid4().hex[:8]}@corp.example.test", None
+    answer = sign_in(live_server, registered)
+    assert answer.status_code == 302 and answer.headers["Location"] == "/ui/", answer.headers
+    token = answer.cookies["token"]
+    with httpx.Client(base_url=live_server.base_url, headers={"Authorization": f"Bearer {token}"}) as user:
+        me = user.get("/api/v2/self").json()["data"]
+    assert me["principal_name"] == oidc_provider.email and me["first_name"] == "Olive"
+    assert me["sso_provider_id"] == registered["id"] and [r["name"] for r in me["roles"]] == ["Read-Only"]
+
+
+def test_a_user_of_another_provider_is_refused(live_server: LiveServer, database: Database, registered: dict,
+                                               oidc_provider: OIDCTestProvider) -> None:
+    oidc_provider.email, oidc_provider.tamper = insert_user(database).principal_name, None
+    answer = sign_in(live_server, registered)
+    assert parse_qs(urlparse(answer.headers["Location"]).query)["error"] == ["user is not authorized for this provider"]
+
+
+@pytest.mark.parametrize("tamper", ["other key", "other audience", "nonce", "expired"])
+def test_untrustworthy_id_tokens_are_refused(live_server: LiveServer, registered: dict,
+                                             oidc_provider: OIDCTestProvider, tamper: str) -> None:
+    oidc_provider.email, oidc_provider.tamper = f"{uuid.uuid4().hex[:8]}@corp.example.test", tamper
+    answer = sign_in(live_server, registered)
+    location = urlparse(answer.headers["Location"])
+    assert answer.status_code == 302 and location.path == "/ui"
+    assert parse_qs(location.query)["error"][0].startswith("OIDC ID token refused")
+    assert "token" not in answer.cookies
+
+
+def test_a_callback_without_the_state_cookie_is_refused(live_server: LiveServer, registered: dict) -> None:
+    with httpx.Client(base_url=live_server.base_url) as stranger:
+        answer = stranger.get(f"/api/v2/sso/{registered['slug']}/callback", params={"code": "x", "state": "y"})
+    assert parse_qs(urlparse(answer.headers["Location"]).query)["error"] == [
+        "OIDC sign-in expired or was not started here"]
