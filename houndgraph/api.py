@@ -21,7 +21,7 @@ from houndgraph.audit import endpoints as audit_endpoints
 from houndgraph.audit.dependencies import audit_trail
 from houndgraph.audit.service import AuditAction as A
 from houndgraph.auth import endpoints as auth_endpoints
-from houndgraph.auth.dependencies import client_guard, permission_guard
+from houndgraph.auth.dependencies import client_guard, client_or_permission_guard, permission_guard
 from houndgraph.auth.permissions import P
 from houndgraph.client import endpoints as client_endpoints
 from houndgraph.client_job import endpoints as job_endpoints
@@ -57,6 +57,13 @@ class _ClientOnly:
         return "CLIENT"
 
 
+@dataclass(frozen=True)
+class ClientOr:
+    """A route a collection client calls with its own token, and a user holding `permission` too."""
+
+    permission: P
+
+
 PUBLIC: Final = _Public()
 AUTHENTICATED: Final = None
 # Routes only a collection client may call (signed with its own token); users get 404 there.
@@ -68,7 +75,7 @@ class Route:
     method: str
     path: str
     endpoint: Callable[..., Any]
-    permission: P | _Public | _ClientOnly | None
+    permission: P | _Public | _ClientOnly | ClientOr | None
     status_code: int = 200
     deprecated: bool = False
     # The handler reads the raw body as a stream (uploads): signature checks spool it to disk.
@@ -84,7 +91,7 @@ class HoundRoute(APIRoute):
     NUL characters in the URL, a missing credential (401 before any complaint about the body), then the
     raw JSON body's nesting and NUL characters."""
 
-    permission: P | _Public | _ClientOnly | None = AUTHENTICATED
+    permission: P | _Public | _ClientOnly | ClientOr | None = AUTHENTICATED
     streams_body: bool = False
     malformed_json_message: str | None = None
 
@@ -172,9 +179,6 @@ ROUTES: list[Route] = [
           P.GRAPH_DB_INGEST, status_code=202, streams_body=True),
     Route("POST", "/api/v2/file-upload/{file_upload_job_id}/end", file_upload_endpoints.end_upload_job,
           P.GRAPH_DB_INGEST),
-    # The legacy one-shot ingest: one collector file, a job of its own, started, given the file and ended.
-    Route("POST", "/api/v2/ingest", file_upload_endpoints.ingest_once, P.GRAPH_DB_INGEST, status_code=202,
-          streams_body=True),
     Route("GET", "/api/v2/file-upload/{file_upload_job_id}/completed-tasks",
           file_upload_endpoints.list_completed_tasks, AUTHENTICATED),
     Route("GET", "/api/v2/datapipe/status", datapipe_endpoints.get_datapipe_status, AUTHENTICATED),
@@ -193,8 +197,10 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/jobs/current", job_endpoints.get_current_job, CLIENT),
     Route("POST", "/api/v2/jobs/start", job_endpoints.start_job, CLIENT),
     Route("POST", "/api/v2/jobs/end", job_endpoints.end_job, CLIENT),
-    # A collector's file into its running job, through the file-upload pipeline.
-    Route("POST", "/api/v2/ingest", job_endpoints.upload_file, CLIENT, status_code=202, streams_body=True),
+    # A collector's file into its running job; from a user holding GraphDBIngest, the legacy one-shot ingest
+    # (one file, a job of its own, started, given the file and ended).
+    Route("POST", "/api/v2/ingest", job_endpoints.ingest, ClientOr(P.GRAPH_DB_INGEST), status_code=202,
+          streams_body=True),
     Route("GET", "/api/v2/clients", client_endpoints.list_clients, P.CLIENTS_READ),
     Route("POST", "/api/v2/clients", client_endpoints.create_client, P.CLIENTS_MANAGE),
     Route("GET", "/api/v2/clients/{client_id}", client_endpoints.get_client, P.CLIENTS_READ),
@@ -375,11 +381,18 @@ ROUTES: list[Route] = [
 ]
 
 
+def _guard(permission: P | _ClientOnly | ClientOr | None) -> Callable[..., Any]:
+    if isinstance(permission, _ClientOnly):
+        return client_guard
+    if isinstance(permission, ClientOr):
+        return client_or_permission_guard(permission.permission)
+    return permission_guard(permission)
+
+
 def register_routes(router: APIRouter, routes: list[Route] = ROUTES) -> None:
     """Add the table's routes to `router` (the app's own: an included router would lose our attributes)."""
     for route in routes:
-        dependencies = [] if isinstance(route.permission, _Public) else [Depends(client_guard)] \
-            if isinstance(route.permission, _ClientOnly) else [Depends(permission_guard(route.permission))]
+        dependencies = [] if isinstance(route.permission, _Public) else [Depends(_guard(route.permission))]
         if route.audit is not None:
             dependencies.append(Depends(audit_trail(route.audit), scope="function"))
         router.add_api_route(

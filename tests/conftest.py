@@ -94,11 +94,21 @@ def raw_conn(database: Database) -> Iterator[psycopg.Connection]:
         yield conn
 
 
+def empty_graph_tables(conn: psycopg.Connection) -> None:
+    """Empty the graph tables under the graph's write lock, as every writer of the service takes it: a
+    TRUNCATE racing the worker's datapipe (an analysis a previous test asked for) would deadlock."""
+    from houndgraph.graph.store.sql import WRITE_LOCK_ID
+
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
+        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+
+
 @pytest.fixture
 def empty_graph(database: Database) -> Database:
     """The graph tables emptied (the kind catalogue is kept: ids stay stable across tests)."""
     with database.connect_raw(autocommit=True) as conn:
-        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+        empty_graph_tables(conn)
     return database
 
 

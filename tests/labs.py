@@ -14,7 +14,7 @@ from houndgraph.analysis import run_analysis
 from houndgraph.db import Database
 from houndgraph.graph.store import GraphStore
 from houndgraph.ingest import expand_upload, read_file
-from tests.conftest import DATA
+from tests.conftest import DATA, empty_graph_tables
 
 ADCS = DATA / "sharphound" / "v6-adcs-lab"
 TESTLAB = DATA / "sharphound" / "v6-testlab"
@@ -23,7 +23,7 @@ SEEN = datetime(2024, 1, 1, tzinfo=UTC)
 
 def load_labs(database: Database) -> None:
     with database.connect_raw() as conn:
-        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+        empty_graph_tables(conn)
         store = GraphStore(conn)
         files = [*expand_upload(ADCS / "adcs.zip", max_unzipped_bytes=1 << 30, max_ratio=1000),
                  *(file for path in sorted(TESTLAB.glob("*.json"))
@@ -37,7 +37,7 @@ def load_labs(database: Database) -> None:
 
 def clear(database: Database) -> None:
     with database.connect_raw(autocommit=True) as conn:
-        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+        empty_graph_tables(conn)
 
 
 def records(lab: Path, name: str) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from houndgraph.kit.nullable import NullTime
+from houndgraph.kit.nullable import SqlNullTime
 
 
 class LegacySelector(BaseModel):
@@ -17,7 +17,7 @@ class LegacySelector(BaseModel):
     system_selector: bool
     created_at: datetime | None
     updated_at: datetime | None
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
 
 class AssetGroupView(BaseModel):
@@ -29,7 +29,7 @@ class AssetGroupView(BaseModel):
     member_count: int
     created_at: datetime | None
     updated_at: datetime | None
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()
 
 
 class AssetGroupsData(BaseModel):

@@ -18,7 +18,7 @@ from houndgraph.kit.filters import (
     as_datetime,
     as_int,
 )
-from houndgraph.kit.nullable import ZERO_TIME, NullInt64, NullTime
+from houndgraph.kit.nullable import ZERO_TIME, SqlNullTime
 from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AttackPathFinding, AttackPathPosture, AttackPathRiskCount
@@ -32,7 +32,7 @@ class _Row(BaseModel):
     id: int
     created_at: datetime
     updated_at: datetime
-    deleted_at: NullTime = NullTime()
+    deleted_at: SqlNullTime = SqlNullTime()  # model.Basic's bare sql.NullTime
 
 
 class _Finding(_Row):
@@ -52,7 +52,7 @@ class RelationshipFinding(_Finding):
     ToPrincipalProps: dict[str, Any]
     ToPrincipalKind: str
     RelProps: dict[str, Any]
-    ComboGraphRelationID: NullInt64
+    ComboGraphRelationID: int | None  # null.Int64: the plain value or null
     PrincipalHash: str
     AcceptedUntil: datetime
     # The same figures as Impact*: the principals exposed through the finding's source.
@@ -70,7 +70,7 @@ class ListFinding(_Finding):
 def finding_view(finding: AttackPathFinding, now: datetime) -> RelationshipFinding | ListFinding:
     common: dict[str, Any] = {
         "id": finding.id, "created_at": finding.created_at, "updated_at": finding.updated_at,
-        "deleted_at": NullTime.of(finding.deleted_at), "Finding": finding.finding, "DomainSID": finding.domain_sid,
+        "deleted_at": SqlNullTime.of(finding.deleted_at), "Finding": finding.finding, "DomainSID": finding.domain_sid,
         "Accepted": _accepted(finding, now), "ImpactCount": finding.impact_count,
         "ImpactPercentage": finding.impact_percentage, "Severity": severity(finding.impact_percentage),
     }
@@ -82,7 +82,7 @@ def finding_view(finding: AttackPathFinding, now: datetime) -> RelationshipFindi
         **common, FromPrincipal=finding.principal, ToPrincipal=finding.target,
         FromPrincipalProps=finding.principal_props, FromPrincipalKind=finding.principal_kind,
         ToPrincipalProps=finding.target_props or {}, ToPrincipalKind=finding.target_kind or "",
-        RelProps=finding.rel_props or {}, ComboGraphRelationID=NullInt64.of(finding.edge_id),
+        RelProps=finding.rel_props or {}, ComboGraphRelationID=finding.edge_id,
         PrincipalHash=finding.principal_hash, AcceptedUntil=accepted_until, ExposureCount=finding.impact_count,
         ExposurePercentage=finding.impact_percentage,
     )
@@ -98,7 +98,7 @@ class RiskCounts(_Row):
     @classmethod
     def of(cls, row: AttackPathRiskCount) -> RiskCounts:
         return cls(id=row.id, created_at=row.created_at, updated_at=row.updated_at,
-                   deleted_at=NullTime.of(row.deleted_at), CompositeRisk=row.composite_risk,
+                   deleted_at=SqlNullTime.of(row.deleted_at), CompositeRisk=row.composite_risk,
                    FindingCount=row.finding_count, ImpactedAssetCount=row.impacted_asset_count,
                    DomainSID=row.domain_sid, Finding=row.finding)
 
@@ -116,7 +116,7 @@ class RiskPostureStat(_Row):
     @classmethod
     def of(cls, row: AttackPathPosture) -> RiskPostureStat:
         return cls(id=row.id, created_at=row.created_at, updated_at=row.updated_at,
-                   deleted_at=NullTime.of(row.deleted_at), domain_sid=row.domain_sid,
+                   deleted_at=SqlNullTime.of(row.deleted_at), domain_sid=row.domain_sid,
                    exposure_index=row.exposure_index, tier_zero_count=row.tier_zero_count,
                    critical_risk_count=row.critical_risk_count, exposed_count=row.exposed_count,
                    principal_count=row.principal_count, finding_count=row.finding_count)
@@ -242,7 +242,7 @@ def csv_record(view: RelationshipFinding | ListFinding) -> dict[str, object]:
             "from_principal_name": view.FromPrincipalProps.get("name", ""), "from_principal": view.FromPrincipal,
             "from_principal_kind": view.FromPrincipalKind, "to_principal_name": view.ToPrincipalProps.get("name", ""),
             "to_principal": view.ToPrincipal, "to_principal_kind": view.ToPrincipalKind,
-            "combo_graph_relation_id": view.ComboGraphRelationID.int64,
+            "combo_graph_relation_id": view.ComboGraphRelationID or 0,
             "domain": view.ToPrincipalProps.get("domain", ""),
             "accepted_until": _time(view.AcceptedUntil), "principals_hash": view.PrincipalHash,
             "is_inherited": "" if inherited is None else ("Yes" if inherited else "No")}

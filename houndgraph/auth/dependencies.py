@@ -119,6 +119,17 @@ def permission_guard(permission: P | None):
     return guard
 
 
+def client_or_permission_guard(permission: P):
+    """The dependency of a route both a collection client and a user holding `permission` may call."""
+
+    async def guard(auth: CurrentAuth) -> None:
+        if not auth.is_client and not auth.has(permission):
+            raise Forbidden(NOT_AUTHORIZED)
+
+    guard.__name__ = f"require_client_or_{permission.name.lower()}"
+    return guard
+
+
 async def client_guard(auth: CurrentAuth) -> None:
     """The dependency of the client routes: signed by a collection client. Users are told there is no
     such route, as the reference answers them (upstream spec: "For users, this endpoint will return a 404")."""

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_seri
 from houndgraph.client_job.schemas import JobView
 from houndgraph.event.schemas import TIME_FILTER, EventRequest, EventView
 from houndgraph.kit.filters import ID_PREDICATES, ORDERED_PREDICATES, STRING_PREDICATES, FilterColumn, as_int, as_uuid
-from houndgraph.kit.nullable import NullInt64, NullString, or_zero
+from houndgraph.kit.nullable import or_zero
 from houndgraph.kit.query import ListColumns
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AuthToken, Client
@@ -76,12 +76,13 @@ class ClientView(BaseModel):
     configured_user: str
     last_checkin: datetime
     version: str
-    user_sid: NullString
-    domain_controller: NullString
+    # null.String / null.Int64 in the reference: the plain value or null on the wire.
+    user_sid: str | None
+    domain_controller: str | None
     events: list[EventView]
     token: TokenView | None = None
-    current_job_id: NullInt64
-    current_task_id: NullInt64
+    current_job_id: int | None
+    current_task_id: int | None
     current_job: JobView | None = None
     current_task: JobView | None = None
     completed_job_count: int
@@ -102,11 +103,11 @@ class ClientView(BaseModel):
     @classmethod
     def of(cls, client: Client, *, events: list[EventView], token: AuthToken | None, current_job: JobView | None,
            completed: int) -> ClientView:
-        current = NullInt64.of(client.current_job_id)
+        current = client.current_job_id
         return cls(id=client.id, name=client.name, type=client.type, ip_address=client.ip_address,
                    hostname=client.hostname, configured_user=client.configured_user,
                    last_checkin=or_zero(client.last_checkin), version=client.version,
-                   user_sid=NullString.of(client.user_sid), domain_controller=NullString.of(client.domain_controller),
+                   user_sid=client.user_sid, domain_controller=client.domain_controller,
                    events=events, token=TokenView.of(token) if token else None, current_job_id=current,
                    current_task_id=current, current_job=current_job, current_task=current_job,
                    completed_job_count=completed, completed_task_count=completed,

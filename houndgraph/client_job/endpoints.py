@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request, Response
 
-from houndgraph.auth.dependencies import CurrentClientId
+from houndgraph.auth.dependencies import CurrentAuth, CurrentClientId
 from houndgraph.client_job import service
 from houndgraph.client_job.schemas import (
     CLIENT_JOBS,
@@ -21,6 +21,7 @@ from houndgraph.client_job.schemas import (
 )
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.event.endpoints import HydrationDep
+from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.file_upload import service as file_upload_service
 from houndgraph.file_upload.endpoints import FILE_NAME_HEADER
 from houndgraph.kit.body import iter_body
@@ -61,6 +62,14 @@ async def upload_file(request: Request, client_id: CurrentClientId, session: Ses
     await service.upload(session, settings, client_id, is_zip=is_zip,
                          display_name=request.headers.get(FILE_NAME_HEADER), body=iter_body(request))
     return Response(status_code=202)
+
+
+async def ingest(request: Request, auth: CurrentAuth, session: SessionDep, settings: SettingsDep) -> Response:
+    """POST /api/v2/ingest: a collection client's file goes into its running job; a user's (the route's guard
+    checked GraphDBIngest) is the legacy one-shot ingest, a job of the user's own."""
+    if auth.client_id is None:
+        return await file_upload_endpoints.ingest_once(request, auth, session, settings)
+    return await upload_file(request, auth.client_id, session, settings)
 
 
 async def end_job(client_id: CurrentClientId, session: SessionDep,

@@ -16,7 +16,7 @@ from houndgraph.event.schemas import (
     OUDetails,
 )
 from houndgraph.kit.filters import ID_PREDICATES, ORDERED_PREDICATES, STRING_PREDICATES, FilterColumn, as_int, as_uuid
-from houndgraph.kit.nullable import NullInt32, NullString, or_zero
+from houndgraph.kit.nullable import or_zero
 from houndgraph.kit.query import ListColumns
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientJob, DomainCollectionResult
@@ -123,7 +123,7 @@ class JobRun(BaseModel):
     id: int
     client_id: uuid.UUID
     client_name: str
-    event_id: NullInt32
+    event_id: int | None  # null.Int32: the plain value or null
     execution_time: datetime
     start_time: datetime
     end_time: datetime
@@ -136,7 +136,7 @@ class JobRun(BaseModel):
     @staticmethod
     def run_fields_of(job: ClientJob, client_name: str, results: list[DomainCollectionResult]) -> dict[str, Any]:
         return {"id": job.id, "client_id": job.client_id, "client_name": client_name,
-                "event_id": NullInt32.of(job.event_id), "execution_time": job.execution_time,
+                "event_id": job.event_id, "execution_time": job.execution_time,
                 "start_time": or_zero(job.start_time), "end_time": or_zero(job.end_time), "status": job.status,
                 "status_message": job.status_message, "domain_results": [DomainResultView.of(r) for r in results],
                 "created_at": job.created_at, "updated_at": job.updated_at}
@@ -157,14 +157,14 @@ class JobView(JobRun, CollectionView):
 class ScheduledJobView(JobRun, CollectionFlags):
     """`model.client-scheduled-job`: what creating, starting and ending a job answer (references unexpanded)."""
 
-    domain_controller: NullString
+    domain_controller: str | None  # null.String
     ous: list[str]
     domains: list[str]
 
     @classmethod
     def of(cls, job: ClientJob, client_name: str, results: list[DomainCollectionResult]) -> ScheduledJobView:
         return cls(**JobRun.run_fields_of(job, client_name, results), **CollectionFlags.flags_of(job),
-                   domain_controller=NullString.of(job.domain_controller), ous=job.ous, domains=job.domains)
+                   domain_controller=job.domain_controller, ous=job.ous, domains=job.domains)
 
 
 class JobLogView(BaseModel):

@@ -14,6 +14,7 @@ from houndgraph.db import Database
 from houndgraph.graph.kinds import ADNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, NodeRecord
 from houndgraph.graph.store import GraphStore
+from tests.conftest import empty_graph_tables
 
 SEEN = datetime(2024, 1, 1, tzinfo=UTC)
 DOMAIN_SID = "S-1-5-21-1-2-3"
@@ -98,4 +99,4 @@ def drawn(database: Database, draw: Callable[[Graph], None]) -> Iterator[dict[st
         yield {name: node_id for name, node_id in rows}
     finally:
         with database.connect_raw(autocommit=True) as conn:
-            conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+            empty_graph_tables(conn)

@@ -34,7 +34,7 @@ def test_two_processes_schedule_the_same_event_once(tmp_path_factory: pytest.Tem
 
         wait_for(all_rescheduled, timeout=60, what="both schedulers to pass the due time")
         jobs = admin.get("/api/v2/jobs", params={"client_id": f"eq:{client['id']}"}).json()["data"]
-        assert sorted(job["event_id"]["int32"] for job in jobs) == sorted(event["id"] for event in events)
+        assert sorted(job["event_id"] for job in jobs) == sorted(event["id"] for event in events)
         assert {job["execution_time"][:19] for job in jobs} == {due_at[:19]}
         admin.close()
     finally:

@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from houndgraph.db import Database
+from tests.conftest import empty_graph_tables
 from tests.labs import clear
 from tests.openapi import assert_matches_component
 
@@ -48,7 +49,7 @@ def oid(name: str) -> str:
 @pytest.fixture(scope="module")
 def tenant(database: Database) -> Iterator[Database]:
     with database.connect_raw() as conn:
-        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+        empty_graph_tables(conn)
         names = {"AZBase", *NODES.values(), *(kind for _, kind, _ in EDGES)}
         conn.execute("INSERT INTO kind (name) SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING", (sorted(names),))
         for name, kind in NODES.items():
