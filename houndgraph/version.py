@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import yaml  # type: ignore[import-untyped]
 from fastapi import Request, Response
+from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
 from houndgraph import __version__
@@ -25,7 +28,20 @@ async def get_version() -> DataEnvelope[VersionInfo]:
     return DataEnvelope(data=VersionInfo())
 
 
+# libyaml's dumper when the wheel has it: the pure-Python one takes seconds over 200+ operations.
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def _as_yaml(document: dict[str, Any]) -> str:
+    return yaml.dump(document, Dumper=_DUMPER, sort_keys=False, allow_unicode=True)
+
+
 async def get_openapi_yaml(request: Request) -> Response:
-    """This server's own OpenAPI document (the one at /api/openapi.json), as YAML."""
-    document = yaml.safe_dump(request.app.openapi(), sort_keys=False, allow_unicode=True)
+    """This server's own OpenAPI document (the one at /api/openapi.json), as YAML: written once per process,
+    off the event loop, then served from memory (the document does not change while the process runs)."""
+    state = request.app.state
+    document: str | None = getattr(state, "openapi_yaml", None)
+    if document is None:
+        document = await run_in_threadpool(_as_yaml, request.app.openapi())
+        state.openapi_yaml = document
     return Response(document, media_type="application/yaml")

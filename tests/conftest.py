@@ -104,6 +104,13 @@ def empty_graph_tables(conn: psycopg.Connection) -> None:
         conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
 
 
+def move_node_ids_past_given_ones(conn: psycopg.Connection) -> None:
+    """After nodes were inserted with ids given by hand: the next node the service writes gets a new id,
+    not one of theirs (a test that leaves its graph behind must not break the next ingest)."""
+    conn.execute("SELECT setval(pg_get_serial_sequence('node', 'id'), (SELECT coalesce(max(id), 0) + 1 FROM node), "
+                 "false)")
+
+
 @pytest.fixture
 def empty_graph(database: Database) -> Database:
     """The graph tables emptied (the kind catalogue is kept: ids stay stable across tests)."""

@@ -9,7 +9,7 @@ from tests.conftest import LiveServer
 
 
 def test_the_openapi_document_as_yaml(live_server: LiveServer) -> None:
-    with httpx.Client(base_url=live_server.base_url) as anonymous:
+    with httpx.Client(base_url=live_server.base_url, timeout=60) as anonymous:
         response = anonymous.get("/api/v2/spec/openapi.yaml")
         assert response.status_code == 200
         assert response.headers["Content-Type"].startswith("application/yaml")

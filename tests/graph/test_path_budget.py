@@ -12,6 +12,7 @@ import pytest
 from houndgraph.db import Database
 from houndgraph.graph.budget import WorkBudget, WorkExhausted
 from houndgraph.graph.paths import Path, shortest_paths
+from tests.conftest import move_node_ids_past_given_ones
 
 WIDTH, LAYERS = 4, 9  # 4^9 = 262 144 shortest paths of 19 members between the two ends
 
@@ -24,8 +25,7 @@ def layered_graph(database: Database) -> tuple[int, int]:
         conn.execute("INSERT INTO kind (name) VALUES ('MemberOf') ON CONFLICT DO NOTHING")
         conn.execute("INSERT INTO node (id, kind_ids, properties) SELECT i, '{}', "
                      "jsonb_build_object('objectid', 'LAYERED-' || i) FROM generate_series(1, %s) AS i", (nodes,))
-        # Ids were given by hand: move the sequence past them, or the next ingest on this database collides.
-        conn.execute("SELECT setval(pg_get_serial_sequence('node', 'id'), %s)", (nodes,))
+        move_node_ids_past_given_ones(conn)
         # Node 1 is the source, node `nodes` the target; layer l (0-based) holds ids 2 + l*WIDTH ...
         conn.execute("""
             WITH layer AS (SELECT i AS id, (i - 2) / %(w)s AS l FROM generate_series(2, %(n)s - 1) AS i)

@@ -10,7 +10,7 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.conftest import another_server
+from tests.conftest import another_server, move_node_ids_past_given_ones
 from tests.test_request_deadline import TIMED_OUT, admin_of, running_queries, wait_until_no_running_query
 
 URL = "/api/v2/graphs/cypher"
@@ -25,8 +25,7 @@ def random_graph(empty_graph: Database) -> Database:
         conn.execute("INSERT INTO node (id, kind_ids, properties) SELECT i, ARRAY[(SELECT id FROM kind WHERE "
                      "name = 'User')], jsonb_build_object('objectid', 'RANDOM-' || i, 'name', 'U' || i) "
                      "FROM generate_series(1, %s) AS i", (NODES,))
-        # Ids were given by hand: move the sequence past them, or the next ingest on this database collides.
-        conn.execute("SELECT setval(pg_get_serial_sequence('node', 'id'), %s)", (NODES,))
+        move_node_ids_past_given_ones(conn)
         conn.execute("SELECT setseed(0.11)")
         conn.execute("INSERT INTO edge (start_id, end_id, kind_id) SELECT 1 + floor(random() * %(n)s)::bigint, "
                      "1 + floor(random() * %(n)s)::bigint, (SELECT id FROM kind WHERE name = 'MemberOf') "

@@ -15,6 +15,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
+from tests.conftest import move_node_ids_past_given_ones
 from tests.graph.cypher.answers import assert_answers
 
 LABELS, TYPES = ("A", "B"), ("R", "S")
@@ -83,6 +84,7 @@ def _load(database: Database, graph: Graph) -> None:
         for start, kind, end in graph.edges:
             conn.execute("INSERT INTO edge (start_id, end_id, kind_id) SELECT %s, %s, id FROM kind WHERE name = %s",
                          (start + 1, end + 1, kind))
+        move_node_ids_past_given_ones(conn)
 
 
 def _questions(graph: Graph, rng: random.Random) -> list[tuple[str, list[tuple[Any, ...]]]]:

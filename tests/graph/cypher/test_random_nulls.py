@@ -15,6 +15,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
+from tests.conftest import move_node_ids_past_given_ones
 from tests.graph.cypher.answers import assert_answers, rows
 
 MISSING = object()  # the property is absent from the node
@@ -212,6 +213,7 @@ def _load(database: Database, graph: Graph) -> None:
                 if raw is not MISSING:
                     props[key] = None if raw is STORED_NULL else raw
             conn.execute("INSERT INTO node (id, kind_ids, properties) VALUES (%s, '{}', %s)", (i + 1, Jsonb(props)))
+        move_node_ids_past_given_ones(conn)
 
 
 
