@@ -3,6 +3,7 @@ password change, configuration, data quality, logout."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import httpx
@@ -33,8 +34,11 @@ def test_upload_a_zip_and_watch_the_job_complete(ui: UI) -> None:
     ui.goto("/ui/administration/file-ingest")
     ui.page.set_input_files("#upload-files", str(ADCS / "adcs.zip"))
     ui.page.click("#upload-submit")
-    ui.page.locator("#upload-status", has_text="being ingested").wait_for()
-    first_job = ui.page.locator("#upload-jobs tbody tr").first
+    status = ui.page.locator("#upload-status", has_text="being ingested")
+    status.wait_for()
+    job_id = re.search(r"job (\d+) is being ingested", status.inner_text()).group(1)  # type: ignore[union-attr]
+    # This upload's row (other tests of this worker may have made jobs too, finished before or after it).
+    first_job = ui.page.locator("#upload-jobs tbody tr", has_text=re.compile(rf"^\s*#{job_id}(?!\d)"))
     first_job.locator('[data-status="Complete"]').wait_for(timeout=120_000)
     assert "13/13" in first_job.inner_text()
     first_job.locator("button", has_text="Show").click()
