@@ -21,7 +21,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.conftest import ADMIN_PASSWORD, LiveServer, _free_port, login, scratch_database
+from tests.conftest import ADMIN_PASSWORD, CHEAP_PASSWORD_HASHING, LiveServer, _free_port, login, scratch_database
 
 FUZZ_EXAMPLES = int(os.environ.get("HOUNDGRAPH_FUZZ_EXAMPLES", "6"))
 REQUEST_TIMEOUT = 60
@@ -32,7 +32,7 @@ def fuzz_server(database: Database, tmp_path_factory: pytest.TempPathFactory) ->
     """The app on a scratch database: what the fuzzer creates, changes or deletes stays there."""
     data_dir = Path(tmp_path_factory.mktemp("fuzz"))
     settings = Settings(data_dir=data_dir, port=_free_port(), admin_password=ADMIN_PASSWORD, secret_key="f" * 48,
-                        datapipe_interval=0.5, login_max_failures_per_address=1_000_000)
+                        datapipe_interval=0.5, login_max_failures_per_address=1_000_000, **CHEAP_PASSWORD_HASHING)
     with scratch_database(database, "hg_fuzz") as scratch:
         server = LiveServer(settings, scratch)
         server.start()
@@ -44,7 +44,10 @@ def fuzz_server(database: Database, tmp_path_factory: pytest.TempPathFactory) ->
 
 @pytest.fixture(scope="module")
 def api_schema(fuzz_server: LiveServer) -> schemathesis.BaseSchema:
-    return schemathesis.openapi.from_url(f"{fuzz_server.base_url}/api/openapi.json")
+    # Fetched here with the fuzzer's own patience: the first build of the document is slow on a loaded machine.
+    with httpx.Client(base_url=fuzz_server.base_url, timeout=REQUEST_TIMEOUT) as http:
+        document = http.get("/api/openapi.json").raise_for_status().json()
+    return schemathesis.openapi.from_dict(document)
 
 
 @pytest.fixture(scope="module")
