@@ -17,6 +17,7 @@ import random
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -167,33 +168,41 @@ def load(db: Database, objects: int) -> tuple[int, int, float]:
     return nodes, edges, time.perf_counter() - started
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+@contextmanager
+def loaded_collection(description: str) -> Iterator[tuple[argparse.Namespace, Database]]:
+    """What the analysis-side benchmarks start with: `--objects` and `--runs`, the machine printed, and a
+    throwaway database holding the synthetic collection."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--objects", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=2)
     args = parser.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}")
+          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory(prefix="hgb-", dir="/tmp") as tmp:
         db = Database.open(Settings(data_dir=Path(tmp)))
         try:
             db.migrate()
             nodes, edges, seconds = load(db, args.objects)
             print(f"collection: {args.objects} objects -> {nodes} nodes, {edges} edges, loaded in {seconds:.1f} s")
-            for run in range(1, args.runs + 1):
-                with db.connect_raw() as conn:
-                    report = run_analysis(conn)
-                    conn.commit()
-                print(f"\nrun {run}: {report.seconds:.1f} s in total")
-                print(f"{'rule':22} {'seconds':>8} {'edges':>9} {'new':>9} {'gone':>7}")
-                for rule in report.rules:
-                    created = sum(counts.created for counts in rule.edges.values())
-                    deleted = sum(counts.deleted for counts in rule.edges.values())
-                    print(f"{rule.name:22} {rule.seconds:8.2f} {rule.total:9} {created:9} {deleted:7}")
-                finish = report.seconds - sum(rule.seconds for rule in report.rules)
-                print(f"{'zones + quality':22} {finish:8.2f}")
+            yield args, db
         finally:
             db.close()
+
+
+def main() -> None:
+    with loaded_collection(__doc__.splitlines()[0]) as (args, db):
+        for run in range(1, args.runs + 1):
+            with db.connect_raw() as conn:
+                report = run_analysis(conn)
+                conn.commit()
+            print(f"\nrun {run}: {report.seconds:.1f} s in total")
+            print(f"{'rule':22} {'seconds':>8} {'edges':>9} {'new':>9} {'gone':>7}")
+            for rule in report.rules:
+                created = sum(counts.created for counts in rule.edges.values())
+                deleted = sum(counts.deleted for counts in rule.edges.values())
+                print(f"{rule.name:22} {rule.seconds:8.2f} {rule.total:9} {created:9} {deleted:7}")
+            finish = report.seconds - sum(rule.seconds for rule in report.rules)
+            print(f"{'zones + quality':22} {finish:8.2f}")
 
 
 if __name__ == "__main__":

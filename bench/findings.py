@@ -9,22 +9,13 @@ the writes) beside the whole run, with how many findings and principals it count
 
 from __future__ import annotations
 
-import argparse
+from analysis import loaded_collection  # bench/analysis.py
 
-from bench.analysis import load
-from bench.synthetic import machine, throwaway_database
 from houndgraph.analysis import run_analysis
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--objects", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=2)
-    args = parser.parse_args()
-    print(machine())
-    with throwaway_database("hgf-") as db:
-        nodes, edges, seconds = load(db, args.objects)
-        print(f"collection: {args.objects} objects -> {nodes} nodes, {edges} edges, loaded in {seconds:.1f} s")
+    with loaded_collection(__doc__.splitlines()[0]) as (args, db):
         for run in range(1, args.runs + 1):
             with db.connect_raw() as conn:
                 report = run_analysis(conn)
@@ -34,7 +25,7 @@ def main() -> None:
                     "WHERE deleted_at IS NULL").fetchone() or (0, 0)
                 posture = conn.execute("SELECT exposure_index, principal_count, tier_zero_count "
                                        "FROM attack_path_posture ORDER BY id DESC LIMIT 1").fetchone()
-            print(f"run {run}: findings {report.steps['findings']:.2f} s of {report.seconds:.1f} s in total; "
+            print(f"run {run}: findings {report.steps['record_findings']:.2f} s of {report.seconds:.1f} s in total; "
                   f"{findings} findings over {principals} principals; exposure, eligible, Tier Zero: {posture}")
 
 

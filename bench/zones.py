@@ -12,12 +12,10 @@ of each set-up inserts its selected nodes, the next ones diff against them (noth
 
 from __future__ import annotations
 
-import argparse
 import time
 from datetime import UTC, datetime
 
-from analysis import Generator, load  # bench/analysis.py
-from synthetic import machine, throwaway_database
+from analysis import Generator, loaded_collection  # bench/analysis.py
 
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.zones import tag_zones
@@ -44,14 +42,7 @@ def add_selectors(db: Database, setup: str, generator: Generator) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--objects", type=int, default=100_000)
-    parser.add_argument("--runs", type=int, default=2)
-    args = parser.parse_args()
-    print(machine())
-    with throwaway_database("hgz-") as db:
-        nodes, edges, seconds = load(db, args.objects)
-        print(f"collection: {args.objects} objects -> {nodes} nodes, {edges} edges, loaded in {seconds:.1f} s")
+    with loaded_collection(__doc__.splitlines()[0]) as (args, db):
         generator = Generator(args.objects)
         print(f"\n{'set-up':16} {'run':>3} {'seconds':>8}  members")
         for setup in ("defaults", "second zone", "owned"):
