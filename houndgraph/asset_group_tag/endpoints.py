@@ -80,8 +80,9 @@ async def list_tags(query: TagQuery, counts: Counts, session: SessionDep) -> Dat
 
 async def create_tag(body: TagCreate, auth: CurrentAuth, session: SessionDep,
                      audited: AuditFields) -> DataEnvelope[TagView]:
+    audited.update(name=body.name)
     tag = await service.create_tag(session, auth, body)
-    audited.update(asset_group_tag_id=tag.id, name=tag.name)
+    audited.update(asset_group_tag_id=tag.id)
     return DataEnvelope(data=TagView.of(tag))
 
 
@@ -113,9 +114,10 @@ async def list_selectors(asset_group_tag_id: str, query: SelectorQuery, paging: 
 
 async def create_selector(asset_group_tag_id: str, body: SelectorCreate, auth: CurrentAuth,
                           session: SessionDep, audited: AuditFields) -> DataEnvelope[SelectorView]:
+    audited.update(name=body.name)
     tag = await service.get_tag(session, service.parse_tag_id(asset_group_tag_id))
     selector = await service.create_selector(session, auth, tag, body)
-    audited.update(asset_group_tag_selector_id=selector.id, name=selector.name)
+    audited.update(asset_group_tag_selector_id=selector.id)
     return DataEnvelope(data=SelectorView.of(selector))
 
 

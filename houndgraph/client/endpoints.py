@@ -38,8 +38,9 @@ ClientPage = Annotated[Page, Depends(page_query(DEFAULT_LIMIT))]
 
 
 async def create_client(body: ClientCreate, session: SessionDep, audited: AuditFields) -> DataEnvelope[NewClientView]:
+    audited.update(name=body.name)
     client = await service.create(session, body)
-    audited.update(client_id=str(client.id), name=client.name)
+    audited.update(client_id=str(client.id))
     return DataEnvelope(data=client)
 
 

@@ -48,6 +48,13 @@ def test_zone_changes_are_audited(admin: httpx.Client, zones: Database) -> None:
     assert deleted["path"] == f"{TAGS}/{tag['id']}"
 
 
+def test_a_refused_zone_is_audited_with_the_name_asked_for(admin: httpx.Client, zones: Database) -> None:  # noqa: F811
+    assert admin.post(TAGS, json={"name": "Tier Zero", "type": 1}).status_code == 409
+    [entry] = my_entries(admin, 1)
+    assert (entry["action"], entry["status"]) == ("CreateAssetGroupTag", "failure")
+    assert entry["fields"]["name"] == "Tier Zero" and entry["fields"]["error"] == "asset group tag name must be unique"
+
+
 def test_client_schedule_and_job_changes_are_audited(admin: httpx.Client) -> None:
     client = create_client(admin)
     assert admin.put(f"/api/v2/clients/{client['id']}", json={"name": unique("renamed")}).status_code == 200
