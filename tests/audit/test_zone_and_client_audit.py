@@ -3,6 +3,8 @@ has them (`CreateAssetGroupTag...`, `CreateClient`, `ReplaceClientToken`)."""
 
 from __future__ import annotations
 
+import uuid
+
 import httpx
 import pytest
 
@@ -88,3 +90,21 @@ def test_a_refused_client_change_is_audited_as_a_failure(admin: httpx.Client, pa
     assert admin.delete(path).status_code in (400, 404)
     [entry] = my_entries(admin, 1)
     assert entry["status"] == "failure" and entry["fields"]["path"] == path and entry["fields"]["error"]
+
+
+def test_custom_node_kinds_and_legacy_selector_edits_are_audited(admin: httpx.Client, zones: Database) -> None:  # noqa: F811
+    kind = f"Audited{uuid.uuid4().hex[:8]}"
+    icon = {"icon": {"type": "font-awesome", "name": "user", "color": "#FF0000"}}
+    assert admin.post("/api/v2/custom-nodes", json={"custom_types": {kind: icon}}).status_code == 201
+    assert admin.put(f"/api/v2/custom-nodes/{kind}", json={"config": icon}).status_code == 200
+    assert admin.delete(f"/api/v2/custom-nodes/{kind}").status_code == 200
+    groups = admin.get("/api/v2/asset-groups").json()["data"]["asset_groups"]
+    owned = next(group["id"] for group in groups if group["tag"] == "owned")
+    bad_spec = [{"selector_name": "x", "sid": "S-1-5-21-1-1100", "action": "pwn"}]
+    assert admin.put(f"/api/v2/asset-groups/{owned}/selectors", json=bad_spec).status_code == 400
+
+    entries = my_entries(admin, 4)
+    assert [(e["action"], e["status"]) for e in entries] == [
+        ("CreateCustomNodeKind", "success"), ("UpdateCustomNodeKind", "success"),
+        ("DeleteCustomNodeKind", "success"), ("UpdateAssetGroupSelectors", "failure")]
+    assert entries[1]["fields"]["kind_name"] == kind and entries[3]["fields"]["asset_group_id"] == str(owned)
