@@ -23,8 +23,11 @@ from auth.hmac_authenticated_client import HMACAuth
 from blood_hound_api_client import AuthenticatedClient, Client
 from blood_hound_api_client.api.ad_base_entities import get_entity
 from blood_hound_api_client.api.api_tokens import create_auth_token, list_auth_tokens
+from blood_hound_api_client.api.asset_isolation import get_asset_group, list_asset_group_members, list_asset_groups
+from blood_hound_api_client.api.attack_paths import list_attack_path_types, list_domain_attack_paths_details
 from blood_hound_api_client.api.auth import get_self, login
 from blood_hound_api_client.api.blood_hound_users import list_users
+from blood_hound_api_client.api.clients import get_client, list_clients
 from blood_hound_api_client.api.collection_uploads import create_file_upload_job, list_file_upload_jobs
 from blood_hound_api_client.api.cypher import create_saved_query, list_saved_queries, run_cypher_query
 from blood_hound_api_client.api.graph import get_search_result
@@ -34,6 +37,8 @@ from blood_hound_api_client.api.search import get_available_domains, search
 from blood_hound_api_client.models import (
     CreateAuthTokenBody,
     GetSearchResultResponse200,
+    ListDomainAttackPathsDetailsResponse200Type0DataItem,
+    ListDomainAttackPathsDetailsResponse200Type1,
     LoginBody,
     LoginBodyLoginMethod,
     ModelSavedQuery,
@@ -45,6 +50,7 @@ from houndgraph.settings import Settings
 from tests.conftest import ADMIN_PASSWORD, LiveServer, another_server
 from tests.entity.conftest import labs  # noqa: F401 - the two SharpHound labs, ingested and analysed
 from tests.factories import ROLE_IDS, unique
+from tests.labs import TESTLAB, records
 
 SDK_OPERATIONS = 192
 
@@ -60,10 +66,13 @@ NOT_YET_BUILT: dict[str, int] = dict.fromkeys([
 
 # Where the SDK's models describe the reference's Go structs rather than its wire (houndgraph sends the wire):
 SDK_DEFECTS = {
-    "nullable fields": "ModelUser, ModelAuthToken, ... read null.String / null.Int32 / uuid.NullUUID fields as "
-                       "{string|int32|uuid, valid} objects; the reference marshals them as the plain value or null",
+    "nullable fields": "ModelUser, ModelAuthToken, ModelClientDisplay, the relationship finding, ... read "
+                       "null.String / null.Int32 / null.Int64 / uuid.NullUUID fields as {string|int32|int64|uuid, "
+                       "valid} objects; the reference marshals them as the plain value or null",
     "search parameter": "get_search_result sends `search_query`; the reference's GET /graph-search reads `query` "
                         "(its spec says so too) and answers 400 without it",
+    "no privilege zones": "the SDK has no operation or model for /api/v2/asset-group-tags: its zone operations "
+                          "are the legacy asset groups (asset_isolation)",
     "path-only signatures": "HMACAuth signs the path without its query string (reference issue #3098); the "
                             "reference, and houndgraph by default, refuse such a signature on any call with a query",
 }
@@ -227,3 +236,55 @@ def test_entity_panels_and_search_with_the_sdk(sdk: AuthenticatedClient) -> None
     assert found.status_code == 200 and found.parsed is not None
     domains = get_available_domains.sync_detailed(client=sdk)
     assert domains.status_code == 200 and domains.parsed is not None
+
+
+@pytest.mark.usefixtures("labs")
+def test_zones_with_the_sdk(sdk: AuthenticatedClient) -> None:
+    """SDK defect "no privilege zones": its zone operations are the legacy asset groups (a view over Tier Zero
+    and Owned here), which parse; it has no operation or model for /api/v2/asset-group-tags."""
+    groups = list_asset_groups.sync_detailed(client=sdk, sort_by="name")
+    assert groups.status_code == 200 and groups.parsed is not None
+    by_tag = {group.tag: group for group in groups.parsed.data.asset_groups}
+    tier_zero = by_tag["admin_tier_0"]
+    assert tier_zero.name == "Admin Tier Zero" and tier_zero.system_group is True
+    got = get_asset_group.sync_detailed(tier_zero.id, client=sdk)
+    assert got.status_code == 200 and got.parsed is not None and got.parsed.data.id == tier_zero.id
+    members = list_asset_group_members.sync_detailed(tier_zero.id, client=sdk, primary_kind="eq:Group", limit=500)
+    assert members.status_code == 200 and members.parsed is not None
+    assert "DOMAIN ADMINS@TESTLAB.LOCAL" in {member.name for member in members.parsed.data.members}
+    # The zones themselves, read without the SDK: the same Tier Zero and its members.
+    tags = http_of(sdk).get("/api/v2/asset-group-tags").json()["data"]["tags"]
+    [zone] = [tag for tag in tags if tag["name"] == "Tier Zero"]
+    zone_members = http_of(sdk).get(f"/api/v2/asset-group-tags/{zone['id']}/members", params={"limit": 500})
+    assert zone_members.json()["count"] >= len(members.parsed.data.members)
+
+
+def test_clients_with_the_sdk(sdk: AuthenticatedClient) -> None:
+    name = unique("sdk client")
+    created = http_of(sdk).post("/api/v2/clients", json={"name": name, "type": "sharphound"}).json()["data"]
+    with sdk_nullable_defect():
+        list_clients.sync_detailed(client=sdk, name=f"eq:{name}")
+    with sdk_nullable_defect():
+        get_client.sync_detailed(created["id"], client=sdk)
+    [listed] = http_of(sdk).get("/api/v2/clients", params={"name": f"eq:{name}"}).json()["data"]
+    assert listed["id"] == created["id"]
+    assert listed["domain_controller"] is None and listed["user_sid"] is None and listed["current_job_id"] is None
+
+
+@pytest.mark.usefixtures("labs")
+def test_findings_with_the_sdk(sdk: AuthenticatedClient) -> None:
+    """SDK defect "nullable fields" again: its relationship-finding model reads `ComboGraphRelationID` (null.Int64)
+    as an {int64, valid} object, fails on the plain value, and the SDK quietly falls back to its list-finding
+    model, which keeps `FromPrincipal` / `ToPrincipal` only among its unknown properties."""
+    (domain,) = records(TESTLAB, "domains")
+    types = list_attack_path_types.sync_detailed(client=sdk)
+    assert types.status_code == 200 and types.parsed is not None and "T0Logins" in types.parsed.data
+    details = list_domain_attack_paths_details.sync_detailed(domain["ObjectIdentifier"], client=sdk,
+                                                             finding="T0Logins")
+    assert details.status_code == 200 and isinstance(details.parsed, ListDomainAttackPathsDetailsResponse200Type1)
+    assert details.parsed.data and all(row.finding == "T0Logins" for row in details.parsed.data)
+    raw = http_of(sdk).get(f"/api/v2/domains/{domain['ObjectIdentifier']}/details",
+                                               params={"finding": "T0Logins"}).json()["data"][0]
+    assert isinstance(raw["ComboGraphRelationID"], int) and raw["ToPrincipal"].endswith("-500")
+    with sdk_nullable_defect():
+        ListDomainAttackPathsDetailsResponse200Type0DataItem.from_dict(raw)

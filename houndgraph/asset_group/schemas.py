@@ -15,8 +15,8 @@ class LegacySelector(BaseModel):
     name: str
     selector: str
     system_selector: bool
-    created_at: datetime | None
-    updated_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
     deleted_at: SqlNullTime = SqlNullTime()
 
 
@@ -27,8 +27,8 @@ class AssetGroupView(BaseModel):
     system_group: bool
     selectors: list[LegacySelector]
     member_count: int
-    created_at: datetime | None
-    updated_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
     deleted_at: SqlNullTime = SqlNullTime()
 
 

@@ -35,6 +35,7 @@ from houndgraph.kit.filters import (
     as_bool,
     as_int,
 )
+from houndgraph.kit.nullable import or_zero
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns
 from houndgraph.kit.sorting import SortKey
@@ -70,7 +71,7 @@ async def _group(session: AsyncSession, group_id: int) -> AssetGroupTag:
 def _selector(row: AssetGroupTagSelector, group_id: int) -> LegacySelector:
     return LegacySelector(id=row.id, asset_group_id=group_id, name=row.name,
                           selector=row.seeds[0].value if row.seeds else "", system_selector=row.is_default,
-                          created_at=row.created_at, updated_at=row.updated_at)
+                          created_at=or_zero(row.created_at), updated_at=or_zero(row.updated_at))
 
 
 async def _view(session: AsyncSession, tag: AssetGroupTag) -> AssetGroupView:
@@ -79,8 +80,8 @@ async def _view(session: AsyncSession, tag: AssetGroupTag) -> AssetGroupView:
     counts = await tag_repository.tag_member_counts(session, [tag.kind_id] if tag.kind_id else [])
     return AssetGroupView(id=tag.id, name=name, tag=legacy_tag, system_group=True,
                           selectors=[_selector(row, tag.id) for row in selectors],
-                          member_count=counts.get(tag.kind_id or 0, 0), created_at=tag.created_at,
-                          updated_at=tag.updated_at)
+                          member_count=counts.get(tag.kind_id or 0, 0), created_at=or_zero(tag.created_at),
+                          updated_at=or_zero(tag.updated_at))
 
 
 def _matches(value: Any, item: Filter) -> bool:

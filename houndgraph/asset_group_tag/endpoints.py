@@ -28,6 +28,7 @@ from houndgraph.asset_group_tag.schemas import (
     TagUpdate,
     TagView,
 )
+from houndgraph.audit.dependencies import AuditFields
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import DatabaseDep, SessionDep, request_deadline
 from houndgraph.errors import BadRequest
@@ -77,8 +78,12 @@ async def list_tags(query: TagQuery, counts: Counts, session: SessionDep) -> Dat
     return DataEnvelope(data=TagsData(tags=tags))
 
 
-async def create_tag(body: TagCreate, auth: CurrentAuth, session: SessionDep) -> DataEnvelope[TagView]:
-    return DataEnvelope(data=TagView.of(await service.create_tag(session, auth, body)))
+async def create_tag(body: TagCreate, auth: CurrentAuth, session: SessionDep,
+                     audited: AuditFields) -> DataEnvelope[TagView]:
+    audited.update(name=body.name)
+    tag = await service.create_tag(session, auth, body)
+    audited.update(asset_group_tag_id=tag.id)
+    return DataEnvelope(data=TagView.of(tag))
 
 
 async def get_tag(asset_group_tag_id: str, session: SessionDep) -> DataEnvelope[TagData]:
@@ -108,9 +113,12 @@ async def list_selectors(asset_group_tag_id: str, query: SelectorQuery, paging: 
 
 
 async def create_selector(asset_group_tag_id: str, body: SelectorCreate, auth: CurrentAuth,
-                          session: SessionDep) -> DataEnvelope[SelectorView]:
+                          session: SessionDep, audited: AuditFields) -> DataEnvelope[SelectorView]:
+    audited.update(name=body.name)
     tag = await service.get_tag(session, service.parse_tag_id(asset_group_tag_id))
-    return DataEnvelope(data=SelectorView.of(await service.create_selector(session, auth, tag, body)))
+    selector = await service.create_selector(session, auth, tag, body)
+    audited.update(asset_group_tag_selector_id=selector.id)
+    return DataEnvelope(data=SelectorView.of(selector))
 
 
 async def get_selector(asset_group_tag_id: str, asset_group_tag_selector_id: str,
@@ -193,7 +201,8 @@ async def search(body: SearchRequest, session: SessionDep) -> DataEnvelope[Searc
 # --- certification and history -------------------------------------------------------------------
 
 
-async def certify(body: CertifyRequest, auth: CurrentAuth, session: SessionDep) -> Response:
+async def certify(body: CertifyRequest, auth: CurrentAuth, session: SessionDep, audited: AuditFields) -> Response:
+    audited.update(member_ids=body.member_ids, certification_action=body.action)
     await members.certify(session, auth, body)
     return Response(status_code=200)
 

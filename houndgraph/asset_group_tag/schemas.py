@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from houndgraph.kit.nullable import or_zero
 from houndgraph.models import AssetGroupHistory, AssetGroupTag, AssetGroupTagSelector, AssetGroupTagSelectorNode
 
 
@@ -35,9 +36,9 @@ class TagView(BaseModel):
     kind_id: int
     name: str
     description: str
-    created_at: datetime | None
+    created_at: datetime
     created_by: str
-    updated_at: datetime | None
+    updated_at: datetime
     updated_by: str
     deleted_at: datetime | None
     deleted_by: str | None
@@ -53,8 +54,8 @@ class TagView(BaseModel):
         names = names or {}
         return cls(
             id=tag.id, type=tag.type, kind_id=tag.kind_id or 0, name=tag.name, description=tag.description,
-            created_at=tag.created_at, created_by=names.get(tag.created_by or "", tag.created_by or ""),
-            updated_at=tag.updated_at, updated_by=names.get(tag.updated_by or "", tag.updated_by or ""),
+            created_at=or_zero(tag.created_at), created_by=names.get(tag.created_by or "", tag.created_by or ""),
+            updated_at=or_zero(tag.updated_at), updated_by=names.get(tag.updated_by or "", tag.updated_by or ""),
             deleted_at=tag.deleted_at, deleted_by=tag.deleted_by, position=tag.position,
             require_certify=tag.require_certify, analysis_enabled=tag.analysis_enabled, glyph=tag.glyph,
             counts=counts)
@@ -114,9 +115,9 @@ class SelectorView(BaseModel):
     is_default: bool
     allow_disable: bool
     seeds: list[SeedView]
-    created_at: datetime | None
+    created_at: datetime
     created_by: str
-    updated_at: datetime | None
+    updated_at: datetime
     updated_by: str
     disabled_at: datetime | None
     disabled_by: str | None
@@ -129,7 +130,8 @@ class SelectorView(BaseModel):
             description=selector.description, auto_certify=selector.auto_certify, is_default=selector.is_default,
             allow_disable=selector.allow_disable,
             seeds=[SeedView(selector_id=selector.id, type=seed.type, value=seed.value) for seed in selector.seeds],
-            created_at=selector.created_at, created_by=selector.created_by or "", updated_at=selector.updated_at,
+            created_at=or_zero(selector.created_at), created_by=selector.created_by or "",
+            updated_at=or_zero(selector.updated_at),
             updated_by=selector.updated_by or "", disabled_at=selector.disabled_at, disabled_by=selector.disabled_by,
             counts=None if members is None else SelectorCounts(members=members))
 

@@ -49,6 +49,28 @@ class AuditAction(StrEnum):
     DELETE_GRAPH_DATA = "DeleteBloodhoundData"
     REQUEST_ANALYSIS = "RequestAnalysis"
     CANCEL_ANALYSIS = "CancelAnalysisRequest"
+    # Privilege zones. The reference names no action for certification or the legacy selector edits.
+    CREATE_ASSET_GROUP_TAG = "CreateAssetGroupTag"
+    UPDATE_ASSET_GROUP_TAG = "UpdateAssetGroupTag"
+    DELETE_ASSET_GROUP_TAG = "DeleteAssetGroupTag"
+    CREATE_ASSET_GROUP_TAG_SELECTOR = "CreateAssetGroupTagSelector"
+    UPDATE_ASSET_GROUP_TAG_SELECTOR = "UpdateAssetGroupTagSelector"
+    DELETE_ASSET_GROUP_TAG_SELECTOR = "DeleteAssetGroupTagSelector"
+    CERTIFY_ASSET_GROUP_TAG_MEMBERS = "CertifyAssetGroupTagMembers"
+    UPDATE_ASSET_GROUP_SELECTORS = "UpdateAssetGroupSelectors"
+    CREATE_CUSTOM_NODE_KIND = "CreateCustomNodeKind"
+    UPDATE_CUSTOM_NODE_KIND = "UpdateCustomNodeKind"
+    DELETE_CUSTOM_NODE_KIND = "DeleteCustomNodeKind"
+    # Collection clients, their schedules (events) and jobs. The reference names only the first two.
+    CREATE_CLIENT = "CreateClient"
+    REPLACE_CLIENT_TOKEN = "ReplaceClientToken"
+    UPDATE_CLIENT = "UpdateClient"
+    DELETE_CLIENT = "DeleteClient"
+    CREATE_CLIENT_SCHEDULE = "CreateClientSchedule"
+    UPDATE_CLIENT_SCHEDULE = "UpdateClientSchedule"
+    DELETE_CLIENT_SCHEDULE = "DeleteClientSchedule"
+    CREATE_CLIENT_JOB = "CreateClientJob"
+    CANCEL_CLIENT_JOB = "CancelClientJob"
 
 
 class AuditStatus(StrEnum):

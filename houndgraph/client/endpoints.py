@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Response
 
+from houndgraph.audit.dependencies import AuditFields
 from houndgraph.auth.dependencies import CurrentClientId
 from houndgraph.client import service
 from houndgraph.client.schemas import (
@@ -36,8 +37,11 @@ ClientQuery = Annotated[ListQuery, Depends(list_query(CLIENTS))]
 ClientPage = Annotated[Page, Depends(page_query(DEFAULT_LIMIT))]
 
 
-async def create_client(body: ClientCreate, session: SessionDep) -> DataEnvelope[NewClientView]:
-    return DataEnvelope(data=await service.create(session, body))
+async def create_client(body: ClientCreate, session: SessionDep, audited: AuditFields) -> DataEnvelope[NewClientView]:
+    audited.update(name=body.name)
+    client = await service.create(session, body)
+    audited.update(client_id=str(client.id))
+    return DataEnvelope(data=client)
 
 
 async def list_clients(query: ClientQuery, page: ClientPage, shown: HydrationDep,
@@ -67,10 +71,11 @@ async def replace_client_token(client_id: str, session: SessionDep) -> DataEnvel
     return DataEnvelope(data=NewTokenView.of(token))
 
 
-async def create_client_job(client_id: str, body: JobRequest, session: SessionDep
+async def create_client_job(client_id: str, body: JobRequest, session: SessionDep, audited: AuditFields
                             ) -> DataEnvelope[ScheduledJobView]:
     client = await service.get(session, parse_uuid(client_id))
     job = await job_service.create(session, client.id, body)
+    audited.update(job_id=job.id)
     return DataEnvelope(data=await job_service.record(session, job))
 
 

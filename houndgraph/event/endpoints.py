@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import Depends, Response
 
+from houndgraph.audit.dependencies import AuditFields
 from houndgraph.deps import SessionDep
 from houndgraph.event import service
 from houndgraph.event.schemas import DEFAULT_LIMIT, EVENTS, HYDRATE_DOMAINS, HYDRATE_OUS, EventRequest, EventView
@@ -32,8 +33,9 @@ def _event_id(raw: str) -> int:
     return parse_int_id(raw, bits=32)
 
 
-async def create_event(body: EventRequest, session: SessionDep) -> DataEnvelope[EventView]:
+async def create_event(body: EventRequest, session: SessionDep, audited: AuditFields) -> DataEnvelope[EventView]:
     event = await service.create(session, body)
+    audited.update(event_id=event.id, client_id=str(event.client_id))
     return DataEnvelope(data=await service.view(session, event, Hydration()))
 
 
