@@ -18,8 +18,7 @@ from tests.labs import ADCS, clear, load_labs, merged
 from tests.sso.conftest import create as create_saml_provider
 from tests.sso.conftest import unique_name
 from tests.sso.idp_documents import AZURE_AD
-from tests.ui.browser import UI, open_ui
-from tests.ui.test_explore import choose, click_graph_centre, drawn_graph, graph_stats, open_explore
+from tests.ui.browser import UI, choose, click_graph_centre, drawn_graph, graph_stats, open_explore, open_ui
 
 JONES = "JONES@ESC1.LOCAL"
 JONES_SID = next(oid for oid, user in merged(ADCS, "users").items() if user["Properties"].get("name") == JONES)
@@ -170,4 +169,10 @@ def test_the_login_page_lists_the_sso_providers(browser: Browser, live_server: L
         anonymous.goto("/ui/")
         anonymous.page.locator("#logout").wait_for()
         assert not [c for c in anonymous.page.context.cookies() if c["name"] == "token"]
+        anonymous.page.click("#logout")
+        anonymous.page.locator("#login-submit").wait_for()
+        # A failed SSO sign-in comes back to the UI with the reason, which the login page shows.
+        anonymous.goto("/ui/login?error=the%20assertion%20has%20expired")
+        expect(anonymous.page.locator(".login-card .form-error")).to_have_text(
+            "Single sign-on failed: the assertion has expired")
         assert anonymous.take_errors() == []
