@@ -93,7 +93,7 @@ def test_create_a_zone_with_an_object_id_selector_and_see_its_members(ui: UI) ->
     ui.page.locator('.selector-row[data-selector="Jones"]').wait_for()
     member = ui.page.locator(f'.member-row[data-member="{JONES}"]')
     member.wait_for(timeout=ANALYSIS)
-    expect(ui.page.locator("#member-total")).to_have_text("1 members")
+    expect(ui.page.locator("#member-total")).to_have_text("1 member")
     expect(ui.page.locator('.zone-tag[data-tag="UI Test Zone"] .count')).to_have_text("1")
     expect(ui.page.locator('.selector-row[data-selector="Jones"] .selector-members')).to_have_text(str(previewed))
     ui.screenshot("zones-members")

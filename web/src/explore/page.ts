@@ -1,6 +1,6 @@
 // The Explore page: search, path finding and Cypher on the left, the graph in the middle, the entity or
 // edge panel on the right, a toolbar over the graph and a context menu on nodes.
-import { api, ApiError, get } from "../api";
+import { api, ApiError, get, hasPermission } from "../api";
 import { h, modal, replace, toast } from "../dom";
 import { cypherString, fromApiGraph, literalsToTable, type CypherResult, type GraphData, type GraphNode } from "../graph/model";
 import { GraphView, type LayoutName } from "../graph/view";
@@ -178,7 +178,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
         selectTab("pathfinding");
         void findPath();
       }),
-      zones.menuItems(node).map(([label, action]) => item(label, action)),
+      hasPermission(context.self, "graphdb", "Write") && zones.menuItems(node).map(([label, action]) => item(label, action)),
       item("Copy object ID", () => void navigator.clipboard?.writeText(node.objectId)));
     menu.classList.remove("hidden");
     const bounds = root.getBoundingClientRect();

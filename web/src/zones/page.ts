@@ -236,12 +236,14 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
       listMembers(tag.id, MEMBERS_SHOWN), memberCounts(tag.id),
       tag.require_certify ? listCertifications(tag.id) : Promise.resolve([] as Certification[])]);
     const certified = new Map(certifications.map((row) => [row.id, row]));
-    replace(countsHost, h("span", { class: "chip", id: "member-total" }, `${counts.total_count} members`),
+    replace(countsHost, h("span", { class: "chip", id: "member-total" }, `${counts.total_count} ${counts.total_count === 1 ? "member" : "members"}`),
       Object.entries(counts.counts).map(([kind, n]) => h("span", { class: "chip", "data-kind": kind }, `${kind}: ${n}`)));
     const pending = certifications.filter((row) => row.certified === 0 || row.certified === 1);
     replace(membersHost,
       tag.require_certify && h("div", { class: "row" },
-        h("span", { class: "muted" }, `${pending.length} members waiting for certification.`),
+        h("span", { class: "muted", id: "pending-certification" }, pending.length
+          ? `Waiting for certification: ${pending.slice(0, 10).map((row) => row.name).join(", ")}${pending.length > 10 ? ` and ${pending.length - 10} more` : ""}.`
+          : "Every selected object is certified."),
         pending.length > 0 && h("button", {
           class: "small", id: "certify-all", onclick: () => void certifyMembers(pending.map((row) => row.id), CERTIFY),
         }, "Certify all")),
