@@ -19,14 +19,17 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
   const emptyNote = h("div", { class: "graph-empty", id: "graph-empty" }, "Search for a node, find a path or run a query to draw the graph.");
   const tableHost = h("div", { class: "result-table hidden", id: "result-table" });
   const panelContent = h("div", { class: "panel-scroll" });
+  let panelTarget: PanelTarget | null = null;  // the node the panel shows, redrawn when its markers change
   const panel = h("aside", { class: "side-panel right hidden", id: "entity-panel", "aria-label": "Details", tabindex: "-1" },
-    h("button", { class: "icon-button panel-close", "aria-label": "Close the panel", onclick: () => showPanel(false) }, "×"),
+    h("button", { class: "icon-button panel-close", "aria-label": "Close the panel", onclick: () => {
+      panelTarget = null;
+      showPanel(false);
+    } }, "×"),
     panelContent);
   const stats = h("span", { class: "muted", id: "graph-stats" });
   const menu = h("div", { class: "context-menu hidden", role: "menu", id: "context-menu" });
   const explore = h("div", { class: "explore" });
   let lastLiterals: CypherResult["literals"] = [];
-  let panelTarget: PanelTarget | null = null;
 
   const view = new GraphView(graphHost, {
     nodeClick: (node) => openNode(node),
