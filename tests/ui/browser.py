@@ -6,13 +6,16 @@ exception fails the test that caused it; each test leaves a screenshot in tests/
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
 from tests.conftest import ADMIN_PASSWORD, LiveServer
 
@@ -87,3 +90,34 @@ def log_in(ui: UI, username: str = "admin", password: str = ADMIN_PASSWORD) -> N
     ui.page.fill("#login-password", password)
     ui.page.click("#login-submit")
     ui.page.wait_for_selector("#logout")
+
+
+def graph_stats(ui: UI, pattern: str) -> None:
+    """Wait until the toolbar's node and edge count matches `pattern` (the CSP forbids evaluated predicates)."""
+    expect(ui.page.locator("#graph-stats")).to_have_text(re.compile(pattern), timeout=20_000)
+
+
+def open_explore(ui: UI, tab: str = "search") -> None:
+    ui.goto("/ui/explore")
+    ui.page.click(f"#tab-{tab}")
+
+
+def choose(ui: UI, input_id: str, text: str, name: str) -> None:
+    """Type into a search box and pick the hit named `name`."""
+    ui.page.fill(f"#{input_id}", text)
+    ui.page.locator(".search-hit:visible", has_text=name).filter(
+        has=ui.page.locator(".hit-name", has_text=name)).first.click()
+
+
+def drawn_graph(ui: UI) -> dict[str, Any]:
+    """The graph on screen, as the Export JSON button saves it."""
+    with ui.page.expect_download() as download:
+        ui.page.click("#export-json")
+    return json.loads(download.value.path().read_text())
+
+
+def click_graph_centre(ui: UI, button: str = "left") -> None:
+    """A one-node graph, or a two-node one with its edge, is fitted around the centre of the canvas."""
+    box = ui.page.locator("#graph").bounding_box()
+    assert box
+    ui.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, button=button)  # type: ignore[arg-type]

@@ -4,17 +4,15 @@ queries, path finding, table view, exports and themes."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
 
 from houndgraph.db import Database
 from tests.labs import clear, load_labs
-from tests.ui.browser import UI
+from tests.ui.browser import UI, choose, click_graph_centre, drawn_graph, graph_stats, open_explore
 
 JONES = "JONES@ESC1.LOCAL"
 DOMAIN = "ESC1.LOCAL"
@@ -25,30 +23,6 @@ def labs(database: Database) -> Iterator[None]:
     load_labs(database)
     yield
     clear(database)
-
-
-def graph_stats(ui: UI, pattern: str) -> None:
-    """Wait until the toolbar's node and edge count matches `pattern` (the CSP forbids evaluated predicates)."""
-    expect(ui.page.locator("#graph-stats")).to_have_text(re.compile(pattern), timeout=20_000)
-
-
-def open_explore(ui: UI, tab: str = "search") -> None:
-    ui.goto("/ui/explore")
-    ui.page.click(f"#tab-{tab}")
-
-
-def choose(ui: UI, input_id: str, text: str, name: str) -> None:
-    """Type into a search box and pick the hit named `name`."""
-    ui.page.fill(f"#{input_id}", text)
-    ui.page.locator(".search-hit:visible", has_text=name).filter(
-        has=ui.page.locator(".hit-name", has_text=name)).first.click()
-
-
-def drawn_graph(ui: UI) -> dict[str, Any]:
-    """The graph on screen, as the Export JSON button saves it."""
-    with ui.page.expect_download() as download:
-        ui.page.click("#export-json")
-    return json.loads(download.value.path().read_text())
 
 
 def edge_labels(graph: dict[str, Any]) -> set[tuple[str, str, str]]:
@@ -116,13 +90,6 @@ def test_path_between_two_searched_nodes(ui: UI) -> None:
     assert {JONES, DOMAIN} <= labels
     assert graph["edges"]
     ui.screenshot("explore-pathfinding")
-
-
-def click_graph_centre(ui: UI, button: str = "left") -> None:
-    """A one-node graph, or a two-node one with its edge, is fitted around the centre of the canvas."""
-    box = ui.page.locator("#graph").bounding_box()
-    assert box
-    ui.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, button=button)  # type: ignore[arg-type]
 
 
 def test_an_edge_click_opens_its_help(ui: UI) -> None:

@@ -14,6 +14,7 @@ type Page = (root: HTMLElement, context: AppContext, path: string) => void | (()
 
 const NAV: { path: string; label: string; load: () => Promise<Page> }[] = [
   { path: "/explore", label: "Explore", load: async () => (await import("./explore/page")).explorePage },
+  { path: "/zones", label: "Privilege Zones", load: async () => (await import("./zones/page")).zonesPage },
   { path: "/data-quality", label: "Data Quality", load: async () => (await import("./pages/dataQuality")).dataQualityPage },
   { path: "/administration", label: "Administration", load: async () => (await import("./admin/page")).adminPage },
 ];
@@ -108,7 +109,7 @@ async function render(): Promise<void> {
     cleanup = loginPage(app, async () => {
       self = null;
       navigate(path === "/login" ? "/explore" : path);
-    });
+    }, new URLSearchParams(location.search).get("error"));
     if (path !== "/login") history.replaceState(null, "", "/ui/login");
     return;
   }
@@ -133,6 +134,17 @@ async function render(): Promise<void> {
   document.title = `${item.label} · houndgraph`;
 }
 
+// An SSO sign-in ends on /ui/ with the session in a `token` cookie, as the reference sets it: the UI takes
+// it into its own storage and deletes the cookie, so the API keeps seeing only the Bearer header.
+function adoptSsoSession(): void {
+  const cookie = document.cookie.split("; ").find((part) => part.startsWith("token="));
+  if (!cookie) return;
+  const token = decodeURIComponent(cookie.slice("token=".length));
+  document.cookie = "token=; Max-Age=0; path=/; SameSite=Strict";
+  if (token) setToken(token);
+}
+
+adoptSsoSession();
 setTheme(getTheme());
 setUnauthorizedHandler(() => {
   self = null;

@@ -1,8 +1,8 @@
 // The Explore page: search, path finding and Cypher on the left, the graph in the middle, the entity or
 // edge panel on the right, a toolbar over the graph and a context menu on nodes.
-import { api, ApiError, get } from "../api";
+import { api, ApiError, get, hasPermission } from "../api";
 import { h, modal, replace, toast } from "../dom";
-import { fromApiGraph, literalsToTable, type CypherResult, type GraphData, type GraphNode } from "../graph/model";
+import { cypherString, fromApiGraph, literalsToTable, type CypherResult, type GraphData, type GraphNode } from "../graph/model";
 import { GraphView, type LayoutName } from "../graph/view";
 import type { AppContext } from "../main";
 import { cypherTab } from "./cypher";
@@ -10,20 +10,21 @@ import { renderEdgePanel } from "./edgePanel";
 import { renderEntityPanel, type PanelTarget } from "./entityPanel";
 import { ALL_PATH_KINDS, EDGE_FILTER_GROUPS } from "./filters";
 import { searchBox, type SearchHit } from "./search";
+import { zoneActions } from "./zoneActions";
 
 const excludedKinds = new Set<string>();
-
-function cypherString(value: string): string {
-  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-}
 
 export function explorePage(root: HTMLElement, context: AppContext): () => void {
   const graphHost = h("div", { class: "graph-canvas", id: "graph", "aria-label": "Graph", role: "img" });
   const emptyNote = h("div", { class: "graph-empty", id: "graph-empty" }, "Search for a node, find a path or run a query to draw the graph.");
   const tableHost = h("div", { class: "result-table hidden", id: "result-table" });
   const panelContent = h("div", { class: "panel-scroll" });
+  let panelTarget: PanelTarget | null = null;  // the node the panel shows, redrawn when its markers change
   const panel = h("aside", { class: "side-panel right hidden", id: "entity-panel", "aria-label": "Details", tabindex: "-1" },
-    h("button", { class: "icon-button panel-close", "aria-label": "Close the panel", onclick: () => showPanel(false) }, "×"),
+    h("button", { class: "icon-button panel-close", "aria-label": "Close the panel", onclick: () => {
+      panelTarget = null;
+      showPanel(false);
+    } }, "×"),
     panelContent);
   const stats = h("span", { class: "muted", id: "graph-stats" });
   const menu = h("div", { class: "context-menu hidden", role: "menu", id: "context-menu" });
@@ -33,6 +34,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
   const view = new GraphView(graphHost, {
     nodeClick: (node) => openNode(node),
     edgeClick: (edge) => {
+      panelTarget = null;
       const nodes = new Map(view.nodes().map((n) => [n.id, n]));
       showPanel(true);
       renderEdgePanel(panelContent, edge, nodes.get(edge.source), nodes.get(edge.target));
@@ -61,6 +63,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
   }
 
   function openNode(node: PanelTarget): void {
+    panelTarget = node;
     showPanel(true);
     void renderEntityPanel(panelContent, node, {
       draw: (data) => {
@@ -154,6 +157,11 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
   }
 
   // --- context menu -------------------------------------------------------------------------------
+  // Owned and zone changes show once the analysis they request has run: the node is then redrawn.
+  const zones = zoneActions((id, changes) => {
+    const node = view.updateNode(id, changes);
+    if (node && panelTarget?.objectId === node.objectId) openNode(node);
+  });
   function showMenu(node: GraphNode, x: number, y: number): void {
     const hit: SearchHit = { objectid: node.objectId, type: node.kind, name: node.label };
     const item = (label: string, action: () => void) => h("button", {
@@ -173,6 +181,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
         selectTab("pathfinding");
         void findPath();
       }),
+      hasPermission(context.self, "graphdb", "Write") && zones.menuItems(node).map(([label, action]) => item(label, action)),
       item("Copy object ID", () => void navigator.clipboard?.writeText(node.objectId)));
     menu.classList.remove("hidden");
     const bounds = root.getBoundingClientRect();
@@ -243,6 +252,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
   search.input.focus();
   return () => {
     document.removeEventListener("keydown", onKey);
+    zones.stop();
     view.kill();
   };
 }

@@ -102,3 +102,8 @@ export function literalsToTable(literals: Literal[]): { columns: string[]; rows:
   }
   return { columns, rows };
 }
+
+/** A Cypher string literal of `value`. */
+export function cypherString(value: string): string {
+  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}

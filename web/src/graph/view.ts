@@ -28,6 +28,12 @@ export interface GraphEvents {
 const TIER_ZERO_RING = "#f2b705";
 const OWNED_RING = "#e5484d";
 
+/** The ring around a node: red when owned, gold when Tier Zero. */
+function ring(node: GraphNode): { ringSize: number; ringColor: string } {
+  const color = node.isOwnedObject ? OWNED_RING : node.isTierZero ? TIER_ZERO_RING : null;
+  return { ringSize: color ? 0.22 : 0, ringColor: color ?? "#0000" };
+}
+
 function themeColors() {
   const styles = getComputedStyle(document.documentElement);
   return {
@@ -109,7 +115,9 @@ export class GraphView {
 
   private wireEvents(): void {
     const r = this.renderer;
-    r.on("downNode", ({ node }) => {
+    r.on("downNode", ({ node, event }) => {
+      // Only the left button drags: a right click opens the context menu and leaves the node where it is.
+      if ("button" in event.original && event.original.button !== 0) return;
       this.dragged = node;
       this.dragMoved = false;
       if (!r.getCustomBBox()) r.setCustomBBox(r.getBBox());
@@ -190,10 +198,9 @@ export class GraphView {
     const size = data.nodes.length > 1000 ? 6 : data.nodes.length > 100 ? 10 : 16;
     for (const node of data.nodes) {
       this.nodesById.set(node.id, node);
-      const ring = node.isOwnedObject ? OWNED_RING : node.isTierZero ? TIER_ZERO_RING : null;
       this.graph.mergeNode(node.id, {
         label: node.label, size, color: kindColor(node.kind), image: kindIcon(node.kind), pictoColor: "#ffffff",
-        ringSize: ring ? 0.22 : 0, ringColor: ring ?? "#0000", x: Math.random(), y: Math.random(),
+        ...ring(node), x: Math.random(), y: Math.random(),
       });
     }
     for (const edge of data.edges) {
@@ -204,6 +211,15 @@ export class GraphView {
       });
     }
     if (relayout) this.layout(this.layoutName);
+  }
+
+  /** Changes a drawn node's markers (owned, Tier Zero) in place, keeping its position. */
+  updateNode(id: string, changes: Pick<Partial<GraphNode>, "isOwnedObject" | "isTierZero">): GraphNode | undefined {
+    const node = this.nodesById.get(id);
+    if (!node) return undefined;
+    Object.assign(node, changes);
+    this.graph.mergeNodeAttributes(id, ring(node));
+    return node;
   }
 
   layout(name: LayoutName): void {

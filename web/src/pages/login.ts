@@ -1,5 +1,6 @@
-// Login with a password; when the service answers auth_expired, the password must be changed first.
-import { api, ApiError } from "../api";
+// Login with a password, or with one of the SSO providers listed as buttons (the public SAML sign-on list);
+// when the service answers auth_expired, the password must be changed first.
+import { api, ApiError, get } from "../api";
 import { h, replace } from "../dom";
 import { setToken } from "../session";
 
@@ -7,8 +8,28 @@ interface LoginAnswer {
   data: { user_id: string; auth_expired: boolean; session_token: string };
 }
 
-export function loginPage(root: HTMLElement, done: () => void): void {
-  const error = h("p", { class: "form-error", role: "alert" });
+interface SignOnEndpoint {
+  name: string;
+  initiation_url: string;
+}
+
+/** The SSO providers anyone may pick before signing in: each button starts that provider's sign-in. */
+async function ssoButtons(host: HTMLElement): Promise<void> {
+  try {
+    const endpoints = (await get<{ data: { endpoints: SignOnEndpoint[] } }>("/saml/sso")).data.endpoints ?? [];
+    if (!endpoints.length) return;
+    replace(host, h("p", { class: "login-divider muted" }, "or"),
+      endpoints.map((endpoint) => h("a", {
+        class: "button sso-button", href: endpoint.initiation_url, "data-provider": endpoint.name,
+      }, `Log in with ${endpoint.name}`)));
+  } catch {
+    // no SSO list: the password form alone
+  }
+}
+
+export function loginPage(root: HTMLElement, done: () => void, ssoError: string | null = null): void {
+  const error = h("p", { class: "form-error", role: "alert" }, ssoError ? `Single sign-on failed: ${ssoError}` : "");
+  const sso = h("div", { class: "sso-buttons", id: "sso-buttons" });
   const username = h("input", { id: "login-username", name: "username", autocomplete: "username", required: true });
   const password = h("input", { id: "login-password", name: "password", type: "password", autocomplete: "current-password", required: true });
   const submit = h("button", { type: "submit", class: "primary", id: "login-submit" }, "Log in");
@@ -39,9 +60,10 @@ export function loginPage(root: HTMLElement, done: () => void): void {
   h("p", { class: "muted" }, "Attack-path analysis for Active Directory and Azure"),
   h("label", { for: "login-username" }, "User name"), username,
   h("label", { for: "login-password" }, "Password"), password,
-  error, submit);
+  error, submit, sso);
   replace(root, h("div", { class: "login-screen" }, form));
   username.focus();
+  void ssoButtons(sso);
 }
 
 function changePassword(root: HTMLElement, login: LoginAnswer["data"], current: string, done: () => void): void {
