@@ -169,6 +169,8 @@ def test_the_login_page_lists_the_sso_providers(browser: Browser, live_server: L
         anonymous.goto("/ui/")
         anonymous.page.locator("#logout").wait_for()
         assert not [c for c in anonymous.page.context.cookies() if c["name"] == "token"]
+        # Log out once the page's own requests have finished (one still in flight would answer 401).
+        anonymous.page.wait_for_load_state("networkidle")
         anonymous.page.click("#logout")
         anonymous.page.locator("#login-submit").wait_for()
         # A failed SSO sign-in comes back to the UI with the reason, which the login page shows.
