@@ -376,7 +376,9 @@ ROUTES: list[Route] = [
           P.AUTH_MANAGE_PROVIDERS, deprecated=True),
     Route("DELETE", "/api/v2/saml/providers/{saml_provider_id}", sso_endpoints.delete_saml_provider,
           P.AUTH_MANAGE_PROVIDERS, deprecated=True, audit=A.DELETE_SSO_PROVIDER),
-    Route("GET", "/api/v2/sso-providers", sso_endpoints.list_providers, AUTHENTICATED),
+    # PUBLIC as in the reference: the login page lists the providers before anyone has signed in (nothing
+    # secret in it: names, slugs, sign-in URLs, the identity providers' public issuer and client ids).
+    Route("GET", "/api/v2/sso-providers", sso_endpoints.list_providers, PUBLIC),
     Route("GET", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.get_provider, AUTHENTICATED),
     Route("PATCH", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.update_provider, P.AUTH_MANAGE_PROVIDERS,
           streams_body=True, audit=A.UPDATE_SSO_PROVIDER),

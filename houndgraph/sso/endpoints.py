@@ -46,9 +46,10 @@ def _saml_view(request: Request, provider: SSOProvider) -> SAMLProviderView:
 
 
 def _provider_view(request: Request, provider: SSOProvider) -> AuthProviderView:
+    urls = service.service_provider_urls(_base_url(request), provider)
     if provider.oidc_provider is not None:
-        return AuthProviderView.of(provider, OIDCProviderView.of(provider.oidc_provider))
-    return AuthProviderView.of(provider, _saml_view(request, provider) if provider.saml_provider else None)
+        return AuthProviderView.of(provider, OIDCProviderView.of(provider.oidc_provider), urls)
+    return AuthProviderView.of(provider, _saml_view(request, provider) if provider.saml_provider else None, urls)
 
 
 async def create_oidc_provider(body: OIDCProviderCreate, request: Request,

@@ -84,14 +84,18 @@ class AuthProviderView(BaseModel):
     slug: str
     details: SAMLProviderView | OIDCProviderView | None
     config: ProviderConfig
+    # Where a browser starts this provider's sign-in, and where the provider answers (on the caller's host).
+    login_uri: str
+    callback_uri: str
     created_at: datetime
     updated_at: datetime
 
     @classmethod
-    def of(cls, provider: SSOProvider, details: SAMLProviderView | OIDCProviderView | None) -> AuthProviderView:
+    def of(cls, provider: SSOProvider, details: SAMLProviderView | OIDCProviderView | None,
+           urls: ServiceProviderURLs) -> AuthProviderView:
         return cls(id=provider.id, name=provider.name, type=provider.type, slug=provider.slug, details=details,
-                   config=ProviderConfig.model_validate(provider.config or {}), created_at=provider.created_at,
-                   updated_at=provider.updated_at)
+                   config=ProviderConfig.model_validate(provider.config or {}), login_uri=urls.sso,
+                   callback_uri=urls.acs, created_at=provider.created_at, updated_at=provider.updated_at)
 
 
 class DeletedProvider(BaseModel):

@@ -130,6 +130,22 @@ def test_an_oidc_provider_is_created_and_listed(admin: httpx.Client, registered:
     assert bad.status_code == 400
 
 
+def test_anyone_may_list_the_providers_and_where_their_sign_in_starts(live_server: LiveServer,
+                                                                    registered: dict) -> None:
+    """As the reference does: a login page lists the providers before anyone has signed in."""
+    with httpx.Client(base_url=live_server.base_url) as anonymous:
+        response = anonymous.get("/api/v2/sso-providers")
+    assert response.status_code == 200
+    listed = {p["id"]: p for p in response.json()["data"]}[registered["id"]]
+    assert listed["login_uri"] == f"{live_server.base_url}/api/v2/sso/{registered['slug']}/login"
+    assert listed["callback_uri"] == f"{live_server.base_url}/api/v2/sso/{registered['slug']}/callback"
+    assert set(listed["details"]) <= {"id", "sso_provider_id", "client_id", "issuer", "created_at", "updated_at",
+                                      "deleted_at"}  # no secret among them
+    # The listed login URI is the one that starts the flow.
+    with httpx.Client(follow_redirects=False) as browser:
+        assert browser.get(listed["login_uri"]).status_code == 302
+
+
 def test_sign_in_provisions_a_new_user_and_opens_a_session(live_server: LiveServer, registered: dict,
                                                            oidc_provider: OIDCTestProvider) -> None:
     oidc_provider.email, oidc_provider.tamper = f"{uuid.uuid4().hex[:8]}@corp.example.test", None

@@ -1,5 +1,5 @@
-// Login with a password, or with one of the SSO providers listed as buttons (the public SAML sign-on list);
-// when the service answers auth_expired, the password must be changed first.
+// Login with a password, or with one of the SSO providers (SAML or OIDC) listed as buttons from the public
+// provider list; when the service answers auth_expired, the password must be changed first.
 import { api, ApiError, get } from "../api";
 import { h, replace } from "../dom";
 import { setToken } from "../session";
@@ -8,20 +8,22 @@ interface LoginAnswer {
   data: { user_id: string; auth_expired: boolean; session_token: string };
 }
 
-interface SignOnEndpoint {
+interface AuthProvider {
   name: string;
-  initiation_url: string;
+  type: string;
+  login_uri: string;
 }
 
 /** The SSO providers anyone may pick before signing in: each button starts that provider's sign-in. */
 async function ssoButtons(host: HTMLElement): Promise<void> {
   try {
-    const endpoints = (await get<{ data: { endpoints: SignOnEndpoint[] } }>("/saml/sso")).data.endpoints ?? [];
-    if (!endpoints.length) return;
+    const providers = (await get<{ data: AuthProvider[] }>("/sso-providers")).data ?? [];
+    if (!providers.length) return;
     replace(host, h("p", { class: "login-divider muted" }, "or"),
-      endpoints.map((endpoint) => h("a", {
-        class: "button sso-button", href: endpoint.initiation_url, "data-provider": endpoint.name,
-      }, `Log in with ${endpoint.name}`)));
+      providers.map((provider) => h("a", {
+        class: "button sso-button", href: provider.login_uri, "data-provider": provider.name,
+        "data-type": provider.type,
+      }, `Log in with ${provider.name}`)));
   } catch {
     // no SSO list: the password form alone
   }
