@@ -233,7 +233,8 @@ def next_task(conn: psycopg.Connection, after_id: int) -> TaskRow | None:
 
 def begin_attempt(conn: psycopg.Connection, task_id: int) -> int:
     row = conn.execute(
-        "UPDATE ingest_tasks SET state = %s, attempts = attempts + 1, updated_at = now() WHERE id = %s "
+        "UPDATE ingest_tasks SET state = %s, attempts = attempts + 1, start_time = now(), end_time = NULL, "
+        "updated_at = now() WHERE id = %s "
         "RETURNING attempts",
         (str(TaskState.RUNNING), task_id),
     ).fetchone()
@@ -244,7 +245,8 @@ def begin_attempt(conn: psycopg.Connection, task_id: int) -> int:
 def release_task(conn: psycopg.Connection, task_id: int) -> None:
     """A clean shutdown interrupted the task: it is not the file's fault, so the attempt is not counted."""
     conn.execute(
-        "UPDATE ingest_tasks SET state = %s, attempts = greatest(attempts - 1, 0), updated_at = now() WHERE id = %s",
+        "UPDATE ingest_tasks SET state = %s, attempts = greatest(attempts - 1, 0), start_time = NULL, "
+        "updated_at = now() WHERE id = %s",
         (str(TaskState.PENDING), task_id),
     )
 
@@ -252,7 +254,7 @@ def release_task(conn: psycopg.Connection, task_id: int) -> None:
 def complete_task(conn: psycopg.Connection, task: TaskRow, warnings: list[str], nodes: int, edges: int) -> None:
     conn.execute(
         "UPDATE ingest_tasks SET state = %s, warnings = %s, errors = '[]'::jsonb, nodes_written = %s, "
-        "edges_written = %s, updated_at = now() WHERE id = %s",
+        "edges_written = %s, end_time = clock_timestamp(), updated_at = now() WHERE id = %s",
         (str(TaskState.COMPLETE), Jsonb(warnings), nodes, edges, task.id),
     )
     # Last statement of the task's transaction: the job row stays locked for the commit only.
@@ -266,7 +268,7 @@ def complete_task(conn: psycopg.Connection, task: TaskRow, warnings: list[str], 
 def fail_task(conn: psycopg.Connection, task: TaskRow, errors: list[str], warnings: list[str]) -> None:
     conn.execute(
         "UPDATE ingest_tasks SET state = %s, errors = %s, warnings = %s, nodes_written = 0, edges_written = 0, "
-        "updated_at = now() WHERE id = %s",
+        "end_time = clock_timestamp(), updated_at = now() WHERE id = %s",
         (str(TaskState.FAILED), Jsonb(errors), Jsonb(warnings), task.id),
     )
     conn.execute(
