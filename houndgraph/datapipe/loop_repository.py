@@ -7,6 +7,7 @@ functions here never commit. The graph deletions of clear-database are in `clear
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 import psycopg
@@ -40,6 +41,10 @@ class TaskRow:
     owns_file: bool
     attempts: int
     warnings: list[str]
+    # The `lastseen` the task writes: its job's start, one moment for every file of a collection, so an edge
+    # two files describe (an OU's ChildObjects and its child's ContainedBy) or a node several files name is
+    # left as it is by the second file rather than rewritten with a later time.
+    seen_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +222,7 @@ def job_tasks(conn: psycopg.Connection, job_id: int) -> list[TaskSummary]:
 # --- tasks -------------------------------------------------------------------------------------
 
 _TASK_COLUMNS = "task.id, task.job_id, task.file_name, task.stored_path, task.member_name, task.owns_file, " \
-                "task.attempts, task.warnings"
+                "task.attempts, task.warnings, job.start_time"
 
 
 def next_task(conn: psycopg.Connection, after_id: int) -> TaskRow | None:
