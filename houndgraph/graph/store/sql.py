@@ -41,9 +41,10 @@ COPY_NODES = "COPY hg_stage_node (objectid, kind_ids, properties) FROM STDIN (FO
 STAGE_NODE_TYPES = ["text", "text", "text"]
 COPY_EDGES = "COPY hg_stage_edge (start_id, end_id, kind_id, properties) FROM STDIN (FORMAT BINARY)"
 STAGE_EDGE_TYPES = ["int8", "int8", "int2", "text"]
+# Ingest sends edges in text format, a batch in one piece (`edges.copy_text`).
+COPY_EDGES_TEXT = "COPY hg_stage_edge (start_id, end_id, kind_id, properties) FROM STDIN"
 # Edges that cannot exist yet go straight into the table.
-COPY_NEW_EDGES = "COPY edge (start_id, end_id, kind_id, properties) FROM STDIN (FORMAT BINARY)"
-NEW_EDGE_TYPES = ["int8", "int8", "int2", "jsonb"]
+COPY_NEW_EDGES = "COPY edge (start_id, end_id, kind_id, properties) FROM STDIN"
 
 # Union of kind ids that keeps the stored ones first (they decide the display kind).
 _KIND_UNION = """
