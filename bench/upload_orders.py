@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import signal
+import sys
 import tempfile
 import time
 import zipfile
@@ -63,6 +65,8 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=100_000)
     parser.add_argument("--orders", default=",".join(ORDERS), help=f"comma-separated, of {', '.join(ORDERS)}")
     args = parser.parse_args()
+    # A plain `kill` unwinds like Ctrl-C, so each service's embedded PostgreSQL is stopped and its files removed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     orders = args.orders.split(",")
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
           f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.2f}")
