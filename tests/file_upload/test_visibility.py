@@ -12,21 +12,13 @@ import pytest
 
 from houndgraph.db import Database
 from tests.file_upload.helpers import ADCS_ZIP, completed_tasks, ingest_paths
-
-
-class _Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
+from tests.test_operations import Lines
 
 
 @pytest.fixture
 def info_lines() -> Iterator[list[str]]:
     """INFO lines of the datapipe and of analysis, whatever logging setup another test left behind."""
-    handler = _Lines()
+    handler = Lines()
     loggers = [logging.getLogger(name) for name in ("houndgraph.datapipe", "houndgraph.analysis")]
     levels = [logger.level for logger in loggers]
     for logger in loggers:
