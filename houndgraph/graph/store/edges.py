@@ -7,8 +7,9 @@ end): ingest, the analysis rules that add single edges and Cypher's CREATE all g
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
+import orjson
 import psycopg
 
 from houndgraph.graph.connection import GraphConnection
@@ -44,6 +45,15 @@ def write_edges(
         # An edge touching a node this batch created cannot exist yet (batch duplicates are merged):
         # it is copied straight into the table, skipping the staging table and the conflict check.
         (fresh if start_id in created or end_id in created else others).append(row)
+    if others:
+        # Nor can an edge into a node no stored edge of its kind enters, or out of one none of its kind
+        # leaves: so the edges of objects an earlier file only named (children an OU lists, members of a
+        # group, placeholders) are copied as well. COPY inserts rows in bulk; the upsert inserts them one at
+        # a time, at about twice the cost.
+        entered = _stored_pairs(conn, sql.ENTERED, {(end_id, kind_id) for _, end_id, kind_id, _ in others})
+        others = _split(others, fresh, lambda row: (row[1], row[2]) in entered)
+        left = _stored_pairs(conn, sql.LEFT, {(start_id, kind_id) for start_id, _, kind_id, _ in others})
+        others = _split(others, fresh, lambda row: (row[0], row[2]) in left)
     if fresh:
         fresh.sort()
         with conn.cursor().copy(sql.COPY_NEW_EDGES) as copy:
@@ -51,6 +61,21 @@ def write_edges(
     if others:
         upsert_edges(conn, others)
     return len(prepared.edge_rows)
+
+
+def _stored_pairs(conn: psycopg.Connection, query: str, pairs: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    if not pairs:
+        return set()
+    return set(conn.execute(query, {"pairs": orjson.dumps(sorted(pairs)).decode()}).fetchall())
+
+
+def _split(rows: list[StagedEdge], fresh: list[StagedEdge], may_exist: Callable[[StagedEdge], bool]
+           ) -> list[StagedEdge]:
+    """Moves the rows that cannot exist to `fresh`; returns the others."""
+    kept = []
+    for row in rows:
+        (kept if may_exist(row) else fresh).append(row)
+    return kept
 
 
 def upsert_edges(conn: psycopg.Connection, edges: Iterable[StagedEdge]) -> None:

@@ -115,6 +115,17 @@ FROM node
 WHERE properties ->> 'objectid' = ANY(ARRAY(SELECT jsonb_array_elements_text(%(objectids)s::jsonb)))
 """
 
+# Of (node id, edge kind id) pairs, those that some stored edge of the kind enters (ENTERED) or leaves (LEFT):
+# an edge can exist only if both its pairs are such. One index probe per pair.
+_STORED_PAIRS = """
+SELECT p.node_id, p.kind_id
+FROM (SELECT (e ->> 0)::bigint AS node_id, (e ->> 1)::smallint AS kind_id
+      FROM jsonb_array_elements(%(pairs)s::jsonb) AS e) AS p
+WHERE EXISTS (SELECT FROM edge WHERE edge.{side} = p.node_id AND edge.kind_id = p.kind_id)
+"""
+ENTERED = _STORED_PAIRS.format(side="end_id")
+LEFT = _STORED_PAIRS.format(side="start_id")
+
 # A row that would not change is skipped: re-ingesting within one `seen_at` writes nothing.
 UPSERT_EDGES = """
 INSERT INTO edge AS edge (start_id, end_id, kind_id, properties)
