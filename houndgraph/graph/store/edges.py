@@ -72,7 +72,7 @@ def _stored_pairs(conn: psycopg.Connection, query: str, pairs: set[tuple[int, in
 def _split(rows: list[StagedEdge], fresh: list[StagedEdge], may_exist: Callable[[StagedEdge], bool]
            ) -> list[StagedEdge]:
     """Moves the rows that cannot exist to `fresh`; returns the others."""
-    kept = []
+    kept: list[StagedEdge] = []
     for row in rows:
         (kept if may_exist(row) else fresh).append(row)
     return kept
