@@ -216,11 +216,23 @@ def _gpo_changes() -> dict[str, list[Any]]:
     return {"LocalAdmins": [], "RemoteDesktopUsers": [], "DcomUsers": [], "PSRemoteUsers": [], "AffectedComputers": []}
 
 
+def _typed(objectid: str, kind: str) -> dict[str, str]:
+    return {"ObjectIdentifier": objectid, "ObjectType": kind}
+
+
 def ous(layout: Layout) -> Iterator[dict[str, Any]]:
+    """OU i holds object i of each kind modulo the OU count (as `ContainedBy` says from the other side), and
+    its GPO makes a help-desk group local administrator of its computers."""
     for i in range(layout.ous):
         properties = _base(f"OU{i}", i) | {"blocksinheritance": False}
         links = [{"IsEnforced": i % 5 == 0, "GUID": layout.gpo(i % layout.gpos)}]
-        record = {"Properties": properties, "Links": links, "ChildObjects": [], "GPOChanges": _gpo_changes()}
+        computers = [_typed(layout.computer(n), "Computer") for n in range(i, layout.computers, layout.ous)]
+        children = [_typed(layout.user(n), "User") for n in range(i, layout.users, layout.ous)]
+        children += [_typed(layout.group(n), "Group") for n in range(i, layout.groups, layout.ous)]
+        changes = _gpo_changes() | {"AffectedComputers": computers,
+                                    "LocalAdmins": [_typed(layout.group(i % min(layout.groups, 50)), "Group")]}
+        record = {"Properties": properties, "Links": links, "ChildObjects": children + computers,
+                  "GPOChanges": changes}  # fmt: skip
         record |= _common(layout, layout.ou(i), i)
         record["ContainedBy"] = {"ObjectIdentifier": DOMAIN_SID, "ObjectType": "Domain"}
         yield record

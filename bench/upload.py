@@ -17,6 +17,8 @@ import socket
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -51,6 +53,27 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+@contextmanager
+def service(data_dir: Path) -> Iterator[httpx.Client]:
+    """A fresh service on `data_dir` in a background thread, and a client logged in as its admin."""
+    settings = Settings(data_dir=data_dir, port=free_port(), admin_password=PASSWORD, datapipe_interval=0.05)
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=settings.port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{settings.port}", timeout=600) as http:
+            token = http.post("/api/v2/login", json={"login_method": "secret", "username": "admin",
+                                                     "secret": PASSWORD}).json()["data"]["session_token"]
+            http.headers["Authorization"] = f"Bearer {token}"
+            yield http
+    finally:
+        server.should_exit = True
+        thread.join(timeout=60)
 
 
 def upload_all(http: httpx.Client, paths: list[Path]) -> tuple[dict, dict[str, float]]:
@@ -89,30 +112,15 @@ def main() -> None:
             synthetic_users(synthetic, args.users)
             data_sets.append((f"synthetic users ({args.users:,}, {synthetic.stat().st_size / 1e6:.0f} MB)",
                               [synthetic]))
-        settings = Settings(data_dir=Path(tmp) / "data", port=free_port(), admin_password=PASSWORD,
-                            datapipe_interval=0.05)
-        server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=settings.port,
-                                               log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        while not server.started:
-            time.sleep(0.05)
-        try:
-            with httpx.Client(base_url=f"http://127.0.0.1:{settings.port}", timeout=600) as http:
-                token = http.post("/api/v2/login", json={"login_method": "secret", "username": "admin",
-                                                         "secret": PASSWORD}).json()["data"]["session_token"]
-                http.headers["Authorization"] = f"Bearer {token}"
-                for name, paths in data_sets:
-                    job, seconds = upload_all(http, paths)
-                    ingest = max(seconds["ingest"], 1e-3)
-                    print(f"{name}: status {job['status']}, {job['total_files']} files, "
-                          f"{job['nodes_written']:,} objects, {job['edges_written']:,} edges; "
-                          f"{seconds['total']:.2f} s in all = upload {seconds['upload']:.2f} + ingest {ingest:.2f} "
-                          f"({job['nodes_written'] / ingest:,.0f} objects/s, {job['edges_written'] / ingest:,.0f} "
-                          f"edges/s) + analysis {seconds['analysis']:.2f}")
-        finally:
-            server.should_exit = True
-            thread.join(timeout=60)
+        with service(Path(tmp) / "data") as http:
+            for name, paths in data_sets:
+                job, seconds = upload_all(http, paths)
+                ingest = max(seconds["ingest"], 1e-3)
+                print(f"{name}: status {job['status']}, {job['total_files']} files, "
+                      f"{job['nodes_written']:,} objects, {job['edges_written']:,} edges; "
+                      f"{seconds['total']:.2f} s in all = upload {seconds['upload']:.2f} + ingest {ingest:.2f} "
+                      f"({job['nodes_written'] / ingest:,.0f} objects/s, {job['edges_written'] / ingest:,.0f} "
+                      f"edges/s) + analysis {seconds['analysis']:.2f}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ tagged) and the data-quality snapshot close the run, each its own timed step.
 
 from __future__ import annotations
 
+import logging
 from time import perf_counter
 
 from houndgraph.analysis import (
@@ -79,6 +80,8 @@ AZURE_RULES: tuple[Rule, ...] = (
 
 ALL_RULES: tuple[Rule, ...] = AD_RULES + AZURE_RULES
 
+log = logging.getLogger(__name__)
+
 
 def tag_privilege_zones(ctx: Context, report: AnalysisReport) -> None:
     report.zones = tag_zones(ctx)
@@ -101,3 +104,4 @@ def finish_run(ctx: Context, report: AnalysisReport) -> None:
         started = perf_counter()
         step(ctx, report)
         report.steps[step.__name__] = perf_counter() - started
+        log.info("analysis step %s: %.3f s", step.__name__, report.steps[step.__name__])

@@ -39,6 +39,14 @@ class RuleReport:
     def total(self) -> int:
         return sum(counts.total for counts in self.edges.values())
 
+    @property
+    def added(self) -> int:
+        return sum(counts.created for counts in self.edges.values())
+
+    @property
+    def removed(self) -> int:
+        return sum(counts.deleted for counts in self.edges.values())
+
 
 @dataclass(slots=True)
 class AnalysisReport:
@@ -75,8 +83,10 @@ def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: Analy
                 rule_report.edges[kind] = write_kind(context, kind, derived.get(kind, ()))
             rule_report.seconds = perf_counter() - started
             report.rules.append(rule_report)
-            log.debug("analysis rule %s: %.3fs, %d edges", rule.name, rule_report.seconds, rule_report.total)
+            log.info("analysis rule %s: %.3f s, %d edges added, %d removed, %d in all", rule.name,
+                     rule_report.seconds, rule_report.added, rule_report.removed, rule_report.total)
         if finish is not None:
             finish(context, report)
     report.seconds = perf_counter() - began
+    log.info("analysis: %d rules in %.3f s", len(report.rules), report.seconds)
     return report

@@ -122,7 +122,9 @@ async def start(session: AsyncSession, client_id: uuid.UUID, job_id: int) -> Cli
     if job.status != JobStatus.READY:
         raise BadRequest(NOT_READY.format(job_id=job.id))
     upload = await file_upload_service.open_job(session, None, None)
-    job.status, job.start_time, job.ingest_job_id = JobStatus.RUNNING, utcnow(), upload.id
+    # The same moment as its upload job: the graph stamps the job's files with that start as `lastseen`, and
+    # the domain results count the objects seen since this job's start.
+    job.status, job.start_time, job.ingest_job_id = JobStatus.RUNNING, upload.start_time, upload.id
     await repository.set_current_job(session, client_id, job.id)
     await session.flush()
     return job

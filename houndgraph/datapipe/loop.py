@@ -247,7 +247,13 @@ class Datapipe:
                 repo.fail_task(conn, task, errors, warnings)
         if task.owns_file and not repo.path_still_needed(conn, task.stored_path):
             files.discard(Path(task.stored_path))
-        INGEST_SECONDS.labels("failed" if errors else "complete").observe(time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        INGEST_SECONDS.labels("failed" if errors else "complete").observe(seconds)
+        if errors:
+            log.info("ingest of %s failed after %.2f s: %s", task.file_name, seconds, errors[0])
+        else:
+            log.info("ingested %s: %d records, %d nodes, %d edges in %.2f s (%.0f edges/s)", task.file_name,
+                     stats.records, stats.nodes, stats.edges, seconds, stats.edges / max(seconds, 1e-6))
         observer.task_finished(task, TaskState.FAILED if errors else TaskState.COMPLETE, stats, errors)
 
     def _advance_ingested_jobs(self, conn: psycopg.Connection) -> None:

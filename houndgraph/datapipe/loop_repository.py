@@ -7,6 +7,7 @@ functions here never commit. The graph deletions of clear-database are in `clear
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 import psycopg
@@ -40,6 +41,10 @@ class TaskRow:
     owns_file: bool
     attempts: int
     warnings: list[str]
+    # The `lastseen` the task writes: its job's start, one moment for every file of a collection, so an edge
+    # two files describe (an OU's ChildObjects and its child's ContainedBy) or a node several files name is
+    # left as it is by the second file rather than rewritten with a later time.
+    seen_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +222,7 @@ def job_tasks(conn: psycopg.Connection, job_id: int) -> list[TaskSummary]:
 # --- tasks -------------------------------------------------------------------------------------
 
 _TASK_COLUMNS = "task.id, task.job_id, task.file_name, task.stored_path, task.member_name, task.owns_file, " \
-                "task.attempts, task.warnings"
+                "task.attempts, task.warnings, job.start_time"
 
 
 def next_task(conn: psycopg.Connection, after_id: int) -> TaskRow | None:
@@ -233,7 +238,8 @@ def next_task(conn: psycopg.Connection, after_id: int) -> TaskRow | None:
 
 def begin_attempt(conn: psycopg.Connection, task_id: int) -> int:
     row = conn.execute(
-        "UPDATE ingest_tasks SET state = %s, attempts = attempts + 1, updated_at = now() WHERE id = %s "
+        "UPDATE ingest_tasks SET state = %s, attempts = attempts + 1, start_time = now(), end_time = NULL, "
+        "updated_at = now() WHERE id = %s "
         "RETURNING attempts",
         (str(TaskState.RUNNING), task_id),
     ).fetchone()
@@ -244,7 +250,8 @@ def begin_attempt(conn: psycopg.Connection, task_id: int) -> int:
 def release_task(conn: psycopg.Connection, task_id: int) -> None:
     """A clean shutdown interrupted the task: it is not the file's fault, so the attempt is not counted."""
     conn.execute(
-        "UPDATE ingest_tasks SET state = %s, attempts = greatest(attempts - 1, 0), updated_at = now() WHERE id = %s",
+        "UPDATE ingest_tasks SET state = %s, attempts = greatest(attempts - 1, 0), start_time = NULL, "
+        "updated_at = now() WHERE id = %s",
         (str(TaskState.PENDING), task_id),
     )
 
@@ -252,7 +259,7 @@ def release_task(conn: psycopg.Connection, task_id: int) -> None:
 def complete_task(conn: psycopg.Connection, task: TaskRow, warnings: list[str], nodes: int, edges: int) -> None:
     conn.execute(
         "UPDATE ingest_tasks SET state = %s, warnings = %s, errors = '[]'::jsonb, nodes_written = %s, "
-        "edges_written = %s, updated_at = now() WHERE id = %s",
+        "edges_written = %s, end_time = clock_timestamp(), updated_at = now() WHERE id = %s",
         (str(TaskState.COMPLETE), Jsonb(warnings), nodes, edges, task.id),
     )
     # Last statement of the task's transaction: the job row stays locked for the commit only.
@@ -266,7 +273,7 @@ def complete_task(conn: psycopg.Connection, task: TaskRow, warnings: list[str], 
 def fail_task(conn: psycopg.Connection, task: TaskRow, errors: list[str], warnings: list[str]) -> None:
     conn.execute(
         "UPDATE ingest_tasks SET state = %s, errors = %s, warnings = %s, nodes_written = 0, edges_written = 0, "
-        "updated_at = now() WHERE id = %s",
+        "end_time = clock_timestamp(), updated_at = now() WHERE id = %s",
         (str(TaskState.FAILED), Jsonb(errors), Jsonb(warnings), task.id),
     )
     conn.execute(

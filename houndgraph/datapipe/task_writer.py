@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 
@@ -75,7 +74,6 @@ def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warn
     """Read and write the whole document in the open transaction; raises IngestError for a bad file."""
     document = open_document(task, settings)
     store = GraphStore(conn)
-    seen_at = datetime.now(UTC)
     progress = TaskProgress(task)
 
     def after_batch(stats: WriteStats) -> None:
@@ -89,7 +87,7 @@ def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warn
     if should_stop():
         raise Stopped()
     # Reading and preparing the next batches overlaps with PostgreSQL applying the current one.
-    store.write_all(read_file(document, batch_size=batch_size, warnings=warnings), seen_at=seen_at,
+    store.write_all(read_file(document, batch_size=batch_size, warnings=warnings), seen_at=task.seen_at,
                     on_batch=after_batch)
     warnings.extend(_store_warnings(progress.stats))
     return progress.stats

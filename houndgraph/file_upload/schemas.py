@@ -65,6 +65,9 @@ class CompletedTaskView(BaseModel):
     warnings: list[str]
     nodes_written: int
     edges_written: int
+    # When the datapipe began and finished reading the file (Go's zero time for tasks older than these).
+    start_time: datetime
+    end_time: datetime
     created_at: datetime
     updated_at: datetime
     deleted_at: SqlNullTime = SqlNullTime()
@@ -74,7 +77,8 @@ class CompletedTaskView(BaseModel):
         return cls(
             id=task.id, file_name=task.file_name, parent_file_name=task.parent_file_name or "", state=task.state,
             errors=[str(e) for e in task.errors], warnings=[str(w) for w in task.warnings],
-            nodes_written=task.nodes_written, edges_written=task.edges_written, created_at=task.created_at,
+            nodes_written=task.nodes_written, edges_written=task.edges_written,
+            start_time=or_zero(task.start_time), end_time=or_zero(task.end_time), created_at=task.created_at,
             updated_at=task.updated_at,
         )
 

@@ -10,7 +10,6 @@ refused before it is parsed.
 from __future__ import annotations
 
 import io
-import re
 from typing import BinaryIO
 
 import numpy as np
@@ -22,7 +21,7 @@ MAX_JSON_DEPTH = 64
 
 _STRUCTURE = b'"[]{}'
 _NOT_STRUCTURE = bytes(byte for byte in range(256) if byte not in _STRUCTURE)
-_STRINGS = re.compile(rb'"[^"]*"')
+_QUOTE = ord('"')
 _STEPS = np.zeros(256, dtype=np.int64)
 _STEPS[[ord("["), ord("{")]] = 1
 _STEPS[[ord("]"), ord("}")]] = -1
@@ -36,8 +35,8 @@ class NestingCounter:
     """Feeds on consecutive chunks of one JSON text; `deepest` is the deepest nesting seen so far.
 
     Brackets inside strings do not count. Each chunk is reduced at C speed (escapes dropped, then every
-    byte but quotes and brackets, then whole strings) before numpy counts what is left. Invalid JSON may
-    be miscounted, which is harmless: the parser refuses it anyway.
+    byte but quotes and brackets) before numpy counts what is left. Invalid JSON may be miscounted,
+    which is harmless: the parser refuses it anyway.
     """
 
     def __init__(self) -> None:
@@ -52,19 +51,19 @@ class NestingCounter:
         kept = len(chunk.rstrip(b"\\"))
         self._held = b"\\" if (len(chunk) - kept) % 2 else b""
         reduced = chunk[:kept].replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_STRUCTURE)
-        if self._in_string:
-            end = reduced.find(b'"')
-            if end < 0:
-                return self.deepest
-            reduced, self._in_string = reduced[end + 1:], False
-        reduced = _STRINGS.sub(b"", reduced)
-        start = reduced.find(b'"')
-        if start >= 0:
-            reduced, self._in_string = reduced[:start], True
-        if reduced:
-            levels = np.cumsum(_STEPS[np.frombuffer(reduced, dtype=np.uint8)]) + self.depth
-            self.deepest = max(self.deepest, int(levels.max()))
-            self.depth = int(levels[-1])
+        if not reduced:
+            return self.deepest
+        # What is left is quotes and brackets; a bracket counts unless an odd number of quotes (counting
+        # one still open from the last chunk) precedes it. Masked in numpy: a regular expression dropping
+        # each string took most of the time on collector files, which are millions of short strings.
+        symbols = np.frombuffer(reduced, dtype=np.uint8)
+        quotes = symbols == _QUOTE
+        opened = np.cumsum(quotes, dtype=np.int64) + self._in_string
+        steps = np.where(quotes | (opened & 1).astype(bool), 0, _STEPS[symbols])
+        levels = np.cumsum(steps) + self.depth
+        self._in_string = bool(opened[-1] & 1)
+        self.deepest = max(self.deepest, int(levels.max()))
+        self.depth = int(levels[-1])
         return self.deepest
 
 

@@ -125,7 +125,8 @@ def _mentions_generic_keys(file: IngestFile) -> bool:
     needles = (b'"graph"', b'"metadata"')
     overlap = max(len(needle) for needle in needles) - 1
     tail = b""
-    with open_json(file) as stream:
+    # The raw bytes: no parser reads them here, so neither the nesting check nor the byte order mark matter.
+    with file.open() as stream:
         while chunk := stream.read(1 << 20):
             window = tail + chunk
             if any(needle in window for needle in needles):

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String
+from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -45,3 +46,6 @@ class IngestTask(Timestamps, Base):
     attempts: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     nodes_written: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0)
     edges_written: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0)
+    # When the datapipe began reading the file (its last attempt) and when it finished; null until then.
+    start_time: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    end_time: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -396,6 +396,20 @@ def test_nul_characters_are_dropped_rather_than_failing_the_batch(conn: psycopg.
     assert (properties["description"], properties["tags"]) == ("badvalue", ["ab"])
 
 
+def test_edge_properties_keep_backslashes_quotes_tabs_and_newlines_on_new_and_existing_edges(
+        conn: psycopg.Connection) -> None:
+    awkward = {"path": "C:\\Windows\\", "quoted": 'say "hi"', "layout": "a\tb\nc\r\\n", "literal": "\\u0000"}
+    store = GraphStore(conn)
+    store.write(Batch(nodes=[user(ALICE), group(ADMINS)], edges=[edge(ALICE, "MemberOf", ADMINS, **awkward)]),
+                seen_at=SEEN)
+    # The second write goes through the staged upsert: both ends exist already.
+    store.write(Batch(edges=[edge(ADMINS, "GenericAll", ALICE, **awkward)]), seen_at=SEEN)
+
+    stored = edges(conn)
+    assert without_lastseen(stored[(ALICE, "MemberOf", ADMINS)]) == awkward
+    assert without_lastseen(stored[(ADMINS, "GenericAll", ALICE)]) == awkward
+
+
 def test_a_rolled_back_transaction_leaves_no_stale_kind_or_node_in_the_stores_caches(
     empty_graph: Database,
 ) -> None:

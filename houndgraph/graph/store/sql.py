@@ -41,9 +41,10 @@ COPY_NODES = "COPY hg_stage_node (objectid, kind_ids, properties) FROM STDIN (FO
 STAGE_NODE_TYPES = ["text", "text", "text"]
 COPY_EDGES = "COPY hg_stage_edge (start_id, end_id, kind_id, properties) FROM STDIN (FORMAT BINARY)"
 STAGE_EDGE_TYPES = ["int8", "int8", "int2", "text"]
+# Ingest sends edges in text format, a batch in one piece (`edges.copy_text`).
+COPY_EDGES_TEXT = "COPY hg_stage_edge (start_id, end_id, kind_id, properties) FROM STDIN"
 # Edges that cannot exist yet go straight into the table.
-COPY_NEW_EDGES = "COPY edge (start_id, end_id, kind_id, properties) FROM STDIN (FORMAT BINARY)"
-NEW_EDGE_TYPES = ["int8", "int8", "int2", "jsonb"]
+COPY_NEW_EDGES = "COPY edge (start_id, end_id, kind_id, properties) FROM STDIN"
 
 # Union of kind ids that keeps the stored ones first (they decide the display kind).
 _KIND_UNION = """
@@ -113,6 +114,17 @@ SELECT properties ->> 'objectid', id, kind_ids::text
 FROM node
 WHERE properties ->> 'objectid' = ANY(ARRAY(SELECT jsonb_array_elements_text(%(objectids)s::jsonb)))
 """
+
+# Of (node id, edge kind id) pairs, those that some stored edge of the kind enters (ENTERED) or leaves (LEFT):
+# an edge can exist only if both its pairs are such. One index probe per pair.
+_STORED_PAIRS = """
+SELECT p.node_id, p.kind_id
+FROM (SELECT (e ->> 0)::bigint AS node_id, (e ->> 1)::smallint AS kind_id
+      FROM jsonb_array_elements(%(pairs)s::jsonb) AS e) AS p
+WHERE EXISTS (SELECT FROM edge WHERE edge.{side} = p.node_id AND edge.kind_id = p.kind_id)
+"""
+ENTERED = _STORED_PAIRS.format(side="end_id")
+LEFT = _STORED_PAIRS.format(side="start_id")
 
 # A row that would not change is skipped: re-ingesting within one `seen_at` writes nothing.
 UPSERT_EDGES = """

@@ -9,6 +9,7 @@ from dataclasses import dataclass, fields
 class WriteStats:
     """What one or more `write` calls did; counts are per batch after merging duplicates."""
 
+    records: int = 0  # records read: node, edge and deletion records as the reader gave them
     nodes: int = 0  # node records written (duplicates within a batch count once)
     edges: int = 0  # edges written (inserted, updated or already identical)
     placeholders: int = 0  # nodes created for edge ends no record had described

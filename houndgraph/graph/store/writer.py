@@ -88,7 +88,7 @@ class GraphStore:
     def _apply(self, batch: Batch, prepared: PreparedBatch, lastseen: str) -> WriteStats:
         with self._conn.transaction() if self._conn.autocommit else nullcontext():
             self._begin()
-            stats = WriteStats(nodes=len(prepared.records))
+            stats = WriteStats(records=len(batch), nodes=len(prepared.records))
             if batch.deletions:
                 stats.deleted = self._nodes.delete(batch.deletions)
             nodes = self._nodes.write(prepared, lastseen, stats)

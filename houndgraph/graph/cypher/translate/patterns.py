@@ -22,12 +22,48 @@ UNDIRECTED_EDGES = (
 )
 
 
-def selectivity(node: a.NodePattern, scope: Scope) -> int:
+# Properties that name one object (or one per domain: `objectid ENDS WITH '-512'`).
+_IDENTIFYING = frozenset({"objectid", "name"})
+# Comparisons of a property with a constant that the WHERE clause can filter a node on before any walk.
+_FILTERING_OPS = frozenset({"=", "IN", "STARTS", "ENDS", "CONTAINS", "=~", "<", ">", "<=", ">="})
+# Filters, by variable: the lower-cased property keys compared with a constant.
+Filters = dict[str, set[str]]
+
+
+def where_filters(where: a.Expr | None) -> Filters:
+    """The properties the top-level AND conjuncts of a WHERE clause compare with a constant, by variable:
+    what the planner knows of an end's selectivity beyond its inline map and labels."""
+    filters: Filters = {}
+    pending = [where]
+    while pending:
+        expr = pending.pop()
+        if not isinstance(expr, a.Binary):
+            continue
+        if expr.op == "AND":
+            pending += [expr.left, expr.right]
+        elif expr.op in _FILTERING_OPS:
+            for subject, other in ((expr.left, expr.right), (expr.right, expr.left)):
+                if isinstance(subject, a.Property) and isinstance(subject.subject, a.Variable) and _constant(other):
+                    filters.setdefault(subject.subject.name, set()).add(subject.key.lower())
+    return filters
+
+
+def _constant(expr: a.Expr) -> bool:
+    if isinstance(expr, a.ListLiteral):
+        return all(_constant(item) for item in expr.items)
+    return isinstance(expr, a.Literal)
+
+
+def selectivity(node: a.NodePattern, scope: Scope, filters: Filters | None = None) -> int:
+    """How few rows a pattern node stands for, roughly: bound > identified > filtered > labelled > any.
+    A variable-length walk starts from the higher end (the left one on a tie)."""
     if node.variable is not None and scope.has(node.variable):
         return 5
-    if node.properties is not None:
-        keys = {k.lower() for k, _ in node.properties.items}
-        return 4 if keys & {"objectid", "name"} else 3
+    keys = {k.lower() for k, _ in node.properties.items} if node.properties is not None else set()
+    if node.variable is not None and filters:
+        keys |= filters.get(node.variable, set())
+    if keys:
+        return 4 if keys & _IDENTIFYING else 3
     return 1 if node.labels else 0
 
 
@@ -51,8 +87,9 @@ def bind_patterns(st: Translation, frm: From, scope: Scope, patterns: tuple[a.Pa
                   where: a.Expr | None) -> None:
     """The patterns' rows and conditions added to `frm`, their variables bound in `scope`."""
     rels = []
+    filters = where_filters(where)
     for part in patterns:
-        rels.extend(pattern_part(st, frm, scope, part))
+        rels.extend(pattern_part(st, frm, scope, part, filters))
     unique_relationships(frm, rels)
     if where is not None:
         frm.where.append(ex.pred(st, where, scope))
@@ -97,10 +134,11 @@ def property_map(st: Translation, frm: From, scope: Scope, value: Typed, props: 
         frm.where.append(ex.pred(st, a.Binary("=", a.Property(a.Variable(" entity"), key), expected), local))
 
 
-def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart) -> list[tuple[a.RelPattern, Typed]]:
+def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart,
+                 filters: Filters | None = None) -> list[tuple[a.RelPattern, Typed]]:
     if part.shortest is not None:
         return sp.shortest_part(st, frm, scope, part)
-    ranks = [selectivity(n, scope) for n in part.nodes]
+    ranks = [selectivity(n, scope, filters) for n in part.nodes]
     nodes = [node(st, frm, scope, n) for n in part.nodes]
     rels: list[tuple[a.RelPattern, Typed]] = []
     segments: list[str] = []

@@ -1,0 +1,91 @@
+"""Ingest through the upload API whatever the member order: the synthetic collection of `ingest.py`, zipped
+in several member orders, each uploaded to a fresh service.
+
+    .venv/bin/python bench/upload_orders.py [--objects 100000] [--orders sharphound,reverse,issue]
+
+Orders: `sharphound` (domains, OUs, GPOs, containers, groups, users, computers: the order SharpHound writes),
+`reverse`, and `issue` (users, groups, computers, OUs, GPOs, containers, domains: the order of issue #14).
+Prints, per order, each file's nodes, edges, seconds and edges/s from the job's completed tasks (the datapipe's
+own start and end times), then the ingest and analysis wall times, with the machine and load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import signal
+import sys
+import tempfile
+import time
+import zipfile
+from datetime import datetime
+from pathlib import Path
+
+from ingest import FILES, Layout, write_collection  # bench/ingest.py
+from upload import service, upload_all  # bench/upload.py
+
+SHARPHOUND_ORDER = list(FILES)
+ORDERS = {
+    "sharphound": SHARPHOUND_ORDER,
+    "reverse": SHARPHOUND_ORDER[::-1],
+    "issue": ["users", "groups", "computers", "ous", "gpos", "containers", "domains"],
+}
+
+
+def zip_in_order(paths: dict[str, Path], order: list[str], archive: Path) -> None:
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as out:
+        for kind in order:
+            out.write(paths[kind], paths[kind].name)
+
+
+def _seconds(task: dict) -> float:
+    start, end = (datetime.fromisoformat(task[key].replace("Z", "+00:00")) for key in ("start_time", "end_time"))
+    return (end - start).total_seconds()
+
+
+def run_order(name: str, archive: Path, data_dir: Path) -> dict[str, float]:
+    with service(data_dir) as http:
+        job, seconds = upload_all(http, [archive])
+        tasks = http.get(f"/api/v2/file-upload/{job['id']}/completed-tasks").json()["data"]
+    print(f"\norder {name}: status {job['status']}, {job['nodes_written']:,} nodes, {job['edges_written']:,} edges")
+    print(f"  {'file':<34} {'nodes':>9} {'edges':>9} {'seconds':>8} {'edges/s':>10}")
+    for task in sorted(tasks, key=lambda item: item["id"]):
+        spent = _seconds(task)
+        print(f"  {task['file_name']:<34} {task['nodes_written']:>9,} {task['edges_written']:>9,} {spent:>8.2f} "
+              f"{task['edges_written'] / max(spent, 1e-3):>10,.0f}")
+    ingest = max(seconds["ingest"], 1e-3)
+    print(f"  ingest {ingest:.1f} s ({job['edges_written'] / ingest:,.0f} edges/s), analysis "
+          f"{seconds['analysis']:.1f} s, upload {seconds['upload']:.1f} s; load average {os.getloadavg()[0]:.2f}")
+    return {"ingest": ingest, "analysis": seconds["analysis"]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--objects", type=int, default=100_000)
+    parser.add_argument("--orders", default=",".join(ORDERS), help=f"comma-separated, of {', '.join(ORDERS)}")
+    args = parser.parse_args()
+    # A plain `kill` unwinds like Ctrl-C, so each service's embedded PostgreSQL is stopped and its files removed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    orders = args.orders.split(",")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
+          f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory(prefix="hgb-orders-", dir="/tmp") as tmp:
+        started = time.perf_counter()
+        files = write_collection(Layout.of(args.objects), Path(tmp))
+        paths = {kind: path for kind, path in zip(FILES, files, strict=True)}
+        print(f"collection: {args.objects:,} objects, written in {time.perf_counter() - started:.1f} s")
+        results = {}
+        for name in orders:
+            archive = Path(tmp) / f"collection-{name}.zip"
+            zip_in_order(paths, ORDERS[name], archive)
+            results[name] = run_order(name, archive, Path(tmp) / f"data-{name}")
+            archive.unlink(missing_ok=True)
+    print("\nsummary (ingest s, analysis s): " + ", ".join(
+        f"{name} {figures['ingest']:.1f} / {figures['analysis']:.1f}" for name, figures in results.items()))
+    ingests = [figures["ingest"] for figures in results.values()]
+    print(f"slowest ingest / fastest: {max(ingests) / min(ingests):.2f}")
+
+
+if __name__ == "__main__":
+    main()
