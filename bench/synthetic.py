@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from psycopg.types.numeric import Int8
+
 from houndgraph.db import Database
 from houndgraph.settings import Settings
 
@@ -61,10 +63,12 @@ ANALYZE node; ANALYZE edge;
 
 def run_script(db: Database, script: str, params: dict[str, Any] | None = None) -> None:
     """Statements separated by `;` at the end of a line, run one by one in autocommit."""
+    # Every int as bigint: psycopg binds a small int as smallint, and sums of them would overflow.
+    bound = {key: Int8(value) if isinstance(value, int) else value for key, value in (params or {}).items()}
     with db.connect_raw(autocommit=True) as conn:
         for statement in script.split(";\n"):
             if statement.strip():
-                conn.execute(statement, params)
+                conn.execute(statement, bound or None)
 
 
 def build(db: Database, users: int) -> None:
