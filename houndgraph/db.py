@@ -12,7 +12,7 @@ import contextlib
 import logging
 import re
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -204,22 +204,23 @@ async def graph_connection(session: AsyncSession) -> GraphConnection:
 def is_query_canceled(error: BaseException) -> bool:
     """True when PostgreSQL cancelled the statement: its timeout passed, or the request's deadline
     cancelled it."""
-    current: BaseException | None = error
-    while current is not None:
-        if isinstance(current, psycopg.errors.QueryCanceled):
-            return True
-        current = getattr(current, "orig", None) or current.__cause__
-    return False
+    return any(isinstance(cause, psycopg.errors.QueryCanceled) for cause in _causes(error))
 
 
 def data_error_message(error: BaseException) -> str | None:
     """A message safe to show for an error caused by the values in a request (SQLSTATE class 22: a number
     out of range, a NUL character, a division by zero), or None for any other error. The driver's own
     text is never shown: it can quote internals."""
+    for cause in _causes(error):
+        if isinstance(cause, psycopg.DataError):
+            words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(cause).__name__).lower()
+            return f"the request holds a value the database cannot take ({words})"
+    return None
+
+
+def _causes(error: BaseException) -> Iterator[BaseException]:
+    """`error`, then what it wraps: SQLAlchemy's driver error (`orig`), else its `__cause__`, and so on."""
     current: BaseException | None = error
     while current is not None:
-        if isinstance(current, psycopg.DataError):
-            words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(current).__name__).lower()
-            return f"the request holds a value the database cannot take ({words})"
+        yield current
         current = getattr(current, "orig", None) or current.__cause__
-    return None

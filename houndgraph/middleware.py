@@ -23,7 +23,6 @@ from houndgraph.errors import BadRequest, InternalError, PayloadTooLarge, Respon
 log = logging.getLogger("houndgraph")
 
 REQUEST_ID_HEADER = "RequestID"
-DEFAULT_WAIT_SECONDS = 30
 WAIT_PATTERN = re.compile(r"^wait=[0-9]+$")
 JSON_BODY_LIMIT = 10 * 1024 * 1024
 
@@ -74,18 +73,18 @@ def clean_path(path: str) -> str:
 
 
 class RequestContextMiddleware:
-    """Sets `scope["state"]["request_id"]`, `["wait_seconds"]` and `["deadline"]`, echoes RequestID, caps
+    """Sets `scope["state"]["request_id"]` and `["deadline"]`, echoes RequestID, caps
     request bodies and JSON response bodies, and cancels the deadline when the client disconnects."""
 
     def __init__(self, app: ASGIApp, *, render_error: Callable[[Scope, ServiceError], bytes],
-                 body_limit_for: Callable[[str], int], request_timeout: int = DEFAULT_WAIT_SECONDS,
-                 response_limit: int = 64 * 1024**2, in_flight: InFlight | None = None) -> None:
+                 body_limit_for: Callable[[str], int], request_timeout: int, response_limit: int,
+                 in_flight: InFlight) -> None:
         self.app = app
         self.render_error = render_error
         self.body_limit_for = body_limit_for
         self.request_timeout = request_timeout
         self.response_limit = response_limit
-        self.in_flight = in_flight or InFlight()
+        self.in_flight = in_flight
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -116,7 +115,7 @@ class RequestContextMiddleware:
 
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         try:
-            state["wait_seconds"] = request_seconds(headers.get("prefer"), self.request_timeout)
+            seconds = request_seconds(headers.get("prefer"), self.request_timeout)
             limit = self.body_limit_for(scope["path"])
             declared = headers.get("content-length")
             if declared is not None and declared.isdigit() and int(declared) > limit:
@@ -136,7 +135,7 @@ class RequestContextMiddleware:
                     raise PayloadTooLarge(f"request body is larger than {limit} bytes")
             return message
 
-        deadline = RequestDeadline(state["wait_seconds"], started=False)
+        deadline = RequestDeadline(seconds, started=False)
         state["deadline"] = deadline
         self.in_flight.add(deadline)
         watched = _DisconnectWatch(limited_receive, deadline)

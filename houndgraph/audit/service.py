@@ -91,7 +91,7 @@ class AuditedAction:
     commit_id: uuid.UUID = field(default_factory=uuid.uuid4)
 
     def entry(self, status: AuditStatus, extra: dict[str, Any] | None = None,
-              actor: tuple[uuid.UUID, str] | None = None) -> dict[str, Any]:
+              actor: tuple[uuid.UUID | None, str] | None = None) -> dict[str, Any]:
         actor_id, actor_name = actor or ((self.auth.user_id, self.auth.principal_name) if self.auth else (None, ""))
         return {"actor_id": actor_id, "actor_name": actor_name, "action": self.action.value,
                 "status": status.value, "commit_id": self.commit_id, "request_id": self.request_id,
@@ -134,6 +134,5 @@ async def unauthorized(session: AsyncSession, auth: AuthContext, attempted: Audi
 async def login_failed(session: AsyncSession, username: str, fields: dict[str, Any],
                        request_id: str | None = None) -> None:
     """A refused login (written at once: the 401 rolls the request back). No actor: nobody is proven yet."""
-    await repository.add_now(session, actor_id=None, actor_name=username, action=AuditAction.LOGIN_ATTEMPT.value,
-                             status=AuditStatus.FAILURE.value, commit_id=uuid.uuid4(), request_id=request_id,
-                             fields={"username": username, **fields})
+    action = AuditedAction(None, AuditAction.LOGIN_ATTEMPT, {"username": username, **fields}, request_id)
+    await repository.add_now(session, **action.entry(AuditStatus.FAILURE, actor=(None, username)))

@@ -11,11 +11,11 @@ from houndgraph.kit.envelopes import DataEnvelope
 
 async def get_health(request: Request, database: DatabaseDep) -> DataEnvelope[HealthView]:
     """200 when this process can serve; 503 (naming what is down) when its database or its datapipe is not."""
-    datapipe = getattr(request.app.state, "datapipe", None)
-    health = await service.check(database, datapipe is not None and datapipe.alive())
-    if not health.database_reachable:
+    status = await service.datapipe_state(database)
+    if status is None:
         raise ServiceUnavailable("the database is unreachable")
-    if not health.datapipe_alive:
+    datapipe = getattr(request.app.state, "datapipe", None)
+    if datapipe is None or not datapipe.alive():
         raise ServiceUnavailable("the datapipe is not running in this process")
     return DataEnvelope(data=HealthView(healthy=True, database_reachable=True,
-                                        datapipe=DatapipeHealth(alive=True, status=health.datapipe_status)))
+                                        datapipe=DatapipeHealth(alive=True, status=status)))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
@@ -19,17 +18,6 @@ log = logging.getLogger(__name__)
 PROBE_SECONDS = 5
 
 
-@dataclass(frozen=True, slots=True)
-class Health:
-    database_reachable: bool
-    datapipe_alive: bool
-    datapipe_status: str | None
-
-    @property
-    def healthy(self) -> bool:
-        return self.database_reachable and self.datapipe_alive
-
-
 async def datapipe_state(database: Database) -> str | None:
     """The datapipe's status row, or None when the database does not answer within PROBE_SECONDS."""
     deadline = RequestDeadline(PROBE_SECONDS)
@@ -41,8 +29,3 @@ async def datapipe_state(database: Database) -> str | None:
         return None
     finally:
         deadline.close()
-
-
-async def check(database: Database, datapipe_alive: bool) -> Health:
-    status = await datapipe_state(database)
-    return Health(database_reachable=status is not None, datapipe_alive=datapipe_alive, datapipe_status=status)
