@@ -198,9 +198,7 @@ def main() -> None:
             print(f"\nrun {run}: {report.seconds:.1f} s in total")
             print(f"{'rule':22} {'seconds':>8} {'edges':>9} {'new':>9} {'gone':>7}")
             for rule in report.rules:
-                created = sum(counts.created for counts in rule.edges.values())
-                deleted = sum(counts.deleted for counts in rule.edges.values())
-                print(f"{rule.name:22} {rule.seconds:8.2f} {rule.total:9} {created:9} {deleted:7}")
+                print(f"{rule.name:22} {rule.seconds:8.2f} {rule.total:9} {rule.added:9} {rule.removed:7}")
             finish = report.seconds - sum(rule.seconds for rule in report.rules)
             print(f"{'zones + quality':22} {finish:8.2f}")
 
