@@ -12,22 +12,20 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
+
+from synthetic import machine, throwaway_database  # bench/synthetic.py
 
 from houndgraph.analysis import run_analysis
 from houndgraph.db import Database
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, NodeRecord
 from houndgraph.graph.store import GraphStore
-from houndgraph.settings import Settings
 
 SID = "S-1-5-21-1000-2000-3000"
 DOMAIN = "BENCH.LOCAL"
@@ -176,17 +174,11 @@ def loaded_collection(description: str) -> Iterator[tuple[argparse.Namespace, Da
     parser.add_argument("--objects", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=2)
     args = parser.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
-    with tempfile.TemporaryDirectory(prefix="hgb-", dir="/tmp") as tmp:
-        db = Database.open(Settings(data_dir=Path(tmp)))
-        try:
-            db.migrate()
-            nodes, edges, seconds = load(db, args.objects)
-            print(f"collection: {args.objects} objects -> {nodes} nodes, {edges} edges, loaded in {seconds:.1f} s")
-            yield args, db
-        finally:
-            db.close()
+    print(f"{machine()}, load average {os.getloadavg()[0]:.1f}")
+    with throwaway_database("hgb-") as db:
+        nodes, edges, seconds = load(db, args.objects)
+        print(f"collection: {args.objects} objects -> {nodes} nodes, {edges} edges, loaded in {seconds:.1f} s")
+        yield args, db
 
 
 def main() -> None:
@@ -198,9 +190,7 @@ def main() -> None:
             print(f"\nrun {run}: {report.seconds:.1f} s in total")
             print(f"{'rule':22} {'seconds':>8} {'edges':>9} {'new':>9} {'gone':>7}")
             for rule in report.rules:
-                created = sum(counts.created for counts in rule.edges.values())
-                deleted = sum(counts.deleted for counts in rule.edges.values())
-                print(f"{rule.name:22} {rule.seconds:8.2f} {rule.total:9} {created:9} {deleted:7}")
+                print(f"{rule.name:22} {rule.seconds:8.2f} {rule.total:9} {rule.added:9} {rule.removed:7}")
             finish = report.seconds - sum(rule.seconds for rule in report.rules)
             print(f"{'zones + quality':22} {finish:8.2f}")
 

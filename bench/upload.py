@@ -49,6 +49,11 @@ def synthetic_users(path: Path, users: int, groups: int = 1000) -> None:
         out.write(f'], "meta": {json.dumps(meta)}}}')
 
 
+def machine() -> str:
+    return (f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -102,8 +107,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", type=int, default=0, help="also upload a synthetic users file this large")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
-          f"Python {platform.python_version()}")
+    print(machine())
     with tempfile.TemporaryDirectory(prefix="hgb-", dir="/tmp") as tmp:
         data_sets = [("v6-adcs-lab adcs.zip", [DATA / "v6-adcs-lab" / "adcs.zip"]),
                      ("v6-testlab JSON files", sorted((DATA / "v6-testlab").glob("*.json")))]

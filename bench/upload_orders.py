@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import signal
 import sys
 import tempfile
@@ -23,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ingest import FILES, Layout, write_collection  # bench/ingest.py
-from upload import service, upload_all  # bench/upload.py
+from upload import machine, service, upload_all  # bench/upload.py
 
 SHARPHOUND_ORDER = list(FILES)
 ORDERS = {
@@ -68,8 +67,7 @@ def main() -> None:
     # A plain `kill` unwinds like Ctrl-C, so each service's embedded PostgreSQL is stopped and its files removed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     orders = args.orders.split(",")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
-          f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.2f}")
+    print(f"{machine()}; load average {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory(prefix="hgb-orders-", dir="/tmp") as tmp:
         started = time.perf_counter()
         files = write_collection(Layout.of(args.objects), Path(tmp))

@@ -75,10 +75,12 @@ def record(ctx: Context) -> FindingsReport:
     counts = _impact(reach, candidates, rows, by_environment, large_groups, store.accepted_keys(ctx.conn, ctx.now))
     store.write_findings(ctx.conn, rows, ctx.now)
 
-    environments = sorted(set(_posture_environments(ctx)) | {row.domain_sid for row in rows})
+    tenants = _tenants(ctx)
+    environments = sorted({*(str(sid) for _, sid in ctx.collected_domains), *tenants}
+                          | {row.domain_sid for row in rows})
     postures = _postures(environments, by_environment, reach, exposed, tier_zero, counts)
     run_id = uuid.uuid4()
-    store.write_history(ctx.conn, run_id, ctx.now, _history(ctx, environments, counts), postures)
+    store.write_history(ctx.conn, run_id, ctx.now, _history(environments, tenants, counts), postures)
     return FindingsReport(run_id=str(run_id), findings=len(rows),
                           environments={posture.domain_sid: posture.exposure_index for posture in postures})
 
@@ -103,9 +105,10 @@ def _postures(environments: list[str], by_environment: dict[str, list[int]], rea
     return postures
 
 
-def _history(ctx: Context, environments: list[str], counts: list[store.RiskCount]) -> list[store.RiskCount]:
+def _history(environments: list[str], tenants: set[str], counts: list[store.RiskCount]) -> list[store.RiskCount]:
     """The run's counts, plus a zero for every other type of the environment's platform: one point per run."""
-    platform_of = _platforms(ctx, environments)
+    platform_of = {environment: Platform.AZURE if environment in tenants else Platform.AD
+                   for environment in environments}
     history = [count for count in counts if count.domain_sid in platform_of]
     present = {(count.domain_sid, count.finding) for count in history}
     history += [store.RiskCount(environment, finding.name, 0, 0, 0.0) for environment in environments
@@ -236,16 +239,9 @@ def _environments(ctx: Context, environments: detect.Environments, nodes: list[i
     return {node: environment for node, environment in resolved.items() if environment is not None}
 
 
-def _posture_environments(ctx: Context) -> list[str]:
-    """Collected AD domains and every Azure tenant."""
-    domains = [str(sid) for _, sid in ctx.collected_domains]
-    tenants = [str(row[1]) for row in ctx.nodes(AZNode.Tenant, columns=("objectid",)) if row[1]]
-    return domains + tenants
-
-
-def _platforms(ctx: Context, environments: list[str]) -> dict[str, Platform]:
-    tenants = {str(row[1]) for row in ctx.nodes(AZNode.Tenant, columns=("objectid",)) if row[1]}
-    return {environment: Platform.AZURE if environment in tenants else Platform.AD for environment in environments}
+def _tenants(ctx: Context) -> set[str]:
+    """Every Azure tenant: with the collected AD domains, the environments that get a posture."""
+    return {str(row[1]) for row in ctx.nodes(AZNode.Tenant, columns=("objectid",)) if row[1]}
 
 
 def _traversable_edges(ctx: Context) -> tuple[NDArray[np.int64], NDArray[np.int64]]:

@@ -13,11 +13,9 @@ from collections import defaultdict
 import orjson
 
 from houndgraph.analysis.context import Context
-from houndgraph.analysis.zones.model import TIER_ZERO_NAME, tag_kind
-from houndgraph.graph.kinds import ADNode, AZNode
+from houndgraph.graph.kinds import TIER_ZERO_TAG, ADNode, AZNode
 
 META_PREFIX = "META-"
-TIER_ZERO_KIND = tag_kind(TIER_ZERO_NAME)
 COUNTED = {ADNode.User: "tierzerousers", ADNode.Group: "tierzerogroups", ADNode.Computer: "tierzerocomputers"}
 
 
@@ -28,7 +26,7 @@ def refresh(ctx: Context) -> None:
         AZNode.Tenant, columns=("tenantid", "objectid", "name")) if tenant or objectid}
     counted = {ctx.kind_id(kind): key for kind, key in COUNTED.items()}
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    tag = ctx.kind_id(TIER_ZERO_KIND)
+    tag = ctx.kind_id(TIER_ZERO_TAG)
     if tag is not None:
         rows = ctx.conn.execute(
             "SELECT coalesce(CASE WHEN kind_ids && %s::smallint[] THEN properties->>'objectid' END, "

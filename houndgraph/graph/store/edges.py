@@ -83,7 +83,7 @@ def upsert_edges(conn: psycopg.Connection, edges: Iterable[StagedEdge]) -> None:
     new`). The keys must be distinct: one statement cannot update a row twice."""
     conn.execute(sql.STAGE_EDGE)
     conn.execute(sql.CLEAR_STAGED_EDGES)
-    with conn.cursor().copy(sql.COPY_EDGES_TEXT) as copy:
+    with conn.cursor().copy(sql.COPY_EDGES) as copy:
         copy.write(copy_text(edges))
     conn.execute(sql.UPSERT_EDGES)
 
@@ -94,9 +94,7 @@ async def upsert_edges_returning_ids(conn: GraphConnection, edges: Iterable[Stag
     await conn.execute(sql.STAGE_EDGE)
     await conn.execute(sql.CLEAR_STAGED_EDGES)
     async with conn.cursor().copy(sql.COPY_EDGES) as copy:
-        copy.set_types(sql.STAGE_EDGE_TYPES)
-        for row in edges:
-            await copy.write_row(row)
+        await copy.write(copy_text(edges))
     await conn.execute(sql.UPSERT_EDGES)
     cursor = await conn.execute(sql.STAGED_EDGE_IDS)
     return {(start, kind_id, end): edge_id for start, kind_id, end, edge_id in await cursor.fetchall()}

@@ -39,10 +39,8 @@ CLEAR_STAGED_EDGES = "TRUNCATE hg_stage_edge"
 # once, by the casts in the upserts: much cheaper than psycopg's Python-level array dumper.
 COPY_NODES = "COPY hg_stage_node (objectid, kind_ids, properties) FROM STDIN (FORMAT BINARY)"
 STAGE_NODE_TYPES = ["text", "text", "text"]
-COPY_EDGES = "COPY hg_stage_edge (start_id, end_id, kind_id, properties) FROM STDIN (FORMAT BINARY)"
-STAGE_EDGE_TYPES = ["int8", "int8", "int2", "text"]
-# Ingest sends edges in text format, a batch in one piece (`edges.copy_text`).
-COPY_EDGES_TEXT = "COPY hg_stage_edge (start_id, end_id, kind_id, properties) FROM STDIN"
+# Edges are sent in text format, a batch in one piece (`edges.copy_text`).
+COPY_EDGES = "COPY hg_stage_edge (start_id, end_id, kind_id, properties) FROM STDIN"
 # Edges that cannot exist yet go straight into the table.
 COPY_NEW_EDGES = "COPY edge (start_id, end_id, kind_id, properties) FROM STDIN"
 

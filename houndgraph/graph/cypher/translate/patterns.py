@@ -34,17 +34,12 @@ def where_filters(where: a.Expr | None) -> Filters:
     """The properties the top-level AND conjuncts of a WHERE clause compare with a constant, by variable:
     what the planner knows of an end's selectivity beyond its inline map and labels."""
     filters: Filters = {}
-    pending = [where]
-    while pending:
-        expr = pending.pop()
-        if not isinstance(expr, a.Binary):
+    for expr in sp.conjuncts(where):
+        if not isinstance(expr, a.Binary) or expr.op not in _FILTERING_OPS:
             continue
-        if expr.op == "AND":
-            pending += [expr.left, expr.right]
-        elif expr.op in _FILTERING_OPS:
-            for subject, other in ((expr.left, expr.right), (expr.right, expr.left)):
-                if isinstance(subject, a.Property) and isinstance(subject.subject, a.Variable) and _constant(other):
-                    filters.setdefault(subject.subject.name, set()).add(subject.key.lower())
+        for subject, other in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(subject, a.Property) and isinstance(subject.subject, a.Variable) and _constant(other):
+                filters.setdefault(subject.subject.name, set()).add(subject.key.lower())
     return filters
 
 
