@@ -43,11 +43,9 @@ END_STATES = (JobStatus.COMPLETE, JobStatus.FAILED)
 
 async def views(session: AsyncSession, rows: Sequence[tuple[ClientJob, str]], hydration: Hydration) -> list[JobView]:
     results = await repository.results_of(session, [job.id for job, _ in rows])
-    shown = []
-    for job, client_name in rows:
-        ous, domains = await event_service.describe_scope(session, job.ous, job.domains, hydration)
-        shown.append(JobView.of(job, client_name, ous, domains, results.get(job.id, [])))
-    return shown
+    scopes = await event_service.describe_scopes(session, [(job.ous, job.domains) for job, _ in rows], hydration)
+    return [JobView.of(job, client_name, ous, domains, results.get(job.id, []))
+            for (job, client_name), (ous, domains) in zip(rows, scopes, strict=True)]
 
 
 async def view(session: AsyncSession, job: ClientJob, hydration: Hydration = Hydration()) -> JobView:
