@@ -25,7 +25,7 @@ from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientJob
 from houndgraph.models.base import utcnow
-from houndgraph.models.collection import COLLECTION_FLAGS
+from houndgraph.models.collection import SCOPE_FLAGS
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.settings import Settings
 
@@ -64,7 +64,7 @@ async def create(session: AsyncSession, client_id: uuid.UUID, request: JobReques
     ous, domains = await event_service.check_collection(session, request)
     job = ClientJob(client_id=client_id, execution_time=utcnow(), status=JobStatus.READY, status_message="",
                        domain_controller=request.domain_controller, ous=ous, domains=domains, log="",
-                       **{flag: getattr(request, flag) for flag in (*COLLECTION_FLAGS, "all_trusted_domains")})
+                       **{flag: getattr(request, flag) for flag in SCOPE_FLAGS})
     return await repository.add(session, job)
 
 

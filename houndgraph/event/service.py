@@ -20,7 +20,7 @@ from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientEvent
 from houndgraph.models.base import utcnow
-from houndgraph.models.collection import COLLECTION_FLAGS
+from houndgraph.models.collection import COLLECTION_FLAGS, SCOPE_FLAGS
 
 NO_COLLECTION_FLAG = "at least one data collection flag must be provided"
 SCOPE_NOT_ONE = "may only scope collection by exactly one of OU, Domain, or All Trusted Domains"
@@ -131,7 +131,7 @@ async def _apply(session: AsyncSession, event: ClientEvent, request: EventReques
     event.next_scheduled_at = next_run(request.rrule, utcnow())
     ous, domains = await check_collection(session, request)
     event.rrule = request.rrule.strip()
-    for flag in (*COLLECTION_FLAGS, "all_trusted_domains"):
+    for flag in SCOPE_FLAGS:
         setattr(event, flag, getattr(request, flag))
     event.ous, event.domains = ous, domains
 
