@@ -40,7 +40,7 @@ from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.kit.filters import ORDERED_PREDICATES, Filter, FilterColumn, as_int, where
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns, ListQuery
-from houndgraph.kit.sorting import SortKey
+from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import AssetGroupHistory, AssetGroupTag, AssetGroupTagSelector, AssetGroupTagSelectorNode
 
 Node = AssetGroupTagSelectorNode
@@ -63,8 +63,9 @@ class MemberPage:
     count: int
 
 
-def _member_condition(filters: list[Filter], environments: Sequence[str]) -> Any:
-    condition = where(filters, MEMBER_COLUMNS)
+def _member_condition(filters: list[Filter], environments: Sequence[str],
+                      columns: dict[str, Any] = MEMBER_COLUMNS) -> Any:
+    condition = where(filters, columns)
     if environments:
         scope = Node.node_environment_id.in_(environments)
         condition = scope if condition is None else condition & scope
@@ -82,8 +83,8 @@ async def list_members(session: AsyncSession, tag: AssetGroupTag, query: ListQue
     sort, filters = query.sort, query.filters
     await _check_enabled(session, tag, selector_id)
     rows, count = await repo.list_members(
-        session, tag.id, _member_condition(filters, environments), [(key.column, key.descending) for key in sort],
-        page.skip, page.limit, selector_id=selector_id, tagged_kind=tag.kind_id if selector_id is None else None)
+        session, tag.id, _member_condition(filters, environments), sort, page.skip, page.limit,
+        selector_id=selector_id, tagged_kind=tag.kind_id if selector_id is None else None)
     return MemberPage([MemberView.of(row, tag.id, source=source) for row, source in rows], count)
 
 
@@ -204,10 +205,7 @@ CERTIFICATION_COLUMNS: dict[str, Any] = {
 async def list_certifications(session: AsyncSession, filters: list[Filter], page: Page,
                               environments: Sequence[str]) -> tuple[list[CertificationView], int]:
     columns = {**CERTIFICATION_COLUMNS, "asset_group_tag_id": AssetGroupTagSelector.asset_group_tag_id}
-    condition = where(filters, columns)
-    if environments:
-        scope = Node.node_environment_id.in_(environments)
-        condition = scope if condition is None else condition & scope
+    condition = _member_condition(filters, environments, columns)
     rows, count = await repo.list_certifications(session, condition, page.skip, page.limit)
     return [CertificationView(
         id=row.node_id, object_id=row.node_object_id, environment_id=row.node_environment_id,
@@ -240,7 +238,6 @@ async def list_history(session: AsyncSession, query: ListQuery, page: Page,
         pattern = f"%{text}%"
         match = or_(*(column.ilike(pattern) for column in (H.actor, H.email, H.action, H.target, H.note)))
         condition = match if condition is None else condition & match
-    order = [HISTORY_COLUMNS[key.column].desc() if key.descending else HISTORY_COLUMNS[key.column].asc()
-             for key in query.sort]
-    rows, count = await repo.list_history(session, condition, order, page.skip, page.limit)
+    rows, count = await repo.list_history(session, condition, order_by(query.sort, HISTORY_COLUMNS), page.skip,
+                                          page.limit)
     return [HistoryView.of(row) for row in rows], count

@@ -27,6 +27,7 @@ from sqlalchemy.orm import aliased
 from houndgraph.analysis.zones.model import Certification, TagType, tag_kind
 from houndgraph.db import graph_connection
 from houndgraph.graph.kind_catalogue import ensure_kinds, kind_map
+from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import (
     AssetGroupHistory,
     AssetGroupTag,
@@ -186,7 +187,7 @@ def _live_nodes(tag_id: int) -> ColumnElement[bool]:
                 exists().where(GRAPH_NODE.c.id == Node.node_id))
 
 
-async def list_members(session: AsyncSession, tag_id: int, condition: Condition, order: list[Any],
+async def list_members(session: AsyncSession, tag_id: int, condition: Condition, sort: Sequence[SortKey],
                        skip: int, limit: int, selector_id: int | None = None,
                        tagged_kind: int | None = None) -> tuple[list[tuple[AssetGroupTagSelectorNode, int]], int]:
     """One row per member node (its lowest source), filtered and ordered; with the total count.
@@ -202,9 +203,7 @@ async def list_members(session: AsyncSession, tag_id: int, condition: Condition,
     base = select(member, first.c.best).where(first.c.rank == 1)
     count = await session.scalar(select(func.count()).select_from(base.subquery())) or 0
     columns = {"id": member.node_id, "objectid": member.node_object_id, "name": member.node_name}
-    ordering = [column.desc() if descending else column.asc()
-                for column, descending in ((columns[name], descending) for name, descending in order)]
-    rows = await session.execute(base.order_by(*ordering, member.node_id).offset(skip).limit(limit))
+    rows = await session.execute(base.order_by(*order_by(sort, columns), member.node_id).offset(skip).limit(limit))
     return [(row, int(best)) for row, best in rows], count
 
 

@@ -34,6 +34,11 @@ class _Row(BaseModel):
     updated_at: datetime
     deleted_at: SqlNullTime = SqlNullTime()  # model.Basic's bare sql.NullTime
 
+    @staticmethod
+    def row_fields(row: AttackPathFinding | AttackPathRiskCount | AttackPathPosture) -> dict[str, Any]:
+        return {"id": row.id, "created_at": row.created_at, "updated_at": row.updated_at,
+                "deleted_at": SqlNullTime.of(row.deleted_at)}
+
 
 class _Finding(_Row):
     Finding: str
@@ -69,8 +74,7 @@ class ListFinding(_Finding):
 
 def finding_view(finding: AttackPathFinding, now: datetime) -> RelationshipFinding | ListFinding:
     common: dict[str, Any] = {
-        "id": finding.id, "created_at": finding.created_at, "updated_at": finding.updated_at,
-        "deleted_at": SqlNullTime.of(finding.deleted_at), "Finding": finding.finding, "DomainSID": finding.domain_sid,
+        **_Row.row_fields(finding), "Finding": finding.finding, "DomainSID": finding.domain_sid,
         "Accepted": _accepted(finding, now), "ImpactCount": finding.impact_count,
         "ImpactPercentage": finding.impact_percentage, "Severity": severity(finding.impact_percentage),
     }
@@ -97,8 +101,7 @@ class RiskCounts(_Row):
 
     @classmethod
     def of(cls, row: AttackPathRiskCount) -> RiskCounts:
-        return cls(id=row.id, created_at=row.created_at, updated_at=row.updated_at,
-                   deleted_at=SqlNullTime.of(row.deleted_at), CompositeRisk=row.composite_risk,
+        return cls(**_Row.row_fields(row), CompositeRisk=row.composite_risk,
                    FindingCount=row.finding_count, ImpactedAssetCount=row.impacted_asset_count,
                    DomainSID=row.domain_sid, Finding=row.finding)
 
@@ -115,8 +118,7 @@ class RiskPostureStat(_Row):
 
     @classmethod
     def of(cls, row: AttackPathPosture) -> RiskPostureStat:
-        return cls(id=row.id, created_at=row.created_at, updated_at=row.updated_at,
-                   deleted_at=SqlNullTime.of(row.deleted_at), domain_sid=row.domain_sid,
+        return cls(**_Row.row_fields(row), domain_sid=row.domain_sid,
                    exposure_index=row.exposure_index, tier_zero_count=row.tier_zero_count,
                    critical_risk_count=row.critical_risk_count, exposed_count=row.exposed_count,
                    principal_count=row.principal_count, finding_count=row.finding_count)

@@ -18,12 +18,11 @@ from houndgraph.attack_path.schemas import (
     RelationshipFinding,
     finding_view,
 )
-from houndgraph.data_quality.service import parse_time
 from houndgraph.datapipe import service as datapipe_service
 from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
 from houndgraph.kit.filters import Filter, Predicate
 from houndgraph.kit.pagination import Page
-from houndgraph.kit.query import ListQuery
+from houndgraph.kit.query import ListQuery, parse_time
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AttackPathPosture, AttackPathRiskCount
 

@@ -13,6 +13,7 @@ from houndgraph.client.schemas import ClientCheckIn, ClientCreate, ClientUpdate,
 from houndgraph.client_job import service as job_service
 from houndgraph.errors import BadRequest, Conflict, NotFound
 from houndgraph.event import service as event_service
+from houndgraph.event.schemas import EventView
 from houndgraph.event.service import Hydration
 from houndgraph.kit.filters import Filter
 from houndgraph.kit.pagination import Page
@@ -105,19 +106,19 @@ async def list_clients(session: AsyncSession, filters: list[Filter], sort: Seque
 
 async def views(session: AsyncSession, clients: Sequence[Client], hydration: Hydration) -> list[ClientView]:
     ids = [client.id for client in clients]
-    events = await event_service.of_clients(session, ids)
+    events: dict[uuid.UUID, list[EventView]] = {}
+    for event in await event_service.views(session, await event_service.of_clients(session, ids), hydration):
+        events.setdefault(event.client_id, []).append(event)
     tokens = await repository.tokens_of(session, ids)
     completed = await job_service.completed_counts(session, ids)
-    current_jobs = await job_service.by_ids(session, [c.current_job_id for c in clients if c.current_job_id])
-    shown = []
-    for client in clients:
-        own_events = [await event_service.view(session, event, hydration) for event in events
-                      if event.client_id == client.id]
-        current = current_jobs.get(client.current_job_id) if client.current_job_id else None
-        shown.append(ClientView.of(
-            client, events=own_events, token=tokens.get(client.id), completed=completed.get(client.id, 0),
-            current_job=await job_service.view(session, current, hydration) if current else None))
-    return shown
+    # A client's current job is one of its own, so its client name is the client's.
+    jobs = await job_service.by_ids(session, [c.current_job_id for c in clients if c.current_job_id])
+    running = [(jobs[c.current_job_id], c.name) for c in clients if c.current_job_id in jobs]
+    current = {view.id: view for view in await job_service.views(session, running, hydration)}
+    return [ClientView.of(client, events=events.get(client.id, []), token=tokens.get(client.id),
+                          completed=completed.get(client.id, 0),
+                          current_job=current.get(client.current_job_id) if client.current_job_id else None)
+            for client in clients]
 
 
 async def view(session: AsyncSession, client: Client, hydration: Hydration) -> ClientView:

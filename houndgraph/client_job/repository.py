@@ -63,16 +63,18 @@ async def by_id(session: AsyncSession, job_id: int, *, for_update: bool = False)
 
 async def list_jobs(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey], page: Page | None,
                     *conditions: ColumnElement[bool]) -> tuple[list[tuple[ClientJob, str]], int]:
-    """Jobs with their client's name: `conditions` and the filters, sorted, one page (all without one)."""
+    """Jobs with their client's name: `conditions` and the filters, sorted, one page (all without one); with
+    the count of all that match (counted apart only when there is a page)."""
     statement = _joined().where(*conditions)
     condition = where(filters, COLUMNS)
     if condition is not None:
         statement = statement.where(condition)
+    ordered = statement.order_by(*order_by(sort, COLUMNS), ClientJob.id)
+    if page is None:
+        found = [(row[0], row[1]) for row in await session.execute(ordered)]
+        return found, len(found)
     count = await session.scalar(select(func.count()).select_from(statement.subquery())) or 0
-    statement = statement.order_by(*order_by(sort, COLUMNS), ClientJob.id)
-    if page is not None:
-        statement = statement.offset(page.skip).limit(page.limit)
-    rows = await session.execute(statement)
+    rows = await session.execute(ordered.offset(page.skip).limit(page.limit))
     return [(row[0], row[1]) for row in rows], count
 
 

@@ -9,12 +9,11 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from houndgraph.models.collection import COLLECTION_FLAGS
+from houndgraph.models.collection import SCOPE_FLAGS
 from houndgraph.models.ingest_job import JobStatus
 
 # pg_try_advisory_lock key of the collection scheduler ("hgsched").
 SCHEDULER_LOCK_ID = 0x6867736368656400
-_FLAGS = (*COLLECTION_FLAGS, "all_trusted_domains")
 # The node kind each counted result column stands for.
 COUNTED_KINDS = {"user": "User", "group": "Group", "computer": "Computer", "gpo": "GPO", "ou": "OU",
                  "container": "Container", "aiaca": "AIACA", "rootca": "RootCA", "enterpriseca": "EnterpriseCA",
@@ -48,17 +47,17 @@ def due_events(conn: psycopg.Connection) -> list[DueEvent]:
     """Events due now, locked until the transaction ends (a concurrent scheduler skips them)."""
     rows = conn.execute(
         f"SELECT e.id, e.client_id, e.rrule, e.next_scheduled_at, c.domain_controller, "
-        f"{', '.join(f'e.{flag}' for flag in _FLAGS)}, e.ous, e.domains "
+        f"{', '.join(f'e.{flag}' for flag in SCOPE_FLAGS)}, e.ous, e.domains "
         "FROM client_events e JOIN clients c ON c.id = e.client_id "
         "WHERE e.deleted_at IS NULL AND c.deleted_at IS NULL AND e.next_scheduled_at <= now() "
         "ORDER BY e.next_scheduled_at FOR UPDATE OF e SKIP LOCKED").fetchall()
     return [DueEvent(row[0], row[1], row[2], row[3], row[4],
-                     dict(zip((*_FLAGS, "ous", "domains"), row[5:], strict=True))) for row in rows]
+                     dict(zip((*SCOPE_FLAGS, "ous", "domains"), row[5:], strict=True))) for row in rows]
 
 def add_scheduled_job(conn: psycopg.Connection, event: DueEvent) -> bool:
     """The event's job for its due occurrence; False when that occurrence already has one."""
-    columns = ", ".join(_FLAGS)
-    values = ", ".join(f"%({flag})s" for flag in _FLAGS)
+    columns = ", ".join(SCOPE_FLAGS)
+    values = ", ".join(f"%({flag})s" for flag in SCOPE_FLAGS)
     row = conn.execute(
         f"INSERT INTO client_jobs (client_id, event_id, execution_time, status, domain_controller, {columns}, "
         f"ous, domains) VALUES (%(client_id)s, %(event_id)s, %(due_at)s, %(ready)s, %(dc)s, {values}, "

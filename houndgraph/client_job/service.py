@@ -25,7 +25,7 @@ from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientJob
 from houndgraph.models.base import utcnow
-from houndgraph.models.collection import COLLECTION_FLAGS
+from houndgraph.models.collection import SCOPE_FLAGS
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.settings import Settings
 
@@ -43,11 +43,9 @@ END_STATES = (JobStatus.COMPLETE, JobStatus.FAILED)
 
 async def views(session: AsyncSession, rows: Sequence[tuple[ClientJob, str]], hydration: Hydration) -> list[JobView]:
     results = await repository.results_of(session, [job.id for job, _ in rows])
-    shown = []
-    for job, client_name in rows:
-        ous, domains = await event_service.describe_scope(session, job.ous, job.domains, hydration)
-        shown.append(JobView.of(job, client_name, ous, domains, results.get(job.id, [])))
-    return shown
+    scopes = await event_service.describe_scopes(session, [(job.ous, job.domains) for job, _ in rows], hydration)
+    return [JobView.of(job, client_name, ous, domains, results.get(job.id, []))
+            for (job, client_name), (ous, domains) in zip(rows, scopes, strict=True)]
 
 
 async def view(session: AsyncSession, job: ClientJob, hydration: Hydration = Hydration()) -> JobView:
@@ -66,7 +64,7 @@ async def create(session: AsyncSession, client_id: uuid.UUID, request: JobReques
     ous, domains = await event_service.check_collection(session, request)
     job = ClientJob(client_id=client_id, execution_time=utcnow(), status=JobStatus.READY, status_message="",
                        domain_controller=request.domain_controller, ous=ous, domains=domains, log="",
-                       **{flag: getattr(request, flag) for flag in (*COLLECTION_FLAGS, "all_trusted_domains")})
+                       **{flag: getattr(request, flag) for flag in SCOPE_FLAGS})
     return await repository.add(session, job)
 
 

@@ -3,6 +3,7 @@ can offer them for download. Nothing is fetched from outside."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -33,6 +34,14 @@ def _sha256(path: Path) -> str:
     sidecar = path.with_name(path.name + ".sha256")
     if sidecar.is_file():
         return sidecar.read_text().split()[0].lower()
+    stat = path.stat()
+    return _file_digest(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _file_digest(path: Path, mtime_ns: int, size: int) -> str:
+    """A release's digest, read once per version of the file (keyed by its modification time and size): every
+    listing and download names the digests of all releases, and re-reading each archive per request is waste."""
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):

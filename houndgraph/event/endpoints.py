@@ -58,4 +58,4 @@ async def list_events(query: EventQuery, page: EventPage, shown: HydrationDep,
                       session: SessionDep) -> PageEnvelope[list[EventView]]:
     events, count = await service.list_events(session, query.filters, query.sort, page)
     return PageEnvelope(count=count, skip=page.skip, limit=page.limit,
-                        data=[await service.view(session, event, shown) for event in events])
+                        data=await service.views(session, events, shown))

@@ -19,7 +19,7 @@ from houndgraph.kit.filters import (
 from houndgraph.kit.query import ListColumns
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientEvent
-from houndgraph.models.collection import COLLECTION_FLAGS
+from houndgraph.models.collection import COLLECTION_FLAGS, SCOPE_FLAGS
 
 DEFAULT_LIMIT = 100
 HYDRATE_DOMAINS = "hydrate_domains"
@@ -92,7 +92,7 @@ class CollectionFlags(BaseModel):
 
     @staticmethod
     def flags_of(row: Any) -> dict[str, Any]:
-        return {flag: getattr(row, flag) for flag in (*COLLECTION_FLAGS, "all_trusted_domains")}
+        return {flag: getattr(row, flag) for flag in SCOPE_FLAGS}
 
 
 class CollectionView(CollectionFlags):

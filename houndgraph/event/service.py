@@ -20,7 +20,7 @@ from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientEvent
 from houndgraph.models.base import utcnow
-from houndgraph.models.collection import COLLECTION_FLAGS
+from houndgraph.models.collection import COLLECTION_FLAGS, SCOPE_FLAGS
 
 NO_COLLECTION_FLAG = "at least one data collection flag must be provided"
 SCOPE_NOT_ONE = "may only scope collection by exactly one of OU, Domain, or All Trusted Domains"
@@ -80,30 +80,43 @@ async def _lookup(session: AsyncSession, ous: Sequence[str], domains: Sequence[s
     return found
 
 
-async def describe_scope(session: AsyncSession, ous: Sequence[str], domains: Sequence[str],
-                         hydration: Hydration) -> tuple[list[OUDetails], list[DomainDetails]]:
-    """Stored references as display objects: with name, type and whether the graph still has them when
-    hydrated, else the bare reference."""
-    found = await _lookup(session, ous if hydration.ous else (), domains if hydration.domains else ())
-    ou_views = []
+Scope = tuple[Sequence[str], Sequence[str]]
+
+
+async def describe_scopes(session: AsyncSession, scopes: Sequence[Scope], hydration: Hydration
+                          ) -> list[tuple[list[OUDetails], list[DomainDetails]]]:
+    """Each scope's stored OU and domain references as display objects: with name, type and whether the
+    graph still has them when hydrated, else the bare reference. One graph lookup serves all the scopes."""
+    found = await _lookup(session, [value for ous, _ in scopes for value in ous] if hydration.ous else (),
+                          [value for _, domains in scopes for value in domains] if hydration.domains else ())
+    return [(_ou_views(found[OU_KIND], ous, hydration.ous), _domain_views(found[DOMAIN_KIND], domains,
+                                                                        hydration.domains))
+            for ous, domains in scopes]
+
+
+def _ou_views(found: dict[str, dict[str, Any]], ous: Sequence[str], hydrated: bool) -> list[OUDetails]:
+    if not hydrated:
+        return [OUDetails(objectid=value) for value in ous]
+    views = []
     for value in ous:
-        properties = found[OU_KIND].get(_key(value)) if hydration.ous else None
-        if not hydration.ous:
-            ou_views.append(OUDetails(objectid=value))
-        else:
-            ou_views.append(OUDetails(
-                objectid=str(properties.get("objectid", value)) if properties else value,
-                name=properties.get("name") if properties else None, exists=properties is not None,
-                distinguishedname=properties.get("distinguishedname") if properties else None, type=OU_KIND))
-    domain_views = []
+        properties = found.get(_key(value))
+        views.append(OUDetails(
+            objectid=str(properties.get("objectid", value)) if properties else value,
+            name=properties.get("name") if properties else None, exists=properties is not None,
+            distinguishedname=properties.get("distinguishedname") if properties else None, type=OU_KIND))
+    return views
+
+
+def _domain_views(found: dict[str, dict[str, Any]], domains: Sequence[str], hydrated: bool
+                  ) -> list[DomainDetails]:
+    if not hydrated:
+        return [DomainDetails(objectid=value) for value in domains]
+    views = []
     for value in domains:
-        properties = found[DOMAIN_KIND].get(_key(value)) if hydration.domains else None
-        if not hydration.domains:
-            domain_views.append(DomainDetails(objectid=value))
-        else:
-            domain_views.append(DomainDetails(objectid=value, name=properties.get("name") if properties else None,
-                                              exists=properties is not None, type=DOMAIN_KIND))
-    return ou_views, domain_views
+        properties = found.get(_key(value))
+        views.append(DomainDetails(objectid=value, name=properties.get("name") if properties else None,
+                                   exists=properties is not None, type=DOMAIN_KIND))
+    return views
 
 
 def next_run(rrule: str, after: datetime) -> datetime | None:
@@ -118,7 +131,7 @@ async def _apply(session: AsyncSession, event: ClientEvent, request: EventReques
     event.next_scheduled_at = next_run(request.rrule, utcnow())
     ous, domains = await check_collection(session, request)
     event.rrule = request.rrule.strip()
-    for flag in (*COLLECTION_FLAGS, "all_trusted_domains"):
+    for flag in SCOPE_FLAGS:
         setattr(event, flag, getattr(request, flag))
     event.ous, event.domains = ous, domains
 
@@ -168,6 +181,11 @@ async def delete_of_client(session: AsyncSession, client_id: uuid.UUID) -> None:
     await repository.soft_delete_of_client(session, client_id, utcnow())
 
 
+async def views(session: AsyncSession, events: Sequence[ClientEvent], hydration: Hydration) -> list[EventView]:
+    scopes = await describe_scopes(session, [(event.ous, event.domains) for event in events], hydration)
+    return [EventView.of(event, ous, domains) for event, (ous, domains) in zip(events, scopes, strict=True)]
+
+
 async def view(session: AsyncSession, event: ClientEvent, hydration: Hydration) -> EventView:
-    ous, domains = await describe_scope(session, event.ous, event.domains, hydration)
-    return EventView.of(event, ous, domains)
+    (shown,) = await views(session, [event], hydration)
+    return shown

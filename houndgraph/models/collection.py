@@ -10,6 +10,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 COLLECTION_FLAGS = ("session_collection", "local_group_collection", "ad_structure_collection",
                     "cert_services_collection", "ca_registry_collection", "dc_registry_collection")
+# Every boolean of a scope: the collection flags and the all-trusted-domains scope.
+SCOPE_FLAGS = (*COLLECTION_FLAGS, "all_trusted_domains")
 
 
 class CollectionScope:
