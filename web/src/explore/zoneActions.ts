@@ -1,9 +1,8 @@
 // The node context menu's zone entries: mark or unmark owned, add to or remove from a zone or label. Each is
 // an object-id selector on the tag (as bhshell and the reference UI do); membership follows at the next
 // analysis, so the node is watched until its markers change and then redrawn.
-import { api } from "../api";
 import { h, modal, toast } from "../dom";
-import { cypherString, fromApiGraph, type GraphNode } from "../graph/model";
+import { fetchNode, type GraphNode } from "../graph/model";
 import { addObject, listTags, objectSelectors, removeObject, TAG_OWNED, TAG_TYPES, TAG_ZONE, type Tag } from "../zones/api";
 
 type Markers = Pick<GraphNode, "isOwnedObject" | "isTierZero">;
@@ -18,10 +17,7 @@ export function zoneActions(redraw: (id: string, markers: Markers) => void) {
 
   async function markers(node: GraphNode): Promise<Markers | null> {
     try {
-      const answer = await api<{ data: any }>("POST", "/graphs/cypher", {
-        query: `MATCH (n) WHERE n.objectid = ${cypherString(node.objectId)} RETURN n LIMIT 1`,
-      });
-      const found = fromApiGraph(answer.data).nodes[0];
+      const found = (await fetchNode(node.objectId)).nodes[0];
       return found ? { isOwnedObject: found.isOwnedObject, isTierZero: found.isTierZero } : null;
     } catch {
       return null;
