@@ -3,7 +3,9 @@
 // analysis, so the node is watched until its markers change and then redrawn.
 import { h, modal, toast } from "../dom";
 import { fetchNode, type GraphNode } from "../graph/model";
-import { addObject, listTags, objectSelectors, removeObject, TAG_OWNED, TAG_TYPES, TAG_ZONE, type Tag } from "../zones/api";
+import {
+  addObject, deleteSelectors, listTags, objectSelectors, removeObject, TAG_OWNED, TAG_TYPES, TAG_ZONE, type Selector, type Tag,
+} from "../zones/api";
 
 type Markers = Pick<GraphNode, "isOwnedObject" | "isTierZero">;
 type MenuItem = [label: string, action: () => void];
@@ -89,8 +91,10 @@ export function zoneActions(redraw: (id: string, markers: Markers) => void) {
   async function removeFromZone(node: GraphNode): Promise<void> {
     try {
       const tags = (await listTags()).filter((tag) => tag.type !== TAG_OWNED);
-      const holding: Tag[] = [];
-      for (const tag of tags) if ((await objectSelectors(tag, node.objectId)).length) holding.push(tag);
+      // Each tag's object-id selectors naming the node, listed once: they are what the removal deletes.
+      const naming = new Map<Tag, Selector[]>();
+      await Promise.all(tags.map(async (tag) => naming.set(tag, await objectSelectors(tag, node.objectId))));
+      const holding = tags.filter((tag) => naming.get(tag)!.length);
       if (!holding.length) {
         toast(`No zone names ${node.label} by its object ID; Cypher selectors are edited on the Privilege Zones page.`, "error");
         return;
@@ -99,7 +103,7 @@ export function zoneActions(redraw: (id: string, markers: Markers) => void) {
       if ((await modal(`Remove ${node.label} from a zone`, [h("label", { for: "zone-choice" }, "Zone or label"), choice],
         [{ label: "Cancel", value: "cancel" }, { label: "Remove", value: "ok", danger: true }])) !== "ok") return;
       const tag = holding.find((t) => String(t.id) === choice.value)!;
-      await removeObject(tag, node.objectId);
+      await deleteSelectors(tag, naming.get(tag)!);
       toast(`${node.label} removed from ${tag.name}: the graph follows after the analysis.`);
       if (tag.type === TAG_ZONE && tag.position === 1) watch(node, (now) => !now.isTierZero);
     } catch (error) {

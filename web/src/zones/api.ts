@@ -108,10 +108,15 @@ export async function addObject(tag: Tag, objectId: string, name: string): Promi
   });
 }
 
+/** Deletes `selectors` of `tag`. */
+export async function deleteSelectors(tag: Tag, selectors: Selector[]): Promise<void> {
+  for (const selector of selectors) await deleteSelector(tag.id, selector.id);
+}
+
 /** Takes one object out of a zone: deletes its object-id selectors there; the number deleted. */
 export async function removeObject(tag: Tag, objectId: string): Promise<number> {
   const selectors = await objectSelectors(tag, objectId);
-  for (const selector of selectors) await deleteSelector(tag.id, selector.id);
+  await deleteSelectors(tag, selectors);
   return selectors.length;
 }
 
