@@ -4,7 +4,7 @@
 import { h, modal, toast } from "../dom";
 import { fetchNode, type GraphNode } from "../graph/model";
 import {
-  addObject, deleteSelectors, listTags, objectSelectors, removeObject, TAG_OWNED, TAG_TYPES, TAG_ZONE, type Selector, type Tag,
+  addObject, deleteSelectors, isTierZero, listTags, objectSelectors, removeObject, TAG_OWNED, TAG_TYPES, type Selector, type Tag,
 } from "../zones/api";
 
 type Markers = Pick<GraphNode, "isOwnedObject" | "isTierZero">;
@@ -82,7 +82,7 @@ export function zoneActions(redraw: (id: string, markers: Markers) => void) {
       const tag = tags.find((t) => String(t.id) === choice.value)!;
       await addObject(tag, node.objectId, node.label);
       toast(`${node.label} added to ${tag.name}: the graph follows after the analysis.`);
-      if (tag.type === TAG_ZONE && tag.position === 1) watch(node, (now) => now.isTierZero);
+      if (isTierZero(tag)) watch(node, (now) => now.isTierZero);
     } catch (error) {
       toast((error as Error).message, "error");
     }
@@ -105,7 +105,7 @@ export function zoneActions(redraw: (id: string, markers: Markers) => void) {
       const tag = holding.find((t) => String(t.id) === choice.value)!;
       await deleteSelectors(tag, naming.get(tag)!);
       toast(`${node.label} removed from ${tag.name}: the graph follows after the analysis.`);
-      if (tag.type === TAG_ZONE && tag.position === 1) watch(node, (now) => !now.isTierZero);
+      if (isTierZero(tag)) watch(node, (now) => !now.isTierZero);
     } catch (error) {
       toast((error as Error).message, "error");
     }

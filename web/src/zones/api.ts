@@ -59,6 +59,12 @@ export interface Certification extends Member {
 
 const TAGS = "/asset-group-tags";
 
+/** Tier Zero: the zone at position 1. */
+export const isTierZero = (tag: Tag) => tag.type === TAG_ZONE && tag.position === 1;
+
+/** The tags every install has (Tier Zero and Owned): renamed and deleted by nobody. */
+export const isDefaultTag = (tag: Tag) => tag.type === TAG_OWNED || isTierZero(tag);
+
 export async function listTags(): Promise<Tag[]> {
   const tags = (await get<{ data: { tags: Tag[] } }>(`${TAGS}?counts=true`)).data.tags;
   // Zones by position (Tier Zero first), then labels, then Owned.

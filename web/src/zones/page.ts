@@ -7,7 +7,7 @@ import { formatValue, h, modal, replace, toast } from "../dom";
 import { kindBadge } from "../graph/kinds";
 import type { AppContext } from "../main";
 import {
-  AUTO_CERTIFY, CERTIFICATION, CERTIFY, CERTIFY_REVOKE, certify, createSelector, deleteSelector, lastAnalysis,
+  AUTO_CERTIFY, CERTIFICATION, CERTIFY, CERTIFY_REVOKE, certify, createSelector, deleteSelector, isDefaultTag, lastAnalysis,
   listCertifications, listMembers, listSelectors, listTags, memberCounts, preview, SEED_CYPHER, SEED_OBJECT_ID,
   SOURCES, TAG_LABEL, TAG_OWNED, TAG_TYPES, TAG_ZONE, updateSelector, type Certification, type Member, type Seed,
   type Selector, type Tag,
@@ -78,7 +78,7 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
       !tag && [h("label", { for: "tag-type" }, "Type"), type],
       (!tag || tag.type === TAG_ZONE) && h("label", { class: "check" }, requireCertify, "Members must be certified"),
     ];
-    const isDefault = !!tag && (tag.type === TAG_OWNED || (tag.type === TAG_ZONE && tag.position === 1));
+    const isDefault = !!tag && isDefaultTag(tag);
     if (isDefault) name.disabled = true;
     if ((await modal(tag ? `Edit ${tag.name}` : "Create a zone or label", fields,
       [{ label: "Cancel", value: "cancel" }, { label: tag ? "Save" : "Create", value: "ok", primary: true }])) !== "ok") return;
@@ -294,14 +294,13 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
       replace(content, h("p", { class: "muted" }, "No tags."));
       return;
     }
-    const isDefault = tag.type === TAG_OWNED || (tag.type === TAG_ZONE && tag.position === 1);
     replace(content,
       h("header", { class: "row zone-header" },
         h("h1", { id: "zone-title" }, tag.name),
         h("span", { class: "chip" }, TAG_TYPES[tag.type] ?? "Tag"),
         tag.require_certify && h("span", { class: "chip" }, "Certification required"),
         h("button", { id: "edit-tag", onclick: () => void editTag(tag) }, "Edit"),
-        !isDefault && h("button", { id: "delete-tag", class: "danger", onclick: () => void deleteTag(tag) }, "Delete")),
+        !isDefaultTag(tag) && h("button", { id: "delete-tag", class: "danger", onclick: () => void deleteTag(tag) }, "Delete")),
       tag.description && tag.description !== tag.name ? h("p", { class: "muted" }, tag.description) : null,
       h("div", { class: "card" },
         h("div", { class: "row" }, h("h2", null, "Selectors"),
