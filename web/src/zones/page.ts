@@ -163,36 +163,17 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
     const body: Record<string, unknown> = selector?.is_default ? {}
       : { name: name.value.trim(), description: description.value, seeds: readSeeds() };
     if (tag.type === TAG_ZONE) body.auto_certify = Number(autoCertify.value);
-    try {
-      if (selector) await updateSelector(tag.id, selector.id, body);
-      else await createSelector(tag.id, body);
-      follow();
-    } catch (error) {
-      toast((error as Error).message, "error");
-    }
-    await refresh();
+    await change(() => selector ? updateSelector(tag.id, selector.id, body) : createSelector(tag.id, body));
   }
 
   async function toggleSelector(tag: Tag, selector: Selector): Promise<void> {
-    try {
-      await updateSelector(tag.id, selector.id, { disabled: !selector.disabled_at });
-      follow();
-    } catch (error) {
-      toast((error as Error).message, "error");
-    }
-    await refresh();
+    await change(() => updateSelector(tag.id, selector.id, { disabled: !selector.disabled_at }));
   }
 
   async function removeSelector(tag: Tag, selector: Selector): Promise<void> {
     if ((await modal("Delete selector", `Delete the selector ${selector.name}? Its objects leave ${tag.name} at the next analysis.`,
       [{ label: "Cancel", value: "cancel" }, { label: "Delete", value: "ok", danger: true }])) !== "ok") return;
-    try {
-      await deleteSelector(tag.id, selector.id);
-      follow();
-    } catch (error) {
-      toast((error as Error).message, "error");
-    }
-    await refresh();
+    await change(() => deleteSelector(tag.id, selector.id));
   }
 
   function selectorsTable(tag: Tag, selectors: Selector[]): HTMLElement {
@@ -220,13 +201,7 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
 
   // --- members and certification ------------------------------------------------------------------
   async function certifyMembers(ids: number[], action: number): Promise<void> {
-    try {
-      await certify(ids, action);
-      follow();
-    } catch (error) {
-      toast((error as Error).message, "error");
-    }
-    await refreshMembers();
+    await change(() => certify(ids, action), refreshMembers);
   }
 
   async function refreshMembers(): Promise<void> {
@@ -261,6 +236,17 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
               : h("button", { class: "small", onclick: () => void certifyMembers([member.id], CERTIFY) }, "Certify"))));
         })))) : h("p", { class: "muted" }, "No members yet."),
       count > members.length && h("p", { class: "muted" }, `Showing ${members.length} of ${count}.`));
+  }
+
+  /** Makes a change that requests an analysis (a failure is shown), follows the datapipe, then redraws. */
+  async function change(action: () => Promise<unknown>, redraw: () => Promise<void> = refresh): Promise<void> {
+    try {
+      await action();
+      follow();
+    } catch (error) {
+      toast((error as Error).message, "error");
+    }
+    await redraw();
   }
 
   /** Follows the datapipe after a change: each completed analysis refreshes the members and counts. */
