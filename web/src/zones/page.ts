@@ -261,10 +261,11 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
     if (!alive) return;
     try {
       const last = await lastAnalysis();
-      if (last !== seenAnalysis) {
+      // A page left (or a tag deleted and the page left) while a request was out stops here.
+      if (alive && last !== seenAnalysis) {
         seenAnalysis = last;
         await loadTags();
-        await Promise.all([refreshSelectors(), refreshMembers()]);
+        if (alive) await Promise.all([refreshSelectors(), refreshMembers()]);
         followStatus.textContent = `Members as of the analysis of ${new Date(last).toLocaleString()}.`;
       }
     } catch (error) {
