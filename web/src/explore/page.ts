@@ -2,7 +2,7 @@
 // edge panel on the right, a toolbar over the graph and a context menu on nodes.
 import { api, ApiError, get, hasPermission } from "../api";
 import { h, modal, replace, toast } from "../dom";
-import { cypherString, fromApiGraph, literalsToTable, type CypherResult, type GraphData, type GraphNode } from "../graph/model";
+import { fetchNode, fromApiGraph, literalsToTable, type CypherResult, type GraphData, type GraphNode } from "../graph/model";
 import { GraphView, type LayoutName } from "../graph/view";
 import type { AppContext } from "../main";
 import { cypherTab } from "./cypher";
@@ -76,10 +76,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
 
   async function drawNode(hit: SearchHit): Promise<void> {
     try {
-      const answer = await api<{ data: any }>("POST", "/graphs/cypher", {
-        query: `MATCH (n) WHERE n.objectid = ${cypherString(hit.objectid)} RETURN n LIMIT 1`, include_properties: true,
-      });
-      const result = fromApiGraph(answer.data);
+      const result = await fetchNode(hit.objectid, true);
       draw(result);
       const node = result.nodes[0];
       if (node) {

@@ -1,10 +1,11 @@
 // The node context menu's zone entries: mark or unmark owned, add to or remove from a zone or label. Each is
 // an object-id selector on the tag (as bhshell and the reference UI do); membership follows at the next
 // analysis, so the node is watched until its markers change and then redrawn.
-import { api } from "../api";
 import { h, modal, toast } from "../dom";
-import { cypherString, fromApiGraph, type GraphNode } from "../graph/model";
-import { addObject, listTags, objectSelectors, removeObject, TAG_OWNED, TAG_TYPES, TAG_ZONE, type Tag } from "../zones/api";
+import { fetchNode, type GraphNode } from "../graph/model";
+import {
+  addObject, deleteSelectors, isTierZero, listTags, objectSelectors, removeObject, TAG_OWNED, TAG_TYPES, type Selector, type Tag,
+} from "../zones/api";
 
 type Markers = Pick<GraphNode, "isOwnedObject" | "isTierZero">;
 type MenuItem = [label: string, action: () => void];
@@ -18,10 +19,7 @@ export function zoneActions(redraw: (id: string, markers: Markers) => void) {
 
   async function markers(node: GraphNode): Promise<Markers | null> {
     try {
-      const answer = await api<{ data: any }>("POST", "/graphs/cypher", {
-        query: `MATCH (n) WHERE n.objectid = ${cypherString(node.objectId)} RETURN n LIMIT 1`,
-      });
-      const found = fromApiGraph(answer.data).nodes[0];
+      const found = (await fetchNode(node.objectId)).nodes[0];
       return found ? { isOwnedObject: found.isOwnedObject, isTierZero: found.isTierZero } : null;
     } catch {
       return null;
@@ -84,7 +82,7 @@ export function zoneActions(redraw: (id: string, markers: Markers) => void) {
       const tag = tags.find((t) => String(t.id) === choice.value)!;
       await addObject(tag, node.objectId, node.label);
       toast(`${node.label} added to ${tag.name}: the graph follows after the analysis.`);
-      if (tag.type === TAG_ZONE && tag.position === 1) watch(node, (now) => now.isTierZero);
+      if (isTierZero(tag)) watch(node, (now) => now.isTierZero);
     } catch (error) {
       toast((error as Error).message, "error");
     }
@@ -93,8 +91,10 @@ export function zoneActions(redraw: (id: string, markers: Markers) => void) {
   async function removeFromZone(node: GraphNode): Promise<void> {
     try {
       const tags = (await listTags()).filter((tag) => tag.type !== TAG_OWNED);
-      const holding: Tag[] = [];
-      for (const tag of tags) if ((await objectSelectors(tag, node.objectId)).length) holding.push(tag);
+      // Each tag's object-id selectors naming the node, listed once: they are what the removal deletes.
+      const naming = new Map<Tag, Selector[]>();
+      await Promise.all(tags.map(async (tag) => naming.set(tag, await objectSelectors(tag, node.objectId))));
+      const holding = tags.filter((tag) => naming.get(tag)!.length);
       if (!holding.length) {
         toast(`No zone names ${node.label} by its object ID; Cypher selectors are edited on the Privilege Zones page.`, "error");
         return;
@@ -103,9 +103,9 @@ export function zoneActions(redraw: (id: string, markers: Markers) => void) {
       if ((await modal(`Remove ${node.label} from a zone`, [h("label", { for: "zone-choice" }, "Zone or label"), choice],
         [{ label: "Cancel", value: "cancel" }, { label: "Remove", value: "ok", danger: true }])) !== "ok") return;
       const tag = holding.find((t) => String(t.id) === choice.value)!;
-      await removeObject(tag, node.objectId);
+      await deleteSelectors(tag, naming.get(tag)!);
       toast(`${node.label} removed from ${tag.name}: the graph follows after the analysis.`);
-      if (tag.type === TAG_ZONE && tag.position === 1) watch(node, (now) => !now.isTierZero);
+      if (isTierZero(tag)) watch(node, (now) => !now.isTierZero);
     } catch (error) {
       toast((error as Error).message, "error");
     }

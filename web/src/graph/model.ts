@@ -1,5 +1,6 @@
 // The API's graph shapes, normalised: Cypher and path finding answer {nodes: {id: node}, edges: [...]};
 // an entity list with type=graph answers the reference's older {id: {data, label}, rel_x: {id1, id2}} map.
+import { api } from "../api";
 
 export interface GraphNode {
   id: string;
@@ -104,6 +105,14 @@ export function literalsToTable(literals: Literal[]): { columns: string[]; rows:
 }
 
 /** A Cypher string literal of `value`. */
-export function cypherString(value: string): string {
+function cypherString(value: string): string {
   return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
+
+/** The graph of the node whose object ID is `objectId` (no nodes when there is none). */
+export async function fetchNode(objectId: string, includeProperties = false): Promise<CypherResult> {
+  const answer = await api<{ data: any }>("POST", "/graphs/cypher", {
+    query: `MATCH (n) WHERE n.objectid = ${cypherString(objectId)} RETURN n LIMIT 1`, include_properties: includeProperties,
+  });
+  return fromApiGraph(answer.data);
 }

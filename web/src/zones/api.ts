@@ -59,6 +59,12 @@ export interface Certification extends Member {
 
 const TAGS = "/asset-group-tags";
 
+/** Tier Zero: the zone at position 1. */
+export const isTierZero = (tag: Tag) => tag.type === TAG_ZONE && tag.position === 1;
+
+/** The tags every install has (Tier Zero and Owned): renamed and deleted by nobody. */
+export const isDefaultTag = (tag: Tag) => tag.type === TAG_OWNED || isTierZero(tag);
+
 export async function listTags(): Promise<Tag[]> {
   const tags = (await get<{ data: { tags: Tag[] } }>(`${TAGS}?counts=true`)).data.tags;
   // Zones by position (Tier Zero first), then labels, then Owned.
@@ -108,10 +114,15 @@ export async function addObject(tag: Tag, objectId: string, name: string): Promi
   });
 }
 
+/** Deletes `selectors` of `tag`. */
+export async function deleteSelectors(tag: Tag, selectors: Selector[]): Promise<void> {
+  for (const selector of selectors) await deleteSelector(tag.id, selector.id);
+}
+
 /** Takes one object out of a zone: deletes its object-id selectors there; the number deleted. */
 export async function removeObject(tag: Tag, objectId: string): Promise<number> {
   const selectors = await objectSelectors(tag, objectId);
-  for (const selector of selectors) await deleteSelector(tag.id, selector.id);
+  await deleteSelectors(tag, selectors);
   return selectors.length;
 }
 

@@ -7,7 +7,7 @@ import { formatValue, h, modal, replace, toast } from "../dom";
 import { kindBadge } from "../graph/kinds";
 import type { AppContext } from "../main";
 import {
-  AUTO_CERTIFY, CERTIFICATION, CERTIFY, CERTIFY_REVOKE, certify, createSelector, deleteSelector, lastAnalysis,
+  AUTO_CERTIFY, CERTIFICATION, CERTIFY, CERTIFY_REVOKE, certify, createSelector, deleteSelector, isDefaultTag, lastAnalysis,
   listCertifications, listMembers, listSelectors, listTags, memberCounts, preview, SEED_CYPHER, SEED_OBJECT_ID,
   SOURCES, TAG_LABEL, TAG_OWNED, TAG_TYPES, TAG_ZONE, updateSelector, type Certification, type Member, type Seed,
   type Selector, type Tag,
@@ -78,7 +78,7 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
       !tag && [h("label", { for: "tag-type" }, "Type"), type],
       (!tag || tag.type === TAG_ZONE) && h("label", { class: "check" }, requireCertify, "Members must be certified"),
     ];
-    const isDefault = !!tag && (tag.type === TAG_OWNED || (tag.type === TAG_ZONE && tag.position === 1));
+    const isDefault = !!tag && isDefaultTag(tag);
     if (isDefault) name.disabled = true;
     if ((await modal(tag ? `Edit ${tag.name}` : "Create a zone or label", fields,
       [{ label: "Cancel", value: "cancel" }, { label: tag ? "Save" : "Create", value: "ok", primary: true }])) !== "ok") return;
@@ -163,36 +163,17 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
     const body: Record<string, unknown> = selector?.is_default ? {}
       : { name: name.value.trim(), description: description.value, seeds: readSeeds() };
     if (tag.type === TAG_ZONE) body.auto_certify = Number(autoCertify.value);
-    try {
-      if (selector) await updateSelector(tag.id, selector.id, body);
-      else await createSelector(tag.id, body);
-      follow();
-    } catch (error) {
-      toast((error as Error).message, "error");
-    }
-    await refresh();
+    await change(() => selector ? updateSelector(tag.id, selector.id, body) : createSelector(tag.id, body));
   }
 
   async function toggleSelector(tag: Tag, selector: Selector): Promise<void> {
-    try {
-      await updateSelector(tag.id, selector.id, { disabled: !selector.disabled_at });
-      follow();
-    } catch (error) {
-      toast((error as Error).message, "error");
-    }
-    await refresh();
+    await change(() => updateSelector(tag.id, selector.id, { disabled: !selector.disabled_at }));
   }
 
   async function removeSelector(tag: Tag, selector: Selector): Promise<void> {
     if ((await modal("Delete selector", `Delete the selector ${selector.name}? Its objects leave ${tag.name} at the next analysis.`,
       [{ label: "Cancel", value: "cancel" }, { label: "Delete", value: "ok", danger: true }])) !== "ok") return;
-    try {
-      await deleteSelector(tag.id, selector.id);
-      follow();
-    } catch (error) {
-      toast((error as Error).message, "error");
-    }
-    await refresh();
+    await change(() => deleteSelector(tag.id, selector.id));
   }
 
   function selectorsTable(tag: Tag, selectors: Selector[]): HTMLElement {
@@ -220,13 +201,7 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
 
   // --- members and certification ------------------------------------------------------------------
   async function certifyMembers(ids: number[], action: number): Promise<void> {
-    try {
-      await certify(ids, action);
-      follow();
-    } catch (error) {
-      toast((error as Error).message, "error");
-    }
-    await refreshMembers();
+    await change(() => certify(ids, action), refreshMembers);
   }
 
   async function refreshMembers(): Promise<void> {
@@ -263,6 +238,17 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
       count > members.length && h("p", { class: "muted" }, `Showing ${members.length} of ${count}.`));
   }
 
+  /** Makes a change that requests an analysis (a failure is shown), follows the datapipe, then redraws. */
+  async function change(action: () => Promise<unknown>, redraw: () => Promise<void> = refresh): Promise<void> {
+    try {
+      await action();
+      follow();
+    } catch (error) {
+      toast((error as Error).message, "error");
+    }
+    await redraw();
+  }
+
   /** Follows the datapipe after a change: each completed analysis refreshes the members and counts. */
   function follow(): void {
     followUntil = Date.now() + FOLLOW_FOR_MS;
@@ -275,10 +261,11 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
     if (!alive) return;
     try {
       const last = await lastAnalysis();
-      if (last !== seenAnalysis) {
+      // A page left (or a tag deleted and the page left) while a request was out stops here.
+      if (alive && last !== seenAnalysis) {
         seenAnalysis = last;
         await loadTags();
-        await Promise.all([refreshSelectors(), refreshMembers()]);
+        if (alive) await Promise.all([refreshSelectors(), refreshMembers()]);
         followStatus.textContent = `Members as of the analysis of ${new Date(last).toLocaleString()}.`;
       }
     } catch (error) {
@@ -294,14 +281,13 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
       replace(content, h("p", { class: "muted" }, "No tags."));
       return;
     }
-    const isDefault = tag.type === TAG_OWNED || (tag.type === TAG_ZONE && tag.position === 1);
     replace(content,
       h("header", { class: "row zone-header" },
         h("h1", { id: "zone-title" }, tag.name),
         h("span", { class: "chip" }, TAG_TYPES[tag.type] ?? "Tag"),
         tag.require_certify && h("span", { class: "chip" }, "Certification required"),
         h("button", { id: "edit-tag", onclick: () => void editTag(tag) }, "Edit"),
-        !isDefault && h("button", { id: "delete-tag", class: "danger", onclick: () => void deleteTag(tag) }, "Delete")),
+        !isDefaultTag(tag) && h("button", { id: "delete-tag", class: "danger", onclick: () => void deleteTag(tag) }, "Delete")),
       tag.description && tag.description !== tag.name ? h("p", { class: "muted" }, tag.description) : null,
       h("div", { class: "card" },
         h("div", { class: "row" }, h("h2", null, "Selectors"),
