@@ -37,6 +37,7 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
   let followUntil = 0;
   let seenAnalysis = "";
   let alive = true;
+  let polling: Promise<void> | null = null;
 
   const tagList = h("div", { class: "zone-tags", id: "zone-tags" });
   const content = h("section", { class: "zones-content", "aria-labelledby": "zone-title" });
@@ -104,6 +105,10 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
     if ((await modal("Delete", `Delete ${tag.name} and its selectors? Its members lose the tag at the next analysis.`,
       [{ label: "Cancel", value: "cancel" }, { label: "Delete", value: "ok", danger: true }])) !== "ok") return;
     try {
+      // Stop following first: a poll still running would reload the deleted tag's selectors and members.
+      followUntil = 0;
+      window.clearTimeout(followTimer);
+      await polling;
       await api("DELETE", `/asset-group-tags/${tag.id}`);
       context.navigate("/zones");
     } catch (error) {
@@ -253,7 +258,11 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
   function follow(): void {
     followUntil = Date.now() + FOLLOW_FOR_MS;
     followStatus.textContent = "Analysis requested: the members follow when it has run.";
-    if (followTimer === undefined) void poll();
+    if (followTimer === undefined && polling === null) startPoll();
+  }
+
+  function startPoll(): void {
+    polling = poll().finally(() => { polling = null; });
   }
 
   async function poll(): Promise<void> {
@@ -271,7 +280,7 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
     }
-    if (alive && Date.now() < followUntil) followTimer = window.setTimeout(() => void poll(), FOLLOW_EVERY_MS);
+    if (alive && Date.now() < followUntil) followTimer = window.setTimeout(startPoll, FOLLOW_EVERY_MS);
   }
 
   async function refresh(): Promise<void> {
