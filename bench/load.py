@@ -1,29 +1,76 @@
-"""Load: N concurrent clients for S seconds against `houndgraph serve` on the synthetic 100k-node graph.
+"""Load: many concurrent clients against `houndgraph serve` on the synthetic 100k-node graph.
 
-    .venv/bin/python bench/load.py [--users 60000] [--clients 50] [--seconds 30] [--workers 1]
+    .venv/bin/python bench/load.py [--users 60000] [--clients 50] [--seconds 30] [--workers N]
+                                   [--processes 2] [--mix issue|ui]
 
-The service runs as its own process (`houndgraph serve`, on the bench graph's throwaway database); the
-clients, in this process, mix what a UI session does: `/api/v2/self`, search, a Cypher count and user
-entity panels. Prints requests/s, p50 and p99 latency and the number of errors (any status but 200).
+The service runs as its own process (`houndgraph serve`, on the bench graph's throwaway database; without
+`--workers`, its default: one worker per core). The clients run in `--processes` processes of their own
+(asyncio in each), and their timings are merged.
+
+`--mix issue` (the default) is issue #14's: each client loops over `bloodhound-users-minimal`,
+`datapipe/status`, `saved-queries`, `config`, `self` and a small Cypher query; one request in 17 creates a
+saved query (unique name). Half the clients send the administrator's session token (JWT bearer), half sign
+every request with an API token (HMAC). `--mix ui` is the older mix: `self`, search, a Cypher count and user
+entity panels, all with the session token.
+
+First the clients drive the public `/api/version` for a few seconds: what the generator itself can reach on
+this machine, so a figure below it is the service's. Prints requests/s, p50, p90, p99, errors, the worker
+count and the load average.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import base64
+import hashlib
+import hmac
+import json
+import multiprocessing
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
-from synthetic import DOMAIN_SID, arguments, build, graph_size, machine, throwaway_database
+from synthetic import DOMAIN_SID, build, graph_size, machine, throwaway_database
 
 PASSWORD = "Load-Bench-Password-1!"
+CREATE_EVERY = 17  # one request in 17 creates a saved query
+CALIBRATION_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Credentials:
+    session_token: str
+    token_id: str
+    token_key: str
+
+
+@dataclass
+class Plan:
+    url: str
+    credentials: Credentials
+    mix: str
+    users: int
+    clients: int  # this process's clients
+    first_client: int  # global index of its first one: even clients use the session, odd ones sign
+    seconds: float
+    trivial: bool = False  # only `/api/version`: the generator's own ceiling
+
+
+@dataclass
+class Outcome:
+    timings: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
 
 
 def free_port() -> int:
@@ -32,12 +79,19 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_service(database_url: str, data_dir: Path, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
+
+
+def start_service(database_url: str, data_dir: Path, workers: int | None) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "HOUNDGRAPH_DATABASE_URL": database_url, "HOUNDGRAPH_DATA_DIR": str(data_dir),
            "HOUNDGRAPH_PORT": str(port), "HOUNDGRAPH_ADMIN_PASSWORD": PASSWORD, "HOUNDGRAPH_LOG_LEVEL": "warning"}
-    process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve", "--workers", str(workers)],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = [sys.executable, "-m", "houndgraph.cli", "serve"]
+    if workers is not None:
+        command += ["--workers", str(workers)]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -51,70 +105,193 @@ def start_service(database_url: str, data_dir: Path, workers: int) -> tuple[subp
     raise SystemExit("the service did not start")
 
 
-def requests_mix(users: int) -> list[tuple[str, str, dict | None]]:
-    user = f"{DOMAIN_SID}-{100000 + random.randint(1, users)}"
-    return [
+def sign(key: str, method: str, uri: str, body: bytes) -> dict[str, str]:
+    """The HMAC chain of BloodHound API tokens: key → method+URI → date to the hour → body."""
+    request_date = datetime.now(UTC).isoformat()
+    first = hmac.new(key.encode(), f"{method}{uri}".encode(), hashlib.sha256).digest()
+    second = hmac.new(first, request_date[:13].encode(), hashlib.sha256).digest()
+    signature = base64.b64encode(hmac.new(second, body, hashlib.sha256).digest()).decode()
+    return {"RequestDate": request_date, "Signature": signature}
+
+
+def issue_request(mix: str, users: int, number: int) -> tuple[str, str, dict | None]:
+    """The `number`th request of a client."""
+    if mix == "ui":
+        user = f"{DOMAIN_SID}-{100000 + random.randint(1, users)}"
+        return random.choice([
+            ("GET", "/api/v2/self", None),
+            ("GET", f"/api/v2/search?q=OBJECT{random.randint(1, users)}&type=User", None),
+            ("POST", "/api/v2/graphs/cypher", {"query": "MATCH (n:User) WHERE n.enabled = true RETURN count(n)"}),
+            ("GET", f"/api/v2/users/{user}", None),
+        ])
+    if number % CREATE_EVERY == CREATE_EVERY - 1:
+        return ("POST", "/api/v2/saved-queries", {"name": f"load {uuid.uuid4()}", "description": "",
+                                                  "query": "MATCH (n:Group) RETURN n LIMIT 10"})
+    objectid = f"{DOMAIN_SID}-{100000 + random.randint(1, users)}"
+    return random.choice([
+        ("GET", "/api/v2/bloodhound-users-minimal", None),
+        ("GET", "/api/v2/datapipe/status", None),
+        ("GET", "/api/v2/saved-queries", None),
+        ("GET", "/api/v2/config", None),
         ("GET", "/api/v2/self", None),
-        ("GET", f"/api/v2/search?q=OBJECT{random.randint(1, users)}&type=User", None),
-        ("POST", "/api/v2/graphs/cypher", {"query": "MATCH (n:User) WHERE n.enabled = true RETURN count(n)"}),
-        ("GET", f"/api/v2/users/{user}", None),
-    ]
+        ("POST", "/api/v2/graphs/cypher", {"query": f"MATCH (n:User) WHERE n.objectid = '{objectid}' RETURN n"}),
+    ])
 
 
-async def client(url: str, token: str, users: int, until: float, timings: list[float], errors: list[str]) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=120, headers={"Authorization": f"Bearer {token}"}) as http:
+class Connection:
+    """One kept-alive HTTP/1.1 connection, written for the benchmark: httpx's asyncio client costs the
+    generator more CPU than the service spends answering (62 against 1000 requests/s on `/api/version`)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, url: str) -> Connection:
+        host, port = url.removeprefix("http://").rsplit(":", 1)
+        return cls(*await asyncio.open_connection(host, int(port)))
+
+    async def request(self, method: str, path: str, headers: dict[str, str], body: bytes) -> int:
+        lines = [f"{method} {path} HTTP/1.1", "Host: load", f"Content-Length: {len(body)}",
+                 *(f"{name}: {value}" for name, value in headers.items())]
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        await self.writer.drain()
+        head = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        fields = {name.strip().lower(): value.strip()
+                  for name, _, value in (line.partition(":") for line in head[1:] if line)}
+        if "content-length" in fields:
+            await self.reader.readexactly(int(fields["content-length"]))
+        elif fields.get("transfer-encoding", "").lower() == "chunked":
+            while size := int((await self.reader.readline()).strip(), 16):
+                await self.reader.readexactly(size + 2)
+            await self.reader.readline()
+        if fields.get("connection", "").lower() == "close":
+            self.close()
+            self.reader, self.writer = await asyncio.open_connection(*self.writer.get_extra_info("peername")[:2])
+        return int(head[0].split(" ", 2)[1])
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+async def client(plan: Plan, index: int, until: float, outcome: Outcome) -> None:
+    credentials = plan.credentials
+    signs = plan.mix == "issue" and index % 2 == 1
+    session = {"Authorization": f"Bearer {credentials.session_token}"}
+    number = random.randrange(CREATE_EVERY)  # clients do not all create at the same moment
+    connection = await Connection.open(plan.url)
+    try:
         while time.monotonic() < until:
-            method, path, body = random.choice(requests_mix(users))
+            number += 1
+            method, path, payload = (("GET", "/api/version", None) if plan.trivial
+                                     else issue_request(plan.mix, plan.users, number))
+            body = json.dumps(payload).encode() if payload is not None else b""
+            headers = {"Content-Type": "application/json"} if payload is not None else {}
+            if signs:
+                headers |= {"Authorization": f"bhesignature {credentials.token_id}",
+                            **sign(credentials.token_key, method, path, body)}
+            else:
+                headers |= session
             started = time.perf_counter()
             try:
-                response = await http.request(method, path, json=body)
-                if response.status_code != 200:
-                    errors.append(f"{method} {path}: {response.status_code}")
-            except httpx.HTTPError as error:
-                errors.append(f"{method} {path}: {type(error).__name__}")
-            timings.append(time.perf_counter() - started)
+                status = await connection.request(method, path, headers, body)
+                if status not in (200, 201):
+                    outcome.errors.append(f"{method} {path.split('?')[0]}: {status}")
+            except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+                outcome.errors.append(f"{method} {path.split('?')[0]}: {type(error).__name__}")
+                connection.close()
+                connection = await Connection.open(plan.url)
+            outcome.timings.append(time.perf_counter() - started)
+    finally:
+        connection.close()
 
 
-async def load(url: str, token: str, users: int, clients: int, seconds: float) -> tuple[list[float], list[str]]:
-    timings: list[float] = []
-    errors: list[str] = []
-    until = time.monotonic() + seconds
-    await asyncio.gather(*(client(url, token, users, until, timings, errors) for _ in range(clients)))
-    return timings, errors
+async def drive(plan: Plan) -> Outcome:
+    outcome = Outcome()
+    started = time.monotonic()
+    until = started + plan.seconds
+    await asyncio.gather(*(client(plan, plan.first_client + i, until, outcome) for i in range(plan.clients)))
+    outcome.elapsed = time.monotonic() - started
+    return outcome
+
+
+def run_plan(plan: Plan) -> Outcome:
+    return asyncio.run(drive(plan))
+
+
+def run(plan: Plan, processes: int) -> tuple[Outcome, float]:
+    """The clients spread over `processes` processes; their timings merged, and the wall time."""
+    shares = [plan.clients // processes + (1 if i < plan.clients % processes else 0) for i in range(processes)]
+    plans, first = [], 0
+    for share in shares:
+        plans.append(Plan(**{**plan.__dict__, "clients": share, "first_client": first}))
+        first += share
+    started = time.monotonic()
+    if processes == 1:
+        outcomes = [run_plan(plans[0])]
+    else:
+        with multiprocessing.get_context("spawn").Pool(processes) as pool:
+            outcomes = pool.map(run_plan, plans)
+    merged = Outcome(elapsed=time.monotonic() - started)
+    for outcome in outcomes:
+        merged.timings += outcome.timings
+        merged.errors += outcome.errors
+    # The processes start at slightly different times: rate over the longest of their own runs.
+    return merged, max(outcome.elapsed for outcome in outcomes)
+
+
+def percentile(ordered: list[float], fraction: float) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def report(label: str, outcome: Outcome, elapsed: float) -> None:
+    ordered = sorted(outcome.timings)
+    if not ordered:
+        print(f"{label}: no requests")
+        return
+    print(f"{label}: {len(ordered) / elapsed:.1f} requests/s, p50 {percentile(ordered, 0.5) * 1000:.0f} ms, "
+          f"p90 {percentile(ordered, 0.9) * 1000:.0f} ms, p99 {percentile(ordered, 0.99) * 1000:.0f} ms, "
+          f"errors {len(outcome.errors)} of {len(ordered)} ({load_average()})")
+    for line in sorted(set(outcome.errors))[:10]:
+        print("  error:", line, f"×{outcome.errors.count(line)}")
+
+
+def credentials_for(url: str) -> Credentials:
+    with httpx.Client(base_url=url, timeout=60) as http:
+        login = http.post("/api/v2/login", json={"login_method": "secret", "username": "admin", "secret": PASSWORD})
+        session_token = login.json()["data"]["session_token"]
+        http.headers["Authorization"] = f"Bearer {session_token}"
+        self_id = http.get("/api/v2/self").json()["data"]["id"]
+        token = http.post("/api/v2/tokens", json={"token_name": "load", "user_id": self_id}).json()["data"]
+    return Credentials(session_token, str(token["id"]), token["key"])
 
 
 def main() -> None:
-    import argparse
-
-    extra = argparse.ArgumentParser(add_help=False)
-    extra.add_argument("--clients", type=int, default=50)
-    extra.add_argument("--seconds", type=float, default=30)
-    extra.add_argument("--workers", type=int, default=1)
-    options, rest = extra.parse_known_args()
-    sys.argv = [sys.argv[0], *rest]
-    args = arguments(__doc__ or "")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--users", type=int, default=60000, help="60000 users make a 100k-node graph")
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--workers", type=int, default=None, help="the service's worker processes "
+                        "(default: the service's own default, one per core)")
+    parser.add_argument("--processes", type=int, default=2, help="processes the clients run in")
+    parser.add_argument("--mix", choices=("issue", "ui"), default="issue")
+    args = parser.parse_args()
     print(machine())
     with throwaway_database("hg-load-") as db, tempfile.TemporaryDirectory(prefix="hg-load-data-") as data_dir:
         build(db, args.users)
         nodes, edges = graph_size(db)
         print(f"graph: {nodes} nodes, {edges} edges")
-        process, url = start_service(db.url, Path(data_dir), options.workers)
+        process, url = start_service(db.url, Path(data_dir), args.workers)
         try:
-            token = httpx.post(f"{url}/api/v2/login", json={"login_method": "secret", "username": "admin",
-                                                             "secret": PASSWORD}).json()["data"]["session_token"]
-            started = time.monotonic()
-            timings, errors = asyncio.run(load(url, token, args.users, options.clients, options.seconds))
-            elapsed = time.monotonic() - started
+            plan = Plan(url, credentials_for(url), args.mix, args.users, args.clients, 0, args.seconds)
+            calibration = Plan(**{**plan.__dict__, "seconds": CALIBRATION_SECONDS, "trivial": True})
+            report(f"generator ceiling, {args.clients} clients on GET /api/version in {args.processes} "
+                   "process(es)", *run(calibration, args.processes))
+            outcome, elapsed = run(plan, args.processes)
         finally:
             process.terminate()
             process.wait(timeout=120)
-    timings.sort()
-    p99 = timings[min(len(timings) - 1, int(len(timings) * 0.99))]
-    print(f"{options.clients} clients, {options.seconds:.0f} s, {options.workers} worker(s): "
-          f"{len(timings) / elapsed:.1f} requests/s, p50 {statistics.median(timings) * 1000:.0f} ms, "
-          f"p99 {p99 * 1000:.0f} ms, errors {len(errors)} of {len(timings)}")
-    for line in sorted(set(errors))[:10]:
-        print("  error:", line)
+    workers = args.workers if args.workers is not None else f"default ({os.cpu_count()})"
+    report(f"{args.mix} mix, {args.clients} clients, {args.seconds:.0f} s, {workers} worker(s)", outcome, elapsed)
 
 
 if __name__ == "__main__":

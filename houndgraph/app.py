@@ -20,6 +20,7 @@ from starlette.responses import PlainTextResponse, Response
 from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
 from houndgraph.auth import passwords
+from houndgraph.auth.cache import AuthCache
 from houndgraph.auth.passwords import PasswordPool
 from houndgraph.datapipe.loop import Datapipe
 from houndgraph.db import Database, data_error_message, is_query_canceled
@@ -161,6 +162,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     app.state.settings = settings
     # The requests being served; `houndgraph serve` cancels their database work when shutdown begins.
     in_flight = app.state.in_flight = InFlight()
+    # Credentials this process has checked (houndgraph.auth.cache), valid while the cache generation holds.
+    app.state.auth_cache = AuthCache()
     register_routes(app.router)
     install_docs(app, OPENAPI_URL)
     mount_ui(app.router)

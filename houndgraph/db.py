@@ -165,7 +165,7 @@ class Database:
                     yield session
                     return
                 session.info[DEADLINE_KEY] = deadline
-                await set_statement_timeout(session, deadline.remaining())
+                session.info[CACHE_GENERATION_KEY] = await start_request(session, deadline.remaining())
                 connection = await graph_connection(session)
                 deadline.attach(connection)
                 try:
@@ -175,12 +175,21 @@ class Database:
 
 
 DEADLINE_KEY = "houndgraph.deadline"
+CACHE_GENERATION_KEY = "houndgraph.cache_generation"
 
 
-async def set_statement_timeout(session: AsyncSession, seconds: float) -> None:
-    # SET LOCAL takes no bind parameters; the value is an int we produced ourselves. Never 0: that is no limit.
+async def start_request(session: AsyncSession, seconds: float) -> int:
+    """The first statement of a request's transaction, one round trip: its statement timeout (`SET LOCAL`,
+    never 0, which is no limit), and the cache generation (migration 0017) in-process caches are valid for."""
     milliseconds = max(int(seconds * 1000), 1)
-    await session.execute(text(f"SET LOCAL statement_timeout = {milliseconds}"))
+    return (await session.execute(
+        text("SELECT generation, set_config('statement_timeout', :ms, true) FROM cache_generation"),
+        {"ms": str(milliseconds)})).scalar_one()
+
+
+def cache_generation(session: AsyncSession) -> int | None:
+    """The cache generation read when the request's transaction began; None outside a request."""
+    return session.info.get(CACHE_GENERATION_KEY)
 
 
 def work_budget(session: AsyncSession) -> WorkBudget:

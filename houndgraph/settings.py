@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     password_hash_memory_kib: int = Field(default=64 * 1024, ge=8)
     password_hash_parallelism: int = Field(default=4, ge=1)
     log_level: str = "info"
+    # Worker processes of `houndgraph serve` sharing its port: one per core, as requests are CPU-bound
+    # Python and one process uses one core.
+    workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
     # Seconds of work a request may do, its database work included. `Prefer: wait=N` may only lower it;
     # raising it is for the administrator who runs the service, here.
     request_timeout_seconds: int = Field(default=30, ge=1)

@@ -11,12 +11,12 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth import service
+from houndgraph.auth.cache import AuthCache
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.passwords import PasswordPool
 from houndgraph.auth.permissions import P
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.errors import NOT_AUTHENTICATED, NOT_AUTHORIZED, BadRequest, Forbidden, NotFound, Unauthorized
-from houndgraph.models import Client
 from houndgraph.settings import Settings
 
 # Bodies of signed requests are hashed while they are spooled: in memory up to this, then on disk.
@@ -40,11 +40,16 @@ def streams_body(request: Request) -> bool:
     return bool(getattr(route, "streams_body", False))
 
 
+def auth_cache(request: Request) -> AuthCache:
+    return request.app.state.auth_cache
+
+
 async def _authenticate_signature(request: Request, session: AsyncSession, settings: Settings,
-                                  token_id: str) -> AuthContext:
+                                  token_id_text: str) -> AuthContext:
     request_date = service.parse_request_date(request.headers.get("RequestDate"))
     signature = service.parse_signature(request.headers.get("Signature"))
-    token, owner = await service.load_signing_token(session, token_id)
+    cache = auth_cache(request)
+    token_id, token = await service.signing_token(session, token_id_text, cache)
     service.check_skew(request_date)
     hashers = [service.signature_hasher(token.key, request.method, uri, request_date)
                for uri in signed_uris(request, settings)]
@@ -64,10 +69,8 @@ async def _authenticate_signature(request: Request, session: AsyncSession, setti
         for hasher in hashers:
             hasher.update(body)
     service.check_digest(hashers, signature)
-    await service.touch_token(session, token.id)
-    if isinstance(owner, Client):
-        return AuthContext.for_client(owner, token_id=token.id)
-    return AuthContext.for_user(owner, token_id=token.id)
+    await service.touch_token(session, token_id, cache)
+    return token.context
 
 
 async def current_auth(request: Request, session: SessionDep, settings: SettingsDep) -> AuthContext:
@@ -82,7 +85,7 @@ async def current_auth(request: Request, session: SessionDep, settings: Settings
         raise BadRequest("Expected only two components for the Authorization header.")
     scheme, credential = parts
     if scheme.lower() == "bearer":
-        context = await service.authenticate_bearer(session, settings, credential)
+        context = await service.authenticate_bearer(session, settings, credential, auth_cache(request))
     elif scheme.lower() == "bhesignature":
         context = await _authenticate_signature(request, session, settings, credential)
     else:

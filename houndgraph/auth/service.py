@@ -17,11 +17,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from houndgraph.audit import service as audit_service
 from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth import repository
+from houndgraph.auth.cache import AuthCache, KnownSession, KnownToken
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
+from houndgraph.db import cache_generation
 from houndgraph.errors import BadRequest, Forbidden, ServiceError, TooManyRequests, Unauthorized
-from houndgraph.models import AuthToken, Client, User
 from houndgraph.settings import Settings
 from houndgraph.user import mfa
 
@@ -125,7 +126,8 @@ async def logout(session: AsyncSession, context: AuthContext) -> None:
         await repository.delete_session(session, context.session_id)
 
 
-async def authenticate_bearer(session: AsyncSession, settings: Settings, token: str) -> AuthContext:
+async def authenticate_bearer(session: AsyncSession, settings: Settings, token: str,
+                              cache: AuthCache) -> AuthContext:
     try:
         claims = jwt.decode(token, settings.signing_key(), algorithms=[JWT_ALGORITHM],
                             options={"require": ["exp", "sub", "sid"]})
@@ -133,13 +135,20 @@ async def authenticate_bearer(session: AsyncSession, settings: Settings, token: 
         user_id = uuid.UUID(str(claims["sub"]))
     except (jwt.PyJWTError, ValueError, TypeError):
         raise Unauthorized(TOKEN_AUTH_FAILED) from None
-    row = await repository.session_by_id(session, session_id)
-    if row is None or row.user_id != user_id or row.expires_at <= _now():
+    generation = cache_generation(session)
+    known = cache.session(generation, session_id)
+    if known is None:
+        row = await repository.session_by_id(session, session_id)
+        if row is None or row.user_id != user_id:
+            raise Unauthorized(TOKEN_AUTH_FAILED)
+        user = await repository.user_by_id(session, user_id)
+        if user is None or user.is_disabled:
+            raise Unauthorized(TOKEN_AUTH_FAILED)
+        known = KnownSession(user_id, row.expires_at, AuthContext.for_user(user, session_id=session_id))
+        cache.remember_session(generation, session_id, known)
+    if known.user_id != user_id or known.expires_at <= _now():
         raise Unauthorized(TOKEN_AUTH_FAILED)
-    user = await repository.user_by_id(session, user_id)
-    if user is None or user.is_disabled:
-        raise Unauthorized(TOKEN_AUTH_FAILED)
-    return AuthContext.for_user(user, session_id=session_id)
+    return known.context
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,28 +190,39 @@ def signature_hasher(key: str, method: str, request_uri: str, request_date: date
     return hmac.new(second, digestmod=hashlib.sha256)
 
 
-async def load_signing_token(session: AsyncSession, token_id_text: str) -> tuple[AuthToken, User | Client]:
-    """The token and its owner (a user, or a collection client) for a signed request, or the reference error."""
+async def signing_token(session: AsyncSession, token_id_text: str, cache: AuthCache) -> tuple[uuid.UUID, KnownToken]:
+    """The key of the token of a signed request and who signs with it (a user, or a collection client),
+    or the reference error."""
     try:
         token_id = uuid.UUID(token_id_text)
     except ValueError:
         raise BadRequest("Token ID is malformed.") from None
+    generation = cache_generation(session)
+    known = cache.token(generation, token_id)
+    if known is None:
+        known = await _load_signing_token(session, token_id)
+        cache.remember_token(generation, token_id, known)
+    return token_id, known
+
+
+async def _load_signing_token(session: AsyncSession, token_id: uuid.UUID) -> KnownToken:
     token = await repository.token_by_id(session, token_id)
     # `auth.api_tokens` governs users' API keys; collection clients have no other way to sign in.
     if (token is None or token.client_id is None) and not await config_service.api_tokens_enabled(session):
         raise Unauthorized(SIGNATURE_ERROR_PREFIX + "use of API keys has been disabled")
     if token is None:
         raise Unauthorized(SIGNATURE_ERROR_PREFIX + "token not found")
-    owner: User | Client | None
     if token.client_id is not None:
-        owner = await repository.live_client(session, token.client_id)
-    else:
-        owner = await repository.user_by_id(session, token.user_id) if token.user_id else None
-    if owner is None:
+        client = await repository.live_client(session, token.client_id)
+        if client is None:
+            raise Unauthorized(SIGNATURE_ERROR_PREFIX + "token not found")
+        return KnownToken(token.key, AuthContext.for_client(client, token_id=token.id))
+    user = await repository.user_by_id(session, token.user_id) if token.user_id else None
+    if user is None:
         raise Unauthorized(SIGNATURE_ERROR_PREFIX + "token not found")
-    if isinstance(owner, User) and owner.is_disabled:
+    if user.is_disabled:
         raise Forbidden(SIGNATURE_ERROR_PREFIX + "user disabled")
-    return token, owner
+    return KnownToken(token.key, AuthContext.for_user(user, token_id=token.id))
 
 
 def check_skew(request_date: datetime) -> None:
@@ -221,5 +241,7 @@ def check_digest(hashers: Sequence[hmac.HMAC], signature: bytes) -> None:
         raise Unauthorized(SIGNATURE_ERROR_PREFIX + "digest validation failed: signature digest mismatch")
 
 
-async def touch_token(session: AsyncSession, token_id: uuid.UUID) -> None:
-    await repository.touch_token(session, token_id, _now())
+async def touch_token(session: AsyncSession, token_id: uuid.UUID, cache: AuthCache) -> None:
+    """Record the token's last access, at most once a second per process (`cache.TOUCH_INTERVAL_SECONDS`)."""
+    if cache.should_touch(token_id):
+        await repository.touch_token(session, token_id, _now())

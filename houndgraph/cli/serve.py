@@ -44,10 +44,12 @@ def worker_app() -> FastAPI:
 def serve(
     host: str | None = typer.Option(None, help="Address to listen on (default HOUNDGRAPH_HOST)."),
     port: int | None = typer.Option(None, help="Port to listen on (default HOUNDGRAPH_PORT)."),
-    workers: int = typer.Option(1, min=1, help="Worker processes sharing the port (e.g. one per core)."),
+    workers: int | None = typer.Option(None, min=1, help="Worker processes sharing the port "
+                                       "(default HOUNDGRAPH_WORKERS, else one per core)."),
 ) -> None:
     """Start the service (and its embedded PostgreSQL unless HOUNDGRAPH_DATABASE_URL is set)."""
-    overrides: dict[str, Any] = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
+    overrides: dict[str, Any] = {k: v for k, v in {"host": host, "port": port, "workers": workers}.items()
+                                 if v is not None}
     settings = Settings(**overrides)
     try:
         settings.check()
@@ -55,6 +57,7 @@ def serve(
         console.print(f"[bold red]Refusing to start:[/] {error}")
         raise typer.Exit(2) from None
     configure_logging(settings.log_level)
+    workers = settings.workers
     console.print(f"houndgraph listening on http://{settings.host}:{settings.port} with {workers} worker(s) "
                   f"(data in {settings.data_dir.resolve()})")
     options: dict[str, Any] = {
