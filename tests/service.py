@@ -27,12 +27,16 @@ ENVIRONMENT = {"HOUNDGRAPH_DATAPIPE_INTERVAL": "0.2"}
 class ServiceProcess:
     """Starts the service and waits until it answers; `stop` is a Ctrl-C, `kill` a kill -9."""
 
-    def __init__(self, data_dir: Path, password: str, *, serve_args: Sequence[str] = (), **extra_env: str) -> None:
+    def __init__(self, data_dir: Path, password: str, *, serve_args: Sequence[str] = (), workers: int | None = 1,
+                 **extra_env: str) -> None:
         self.port = _free_port()
         self.password = password
-        # One worker unless a test asks for more: `kill` must leave no worker behind.
         env = {**os.environ, "HOUNDGRAPH_DATA_DIR": str(data_dir), "HOUNDGRAPH_PORT": str(self.port),
-               "HOUNDGRAPH_ADMIN_PASSWORD": password, "HOUNDGRAPH_WORKERS": "1", **extra_env}
+               "HOUNDGRAPH_ADMIN_PASSWORD": password, **extra_env}
+        # One worker unless a test asks otherwise (`kill` must leave no worker behind); None: the default.
+        env.pop("HOUNDGRAPH_WORKERS", None)
+        if workers is not None:
+            env["HOUNDGRAPH_WORKERS"] = str(workers)
         # The service's output goes to a file in the data directory, so a failed start can say why.
         self.log = data_dir / f"serve-{self.port}.log"
         with self.log.open("wb") as output:

@@ -3,11 +3,13 @@ uploads on either and run one datapipe between them; `serve --workers N` adds it
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import psutil
 import psycopg
 import pytest
 
@@ -115,5 +117,18 @@ def test_serve_with_workers_answers_on_one_port_and_adds_their_metrics_up(
         for _ in range(5):
             with httpx.Client(base_url=service.url, timeout=60) as fresh:
                 assert fresh.get("/api/v2/self", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    finally:
+        service.stop()
+
+
+def test_serve_starts_one_worker_per_core_by_default(tmp_path_factory: pytest.TempPathFactory) -> None:
+    data_dir = Path(tmp_path_factory.mktemp("default-workers", numbered=True))
+    service = ServiceProcess(data_dir, PASSWORD, workers=None)
+    try:
+        assert service.self_status(service.login()) == 200
+        commands = [" ".join(child.cmdline()) for child in psutil.Process(service.process.pid).children()]
+        workers = [command for command in commands if "spawn_main" in command]
+        assert len(workers) == os.cpu_count(), commands
+        assert f"with {os.cpu_count()} worker(s)" in service.log.read_text()
     finally:
         service.stop()
