@@ -29,6 +29,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -40,6 +41,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
+import psutil
 from synthetic import DOMAIN_SID, build, graph_size, machine, throwaway_database
 
 PASSWORD = "Load-Bench-Password-1!"
@@ -255,6 +257,32 @@ def report(label: str, outcome: Outcome, elapsed: float) -> None:
         print("  error:", line, f"×{outcome.errors.count(line)}")
 
 
+class CpuMeter:
+    """CPU seconds spent by process trees (the service's, PostgreSQL's) between two readings: on a loaded
+    machine, CPU per request says more than requests/s, which depend on what else runs."""
+
+    def __init__(self, roots: dict[str, int]) -> None:
+        self.roots = roots
+
+    def read(self) -> dict[str, dict[int, float]]:
+        reading: dict[str, dict[int, float]] = {}
+        for label, pid in self.roots.items():
+            root = psutil.Process(pid)
+            reading[label] = {}
+            for process in [root, *root.children(recursive=True)]:
+                try:
+                    times = process.cpu_times()
+                except psutil.Error:
+                    continue
+                reading[label][process.pid] = times.user + times.system
+        return reading
+
+    @staticmethod
+    def spent(before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]) -> dict[str, float]:
+        return {label: sum(seconds - before[label].get(pid, 0.0) for pid, seconds in after[label].items())
+                for label in after}
+
+
 def credentials_for(url: str) -> Credentials:
     with httpx.Client(base_url=url, timeout=60) as http:
         login = http.post("/api/v2/login", json={"login_method": "secret", "username": "admin", "secret": PASSWORD})
@@ -275,6 +303,8 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="processes the clients run in")
     parser.add_argument("--mix", choices=("issue", "ui"), default="issue")
     args = parser.parse_args()
+    # A SIGTERM ends the run through the `finally` blocks: the service stops, the throwaway database goes.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     print(machine())
     with throwaway_database("hg-load-") as db, tempfile.TemporaryDirectory(prefix="hg-load-data-") as data_dir:
         build(db, args.users)
@@ -286,12 +316,18 @@ def main() -> None:
             calibration = Plan(**{**plan.__dict__, "seconds": CALIBRATION_SECONDS, "trivial": True})
             report(f"generator ceiling, {args.clients} clients on GET /api/version in {args.processes} "
                    "process(es)", *run(calibration, args.processes))
+            meter = CpuMeter({"service": process.pid, "PostgreSQL": db.embedded.get_pid()})
+            before = meter.read()
             outcome, elapsed = run(plan, args.processes)
+            cpu = CpuMeter.spent(before, meter.read())
         finally:
             process.terminate()
             process.wait(timeout=120)
     workers = args.workers if args.workers is not None else f"default ({os.cpu_count()})"
     report(f"{args.mix} mix, {args.clients} clients, {args.seconds:.0f} s, {workers} worker(s)", outcome, elapsed)
+    requests = max(len(outcome.timings), 1)
+    print("CPU per request: " + ", ".join(f"{label} {seconds / requests * 1000:.2f} ms"
+                                          for label, seconds in cpu.items()))
 
 
 if __name__ == "__main__":

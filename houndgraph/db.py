@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 import psutil
 import psycopg
+from psycopg.rows import tuple_row
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -165,8 +166,8 @@ class Database:
                     yield session
                     return
                 session.info[DEADLINE_KEY] = deadline
-                session.info[CACHE_GENERATION_KEY] = await start_request(session, deadline.remaining())
                 connection = await graph_connection(session)
+                session.info[CACHE_GENERATION_KEY] = await start_request(connection, deadline.remaining())
                 deadline.attach(connection)
                 try:
                     yield session
@@ -178,13 +179,17 @@ DEADLINE_KEY = "houndgraph.deadline"
 CACHE_GENERATION_KEY = "houndgraph.cache_generation"
 
 
-async def start_request(session: AsyncSession, seconds: float) -> int:
+async def start_request(connection: GraphConnection, seconds: float) -> int:
     """The first statement of a request's transaction, one round trip: its statement timeout (`SET LOCAL`,
-    never 0, which is no limit), and the cache generation (migration 0017) in-process caches are valid for."""
+    never 0, which is no limit), and the cache generation (migration 0017) in-process caches are valid for.
+    Sent on the driver's connection: SQLAlchemy's statement machinery costs more than the round trip."""
     milliseconds = max(int(seconds * 1000), 1)
-    return (await session.execute(
-        text("SELECT generation, set_config('statement_timeout', :ms, true) FROM cache_generation"),
-        {"ms": str(milliseconds)})).scalar_one()
+    async with connection.cursor(row_factory=tuple_row) as cursor:
+        await cursor.execute("SELECT generation, set_config('statement_timeout', %s, true) FROM cache_generation",
+                             (str(milliseconds),))
+        row = await cursor.fetchone()
+    assert row is not None, "migration 0017 writes the one row"
+    return int(row[0])
 
 
 def cache_generation(session: AsyncSession) -> int | None:

@@ -36,6 +36,15 @@ class KnownSession:
 
 
 @dataclass(frozen=True, slots=True)
+class BearerClaims:
+    """What a session JWT whose signature has been checked says; it holds whatever the database says."""
+
+    session_id: int
+    user_id: uuid.UUID
+    expires: int  # seconds since the epoch
+
+
+@dataclass(frozen=True, slots=True)
 class KnownToken:
     key: str
     context: AuthContext
@@ -47,6 +56,9 @@ class AuthCache:
     sessions: dict[int, KnownSession] = field(default_factory=dict)
     tokens: dict[uuid.UUID, KnownToken] = field(default_factory=dict)
     touched: dict[uuid.UUID, float] = field(default_factory=dict)
+    # Decoding a JWT (signature, claims) costs more than the rest of authentication: once per token string.
+    # Not tied to the generation: a signature stays valid; the session it names is checked at each use.
+    claims: dict[str, BearerClaims] = field(default_factory=dict)
 
     def _current(self, generation: int | None) -> bool:
         """Whether entries may be used (and stored) at `generation`; empties the cache when it moved on.
@@ -72,6 +84,12 @@ class AuthCache:
     def remember_token(self, generation: int | None, token_id: uuid.UUID, known: KnownToken) -> None:
         if self._current(generation):
             self._bound(self.tokens)[token_id] = known
+
+    def bearer_claims(self, token: str) -> BearerClaims | None:
+        return self.claims.get(token)
+
+    def remember_claims(self, token: str, claims: BearerClaims) -> None:
+        self._bound(self.claims)[token] = claims
 
     def should_touch(self, token_id: uuid.UUID) -> bool:
         """Whether this request should record the token's last access (and, if so, notes that it does)."""

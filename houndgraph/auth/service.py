@@ -6,6 +6,7 @@ import base64
 import binascii
 import hashlib
 import hmac
+import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from houndgraph.audit import service as audit_service
 from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth import repository
-from houndgraph.auth.cache import AuthCache, KnownSession, KnownToken
+from houndgraph.auth.cache import AuthCache, BearerClaims, KnownSession, KnownToken
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
@@ -126,15 +127,25 @@ async def logout(session: AsyncSession, context: AuthContext) -> None:
         await repository.delete_session(session, context.session_id)
 
 
+def _bearer_claims(settings: Settings, token: str, cache: AuthCache) -> BearerClaims:
+    claims = cache.bearer_claims(token)
+    if claims is None:
+        try:
+            decoded = jwt.decode(token, settings.signing_key(), algorithms=[JWT_ALGORITHM],
+                                 options={"require": ["exp", "sub", "sid"]})
+            claims = BearerClaims(int(decoded["sid"]), uuid.UUID(str(decoded["sub"])), int(decoded["exp"]))
+        except (jwt.PyJWTError, ValueError, TypeError):
+            raise Unauthorized(TOKEN_AUTH_FAILED) from None
+        cache.remember_claims(token, claims)
+    elif claims.expires <= time.time():
+        raise Unauthorized(TOKEN_AUTH_FAILED)  # as jwt.decode would now say
+    return claims
+
+
 async def authenticate_bearer(session: AsyncSession, settings: Settings, token: str,
                               cache: AuthCache) -> AuthContext:
-    try:
-        claims = jwt.decode(token, settings.signing_key(), algorithms=[JWT_ALGORITHM],
-                            options={"require": ["exp", "sub", "sid"]})
-        session_id = int(claims["sid"])
-        user_id = uuid.UUID(str(claims["sub"]))
-    except (jwt.PyJWTError, ValueError, TypeError):
-        raise Unauthorized(TOKEN_AUTH_FAILED) from None
+    claims = _bearer_claims(settings, token, cache)
+    session_id, user_id = claims.session_id, claims.user_id
     generation = cache_generation(session)
     known = cache.session(generation, session_id)
     if known is None:
