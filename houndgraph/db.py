@@ -110,7 +110,9 @@ class Database:
 
     def __post_init__(self) -> None:
         sa_url = _sqlalchemy_url(self.url)
-        self.async_engine = create_async_engine(sa_url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        # Requests' connections are not pinged at checkout: that is one more round trip per request. A
+        # connection the server dropped fails its request once, and SQLAlchemy then renews the whole pool.
+        self.async_engine = create_async_engine(sa_url, pool_size=10, max_overflow=20)
         self.sync_engine = create_engine(sa_url, pool_size=5, max_overflow=5, pool_pre_ping=True)
         self.sessionmaker = async_sessionmaker(self.async_engine, expire_on_commit=False)
 

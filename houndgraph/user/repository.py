@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, raiseload
 
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.sorting import SortKey, order_by
@@ -104,8 +104,8 @@ async def by_principal(session: AsyncSession, principal_name: str) -> User | Non
 
 
 async def list_users(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey], *,
-                     active_only: bool = False) -> Sequence[User]:
-    statement = select(User)
+                     active_only: bool = False, with_roles: bool = True) -> Sequence[User]:
+    statement = select(User) if with_roles else select(User).options(raiseload(User.roles))
     if active_only:
         statement = statement.where(User.is_disabled.is_(False))
     return (await session.scalars(_listed(statement, USER_COLUMNS, filters, sort, User.id))).all()

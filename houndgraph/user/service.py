@@ -77,8 +77,8 @@ async def list_users(session: AsyncSession, filters: list[Filter], sort: Sequenc
 
 
 async def list_active_users(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey]) -> Sequence[User]:
-    """Enabled users only: the minimal list is for choosing someone to share with."""
-    return await repository.list_users(session, filters, sort, active_only=True)
+    """Enabled users only, without their roles: the minimal list is for choosing someone to share with."""
+    return await repository.list_users(session, filters, sort, active_only=True, with_roles=False)
 
 
 async def _roles(session: AsyncSession, role_ids: Sequence[int]) -> list[Role]:
