@@ -15,7 +15,8 @@ entity panels, all with the session token.
 
 First the clients drive the public `/api/version` for a few seconds: what the generator itself can reach on
 this machine, so a figure below it is the service's. Prints requests/s, p50, p90, p99, errors, the worker
-count and the load average.
+count and the load average, then the CPU time the service (all its processes) and PostgreSQL spent per
+request: on a shared machine that figure moves much less than requests/s.
 """
 
 from __future__ import annotations
