@@ -13,7 +13,7 @@ growing without bound.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -107,47 +107,63 @@ async def shortest_paths(conn: GraphConnection, lefts: Sequence[int], rights: Se
                          min_depth: int = 1, max_depth: int | None = None,
                          all_paths: bool = False, budget: WorkBudget | None = None) -> list[Path]:
     """Shortest paths for every (left, right) pair that is connected; one path per pair unless
-    `all_paths`. A pair of a node with itself has the empty path when `min_depth` is 0.
+    `all_paths`. A pair of a node with itself has the empty path when `min_depth` is 0. Paths come
+    ordered by their root (the end on the smaller side), then by their other end.
 
     Raises WorkExhausted when the search passes `budget` (by default: the library's node and path limits)."""
+    found: list[Path] = []
+    from_left = len(set(lefts)) <= len(set(rights))
+    async for batch in shortest_path_batches(conn, lefts, rights, kind_ids=kind_ids, direction=direction,
+                                             min_depth=min_depth, max_depth=max_depth, all_paths=all_paths,
+                                             budget=budget):
+        found.extend(batch)
+    # Batches come nearest first. A stable sort keeps each pair's paths in order; a node's empty path to
+    # itself (min_depth 0) stays first.
+    if from_left:
+        return sorted(found, key=lambda p: (p[0] != p[1], p[0], p[1]))
+    return sorted(found, key=lambda p: (p[0] != p[1], p[1], p[0]))
+
+
+async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rights: Sequence[int], *,
+                                kind_ids: Sequence[int] | None, direction: Direction = Direction.OUT,
+                                min_depth: int = 1, max_depth: int | None = None, all_paths: bool = False,
+                                budget: WorkBudget | None = None) -> AsyncGenerator[list[Path], None]:
+    """The paths of `shortest_paths` as the search finds them: each batch holds every path of the pairs
+    it names, nearest pairs of a root first. A caller that needs only some paths (a query with LIMIT)
+    stops iterating once it has enough, and the search goes no deeper."""
     budget = budget or WorkBudget()
     left_set, right_set = set(lefts), set(rights)
-    found: list[Path] = []
-    if min_depth == 0:
-        found.extend((n, n, [n]) for n in sorted(left_set & right_set))
+    if min_depth == 0 and left_set & right_set:
+        yield [(n, n, [n]) for n in sorted(left_set & right_set)]
     if not left_set or not right_set:
-        return found
+        return
     if len(left_set) == 1 and len(right_set) == 1:
         (left,), (right,) = left_set, right_set
         if left != right:
-            found.extend(await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths,
-                                              budget))
-        return found
+            yield await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths, budget)
+        return
     from_left = len(left_set) <= len(right_set)
     roots, others = (left_set, right_set) if from_left else (right_set, left_set)
     for root in sorted(roots):
-        found.extend(await _single_root(conn, root, others - {root}, from_left, kind_ids, direction, max_depth,
-                                        all_paths, budget))
-    return found
+        async for batch in _single_root(conn, root, others - {root}, from_left, kind_ids, direction, max_depth,
+                                        all_paths, budget):
+            yield batch
 
 
 async def _single_root(conn: GraphConnection, root: int, goals: set[int], from_left: bool,
                        kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
-                       all_paths: bool, budget: WorkBudget) -> list[Path]:
+                       all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
+    """One search from `root`; after each level, the paths of each goal it reached (one batch per goal:
+    a goal's parents are complete once its level is expanded)."""
     side = _Search({root})
     remaining = set(goals)
     while side.frontier and remaining and (max_depth is None or side.level < max_depth):
         reached = await _expand(conn, side, direction, from_left, kind_ids, all_paths, budget)
-        remaining.difference_update(reached)
-    paths: list[Path] = []
-    for goal in sorted(goals - remaining):
-        for walk in _walks(side.parents, goal, all_paths, budget):
+        for goal in sorted(remaining.intersection(reached)):
+            remaining.discard(goal)
             # The walk runs goal -> root; paths read left to right.
-            if from_left:
-                paths.append((root, goal, walk[::-1]))
-            else:
-                paths.append((goal, root, walk))
-    return paths
+            yield [(root, goal, walk[::-1]) if from_left else (goal, root, walk)
+                   for walk in _walks(side.parents, goal, all_paths, budget)]
 
 
 async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids: Sequence[int] | None,
