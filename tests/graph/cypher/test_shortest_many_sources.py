@@ -40,7 +40,8 @@ class Graph:
 
     def shortest(self, start: int, end: int) -> set[tuple[str, ...]]:
         """Every shortest path from start to end, as node names."""
-        depth, parents, queue = {start: 0}, {start: []}, deque([start])
+        depth, queue = {start: 0}, deque([start])
+        parents: dict[int, list[int]] = {start: []}
         while queue:
             node = queue.popleft()
             for s, e in sorted(self.edges):
