@@ -49,27 +49,56 @@ class _Search:
         self.frontier = sorted(self.root)
 
 
+# While neither frontier of a bidirectional search holds more nodes than this, both sides advance in one
+# query (one round trip per two levels: a user's groups and Domain Admins' members); past it only the
+# smaller side does, since a large frontier costs more than a round trip.
+JOINT_EXPANSION = 256
+
+Rows = list[tuple[int, int, int]]  # (node in a frontier, edge, neighbour)
+
+
 async def _neighbours(conn: GraphConnection, frontier: list[int], forward: bool,
-                      kind_ids: Sequence[int] | None) -> list[tuple[int, int, int]]:
+                      kind_ids: Sequence[int] | None) -> Rows:
     """(node in frontier, edge, neighbour) for one level, in one query."""
+    (rows,) = await _level(conn, [(frontier, forward)], kind_ids)
+    return rows
+
+
+async def _level(conn: GraphConnection, steps: Sequence[tuple[list[int], bool]],
+                 kind_ids: Sequence[int] | None) -> list[Rows]:
+    """The rows of each (frontier, forward) step, all steps in one query."""
     kinds = " AND kind_id = ANY(%(kinds)s::smallint[])" if kind_ids is not None else ""
-    if forward:
-        sql = f"SELECT start_id, id, end_id FROM edge WHERE start_id = ANY(%(ids)s::bigint[]){kinds}"
-    else:
-        sql = f"SELECT end_id, id, start_id FROM edge WHERE end_id = ANY(%(ids)s::bigint[]){kinds}"
-    cursor = await conn.execute(sql, {"ids": frontier, "kinds": list(kind_ids or [])})
-    return list(await cursor.fetchall())
+    params: dict[str, list[int]] = {"kinds": list(kind_ids or [])}
+    selects = []
+    for index, (frontier, forward) in enumerate(steps):
+        near, far = ("start_id", "end_id") if forward else ("end_id", "start_id")
+        selects.append(f"SELECT {index}, {near}, id, {far} FROM edge WHERE {near} = ANY(%(f{index})s::bigint[]){kinds}")
+        params[f"f{index}"] = frontier
+    cursor = await conn.execute(" UNION ALL ".join(selects), params)
+    found: list[Rows] = [[] for _ in steps]
+    for index, node, edge, neighbour in await cursor.fetchall():
+        found[index].append((node, edge, neighbour))
+    return found
 
 
-async def _expand(conn: GraphConnection, side: _Search, direction: Direction, from_left: bool,
-                  kind_ids: Sequence[int] | None, all_paths: bool, budget: WorkBudget) -> list[int]:
-    """Advance one side by one level; returns the newly reached nodes."""
+async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], direction: Direction,
+                  kind_ids: Sequence[int] | None, all_paths: bool, budget: WorkBudget) -> list[list[int]]:
+    """Advance each (side, whether it grows from the left end) by one level, all in one query; returns
+    each side's newly reached nodes."""
     budget.check_time()
-    rows: list[tuple[int, int, int]] = []
-    if direction in (Direction.OUT, Direction.BOTH):
-        rows += await _neighbours(conn, side.frontier, from_left, kind_ids)
-    if direction in (Direction.IN, Direction.BOTH):
-        rows += await _neighbours(conn, side.frontier, not from_left, kind_ids)
+    steps: list[tuple[list[int], bool]] = []
+    for side, from_left in sides:
+        if direction in (Direction.OUT, Direction.BOTH):
+            steps.append((side.frontier, from_left))
+        if direction in (Direction.IN, Direction.BOTH):
+            steps.append((side.frontier, not from_left))
+    found = iter(await _level(conn, steps, kind_ids))
+    per_side = 2 if direction is Direction.BOTH else 1
+    return [_advance(side, [row for _ in range(per_side) for row in next(found)], all_paths, budget)
+            for side, _ in sides]
+
+
+def _advance(side: _Search, rows: Rows, all_paths: bool, budget: WorkBudget) -> list[int]:
     side.level += 1
     reached: list[int] = []
     for node, edge, neighbour in rows:
@@ -158,7 +187,7 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], from_l
     side = _Search({root})
     remaining = set(goals)
     while side.frontier and remaining and (max_depth is None or side.level < max_depth):
-        reached = await _expand(conn, side, direction, from_left, kind_ids, all_paths, budget)
+        (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
         for goal in sorted(remaining.intersection(reached)):
             remaining.discard(goal)
             # The walk runs goal -> root; paths read left to right.
@@ -171,24 +200,39 @@ async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids:
                          budget: WorkBudget) -> list[Path]:
     forward, backward = _Search({left}), _Search({right})
     while forward.frontier and backward.frontier:
-        if max_depth is not None and forward.level + backward.level >= max_depth:
+        levels = forward.level + backward.level
+        if max_depth is not None and levels >= max_depth:
             return []
-        grow_forward = len(forward.frontier) <= len(backward.frontier)
-        side, other = (forward, backward) if grow_forward else (backward, forward)
-        reached = await _expand(conn, side, direction, grow_forward, kind_ids, all_paths, budget)
-        meetings = [n for n in reached if n in other.depth]
-        if not meetings:
-            continue
-        best = min(side.depth[n] + other.depth[n] for n in meetings)
-        paths: list[Path] = []
-        for meeting in sorted(n for n in meetings if side.depth[n] + other.depth[n] == best):
-            for head in _walks(forward.parents, meeting, all_paths, budget):
-                for tail in _walks(backward.parents, meeting, all_paths, budget):
-                    paths.append((left, right, head[::-1] + tail[1:]))
-                    if not all_paths:
-                        return paths
-        return paths
+        if (max(len(forward.frontier), len(backward.frontier)) <= JOINT_EXPANSION
+                and (max_depth is None or levels + 2 <= max_depth)):
+            sides = [(forward, True), (backward, False)]
+        elif len(forward.frontier) <= len(backward.frontier):
+            sides = [(forward, True)]
+        else:
+            sides = [(backward, False)]
+        reached = await _expand(conn, sides, direction, kind_ids, all_paths, budget)
+        # The sides met only now: every node both have reached was reached in this round.
+        met = [n for new in reached for n in new if n in forward.depth and n in backward.depth]
+        if met:
+            return _joined(forward, backward, left, right, met, all_paths, budget)
     return []
+
+
+def _joined(forward: _Search, backward: _Search, left: int, right: int, met: list[int], all_paths: bool,
+            budget: WorkBudget) -> list[Path]:
+    """The shortest paths once the two sides have met at the nodes `met`. Every shortest path has exactly
+    one node `at` hops from the left end, reached by both sides: joining the walks at those nodes finds
+    each path once."""
+    best = min(forward.depth[n] + backward.depth[n] for n in met)
+    at = min(forward.level, best)
+    paths: list[Path] = []
+    for meeting in sorted({n for n in met if forward.depth[n] == at and backward.depth[n] == best - at}):
+        for head in _walks(forward.parents, meeting, all_paths, budget):
+            for tail in _walks(backward.parents, meeting, all_paths, budget):
+                paths.append((left, right, head[::-1] + tail[1:]))
+                if not all_paths:
+                    return paths
+    return paths
 
 
 async def _distances(conn: GraphConnection, root: int, forward: bool, kind_ids: Sequence[int], max_depth: int
