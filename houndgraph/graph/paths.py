@@ -54,6 +54,10 @@ class _Search:
 # smaller side does, since a large frontier costs more than a round trip.
 JOINT_EXPANSION = 256
 
+# A search from one root towards many goals hands its remaining goals to one bidirectional search each once
+# its frontier holds more than this many nodes per remaining goal (a pair search expands a few hundred).
+PAIR_SEARCH_COST = 500
+
 Rows = list[tuple[int, int, int]]  # (node in a frontier, edge, neighbour)
 
 
@@ -187,6 +191,15 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], from_l
     side = _Search({root})
     remaining = set(goals)
     while side.frontier and remaining and (max_depth is None or side.level < max_depth):
+        if len(remaining) * PAIR_SEARCH_COST < len(side.frontier):
+            # A few goals left far away (a handful of owned users, the last Kerberoastable ones): a
+            # bidirectional search per goal costs less than the next levels of the whole graph.
+            for goal in sorted(remaining):
+                left, right = (root, goal) if from_left else (goal, root)
+                found = await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths, budget)
+                if found:
+                    yield found
+            return
         (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
         for goal in sorted(remaining.intersection(reached)):
             remaining.discard(goal)

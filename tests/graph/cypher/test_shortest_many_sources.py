@@ -14,6 +14,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
+from houndgraph.graph import paths
 from houndgraph.graph.paths import Path, shortest_paths
 from tests.conftest import move_node_ids_past_given_ones
 from tests.graph.cypher.answers import rows
@@ -144,7 +145,12 @@ def _searches(database: Database, searches: list[tuple[list[int], list[int]]]) -
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(empty_graph: Database, seed: int) -> None:
+@pytest.mark.parametrize("pair_search_cost", [paths.PAIR_SEARCH_COST, 0])
+def test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
+        empty_graph: Database, seed: int, pair_search_cost: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With a pair search costing nothing, the search from the target hands every goal to a bidirectional
+    # search at once: both ways must find the paths of a search per pair.
+    monkeypatch.setattr(paths, "PAIR_SEARCH_COST", pair_search_cost)
     _, sources, targets = _drawn(empty_graph, seed)
     lefts, rights = [s + 1 for s in sources], [t + 1 for t in targets]  # node ids
     together, *per_pair = _searches(empty_graph, [(lefts, rights)] + [([s], [t]) for s in lefts for t in rights])
