@@ -3,7 +3,7 @@
 One source and one target: bidirectional BFS; while both frontiers are small both sides advance in the
 same query (one round trip per two levels), then the smaller one. Many sources and few targets (the
 everyday "all users -> Domain Admins"): one reverse BFS per target that reaches every source at once,
-never a search per pair, until only a few far sources are left (those get a bidirectional search each);
+never a search per pair, until only a few far sources are left (those then search toward it, all at once);
 the mirror image when targets outnumber sources. `all_paths` keeps every parent at the shortest depth
 (allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so that a query with a
 LIMIT stops the search once it has its rows. DESIGN.md gives the measurements behind this.
@@ -56,8 +56,8 @@ class _Search:
 # smaller side does, since a large frontier costs more than a round trip.
 JOINT_EXPANSION = 256
 
-# A search from one root towards many goals hands its remaining goals to one bidirectional search each once
-# its frontier holds more than this many nodes per remaining goal (a pair search expands a few hundred).
+# A search from one root towards many goals lets its remaining goals search toward it instead once its
+# frontier holds more than this many nodes per remaining goal (such a search expands a few hundred).
 PAIR_SEARCH_COST = 500
 
 Rows = list[tuple[int, int, int]]  # (node in a frontier, edge, neighbour)
@@ -194,13 +194,11 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], from_l
     remaining = set(goals)
     while side.frontier and remaining and (max_depth is None or side.level < max_depth):
         if len(remaining) * PAIR_SEARCH_COST < len(side.frontier):
-            # A few goals left far away (a handful of owned users, the last Kerberoastable ones): a
-            # bidirectional search per goal costs less than the next levels of the whole graph.
-            for goal in sorted(remaining):
-                left, right = (root, goal) if from_left else (goal, root)
-                found = await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths, budget)
-                if found:
-                    yield found
+            # A few goals left far away (a handful of owned users, the last Kerberoastable ones): a small
+            # search from each toward this one costs less than the next levels of the whole graph.
+            async for batch in _meet_from_goals(conn, side, root, remaining, from_left, kind_ids, direction,
+                                                max_depth, all_paths, budget):
+                yield batch
             return
         (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
         for goal in sorted(remaining.intersection(reached)):
@@ -208,6 +206,29 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], from_l
             # The walk runs goal -> root; paths read left to right.
             yield [(root, goal, walk[::-1]) if from_left else (goal, root, walk)
                    for walk in _walks(side.parents, goal, all_paths, budget)]
+
+
+async def _meet_from_goals(conn: GraphConnection, side: _Search, root: int, goals: set[int], from_left: bool,
+                           kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
+                           all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
+    """The paths from (or to) the goals the root's search has not reached: each goal grows a search of its
+    own, all of them in one query per level, until it meets the root's search as it stands; the two
+    halves join as in a bidirectional search."""
+    searches = {goal: _Search({goal}) for goal in sorted(goals)}
+    level = 0
+    while searches and (max_depth is None or side.level + level < max_depth):
+        active = list(searches.items())
+        reached = await _expand(conn, [(search, not from_left) for _, search in active], direction, kind_ids,
+                                all_paths, budget)
+        level += 1
+        for (goal, search), new in zip(active, reached, strict=True):
+            met = [n for n in new if n in side.depth]
+            if met:
+                forward, backward = (side, search) if from_left else (search, side)
+                left, right = (root, goal) if from_left else (goal, root)
+                yield _joined(forward, backward, left, right, met, all_paths, budget)
+            if met or not search.frontier:
+                del searches[goal]
 
 
 async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids: Sequence[int] | None,

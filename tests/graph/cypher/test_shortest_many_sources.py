@@ -145,11 +145,11 @@ def _searches(database: Database, searches: list[tuple[list[int], list[int]]]) -
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("pair_search_cost", [paths.PAIR_SEARCH_COST, 0])
+@pytest.mark.parametrize("pair_search_cost", [paths.PAIR_SEARCH_COST, 1, 0])
 def test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
         empty_graph: Database, seed: int, pair_search_cost: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    # With a pair search costing nothing, the search from the target hands every goal to a bidirectional
-    # search at once: both ways must find the paths of a search per pair.
+    # The cheaper a goal's own search is taken to be, the sooner the search from the target lets the goals
+    # left search toward it (at once when it costs nothing): every way must find the paths of a search per pair.
     monkeypatch.setattr(paths, "PAIR_SEARCH_COST", pair_search_cost)
     _, sources, targets = _drawn(empty_graph, seed)
     lefts, rights = [s + 1 for s in sources], [t + 1 for t in targets]  # node ids
