@@ -1,10 +1,12 @@
 """Shortest paths over the edge table: breadth-first search with one batched query per level.
 
-One source and one target: bidirectional BFS, always expanding the smaller frontier. Many sources
-and few targets (the everyday "all users -> Domain Admins"): one reverse BFS per target that
-reaches every source at once, never a search per pair; the mirror image when targets outnumber
-sources. `all_paths` keeps every parent at the shortest depth (allShortestPaths).
-DESIGN.md gives the measurements behind this (14 ms median at 100k nodes).
+One source and one target: bidirectional BFS; while both frontiers are small both sides advance in the
+same query (one round trip per two levels), then the smaller one. Many sources and few targets (the
+everyday "all users -> Domain Admins"): one reverse BFS per target that reaches every source at once,
+never a search per pair, until only a few far sources are left (those then search toward it, all at once);
+the mirror image when targets outnumber sources. `all_paths` keeps every parent at the shortest depth
+(allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so that a query with a
+LIMIT stops the search once it has its rows. DESIGN.md gives the measurements behind this.
 
 Every search draws on a `WorkBudget` (nodes visited, path members found, the deadline), checked at each
 level and while paths are enumerated, so an all-pairs search stops with `WorkExhausted` rather than
@@ -13,7 +15,7 @@ growing without bound.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -49,27 +51,60 @@ class _Search:
         self.frontier = sorted(self.root)
 
 
+# While neither frontier of a bidirectional search holds more nodes than this, both sides advance in one
+# query (one round trip per two levels: a user's groups and Domain Admins' members); past it only the
+# smaller side does, since a large frontier costs more than a round trip.
+JOINT_EXPANSION = 256
+
+# A search from one root towards many goals lets its remaining goals search toward it instead once its
+# frontier holds more than this many nodes per remaining goal (such a search expands a few hundred).
+PAIR_SEARCH_COST = 500
+
+Rows = list[tuple[int, int, int]]  # (node in a frontier, edge, neighbour)
+
+
 async def _neighbours(conn: GraphConnection, frontier: list[int], forward: bool,
-                      kind_ids: Sequence[int] | None) -> list[tuple[int, int, int]]:
+                      kind_ids: Sequence[int] | None) -> Rows:
     """(node in frontier, edge, neighbour) for one level, in one query."""
+    (rows,) = await _level(conn, [(frontier, forward)], kind_ids)
+    return rows
+
+
+async def _level(conn: GraphConnection, steps: Sequence[tuple[list[int], bool]],
+                 kind_ids: Sequence[int] | None) -> list[Rows]:
+    """The rows of each (frontier, forward) step, all steps in one query."""
     kinds = " AND kind_id = ANY(%(kinds)s::smallint[])" if kind_ids is not None else ""
-    if forward:
-        sql = f"SELECT start_id, id, end_id FROM edge WHERE start_id = ANY(%(ids)s::bigint[]){kinds}"
-    else:
-        sql = f"SELECT end_id, id, start_id FROM edge WHERE end_id = ANY(%(ids)s::bigint[]){kinds}"
-    cursor = await conn.execute(sql, {"ids": frontier, "kinds": list(kind_ids or [])})
-    return list(await cursor.fetchall())
+    params: dict[str, list[int]] = {"kinds": list(kind_ids or [])}
+    selects = []
+    for index, (frontier, forward) in enumerate(steps):
+        near, far = ("start_id", "end_id") if forward else ("end_id", "start_id")
+        selects.append(f"SELECT {index}, {near}, id, {far} FROM edge WHERE {near} = ANY(%(f{index})s::bigint[]){kinds}")
+        params[f"f{index}"] = frontier
+    cursor = await conn.execute(" UNION ALL ".join(selects), params)
+    found: list[Rows] = [[] for _ in steps]
+    for index, node, edge, neighbour in await cursor.fetchall():
+        found[index].append((node, edge, neighbour))
+    return found
 
 
-async def _expand(conn: GraphConnection, side: _Search, direction: Direction, from_left: bool,
-                  kind_ids: Sequence[int] | None, all_paths: bool, budget: WorkBudget) -> list[int]:
-    """Advance one side by one level; returns the newly reached nodes."""
+async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], direction: Direction,
+                  kind_ids: Sequence[int] | None, all_paths: bool, budget: WorkBudget) -> list[list[int]]:
+    """Advance each (side, whether it grows from the left end) by one level, all in one query; returns
+    each side's newly reached nodes."""
     budget.check_time()
-    rows: list[tuple[int, int, int]] = []
-    if direction in (Direction.OUT, Direction.BOTH):
-        rows += await _neighbours(conn, side.frontier, from_left, kind_ids)
-    if direction in (Direction.IN, Direction.BOTH):
-        rows += await _neighbours(conn, side.frontier, not from_left, kind_ids)
+    steps: list[tuple[list[int], bool]] = []
+    for side, from_left in sides:
+        if direction in (Direction.OUT, Direction.BOTH):
+            steps.append((side.frontier, from_left))
+        if direction in (Direction.IN, Direction.BOTH):
+            steps.append((side.frontier, not from_left))
+    found = iter(await _level(conn, steps, kind_ids))
+    per_side = 2 if direction is Direction.BOTH else 1
+    return [_advance(side, [row for _ in range(per_side) for row in next(found)], all_paths, budget)
+            for side, _ in sides]
+
+
+def _advance(side: _Search, rows: Rows, all_paths: bool, budget: WorkBudget) -> list[int]:
     side.level += 1
     reached: list[int] = []
     for node, edge, neighbour in rows:
@@ -107,47 +142,93 @@ async def shortest_paths(conn: GraphConnection, lefts: Sequence[int], rights: Se
                          min_depth: int = 1, max_depth: int | None = None,
                          all_paths: bool = False, budget: WorkBudget | None = None) -> list[Path]:
     """Shortest paths for every (left, right) pair that is connected; one path per pair unless
-    `all_paths`. A pair of a node with itself has the empty path when `min_depth` is 0.
+    `all_paths`. A pair of a node with itself has the empty path when `min_depth` is 0. Paths come
+    ordered by their root (the end on the smaller side), then by their other end.
 
     Raises WorkExhausted when the search passes `budget` (by default: the library's node and path limits)."""
+    found: list[Path] = []
+    from_left = len(set(lefts)) <= len(set(rights))
+    async for batch in shortest_path_batches(conn, lefts, rights, kind_ids=kind_ids, direction=direction,
+                                             min_depth=min_depth, max_depth=max_depth, all_paths=all_paths,
+                                             budget=budget):
+        found.extend(batch)
+    # Batches come nearest first. A stable sort keeps each pair's paths in order; a node's empty path to
+    # itself (min_depth 0) stays first.
+    if from_left:
+        return sorted(found, key=lambda p: (p[0] != p[1], p[0], p[1]))
+    return sorted(found, key=lambda p: (p[0] != p[1], p[1], p[0]))
+
+
+async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rights: Sequence[int], *,
+                                kind_ids: Sequence[int] | None, direction: Direction = Direction.OUT,
+                                min_depth: int = 1, max_depth: int | None = None, all_paths: bool = False,
+                                budget: WorkBudget | None = None) -> AsyncGenerator[list[Path], None]:
+    """The paths of `shortest_paths` as the search finds them: each batch holds every path of the pairs
+    it names, nearest pairs of a root first. A caller that needs only some paths (a query with LIMIT)
+    stops iterating once it has enough, and the search goes no deeper."""
     budget = budget or WorkBudget()
     left_set, right_set = set(lefts), set(rights)
-    found: list[Path] = []
-    if min_depth == 0:
-        found.extend((n, n, [n]) for n in sorted(left_set & right_set))
+    if min_depth == 0 and left_set & right_set:
+        yield [(n, n, [n]) for n in sorted(left_set & right_set)]
     if not left_set or not right_set:
-        return found
+        return
     if len(left_set) == 1 and len(right_set) == 1:
         (left,), (right,) = left_set, right_set
         if left != right:
-            found.extend(await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths,
-                                              budget))
-        return found
+            yield await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths, budget)
+        return
     from_left = len(left_set) <= len(right_set)
     roots, others = (left_set, right_set) if from_left else (right_set, left_set)
     for root in sorted(roots):
-        found.extend(await _single_root(conn, root, others - {root}, from_left, kind_ids, direction, max_depth,
-                                        all_paths, budget))
-    return found
+        async for batch in _single_root(conn, root, others - {root}, from_left, kind_ids, direction, max_depth,
+                                        all_paths, budget):
+            yield batch
 
 
 async def _single_root(conn: GraphConnection, root: int, goals: set[int], from_left: bool,
                        kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
-                       all_paths: bool, budget: WorkBudget) -> list[Path]:
+                       all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
+    """One search from `root`; after each level, the paths of each goal it reached (one batch per goal:
+    a goal's parents are complete once its level is expanded)."""
     side = _Search({root})
     remaining = set(goals)
     while side.frontier and remaining and (max_depth is None or side.level < max_depth):
-        reached = await _expand(conn, side, direction, from_left, kind_ids, all_paths, budget)
-        remaining.difference_update(reached)
-    paths: list[Path] = []
-    for goal in sorted(goals - remaining):
-        for walk in _walks(side.parents, goal, all_paths, budget):
+        if len(remaining) * PAIR_SEARCH_COST < len(side.frontier):
+            # A few goals left far away (a handful of owned users, the last Kerberoastable ones): a small
+            # search from each toward this one costs less than the next levels of the whole graph.
+            async for batch in _meet_from_goals(conn, side, root, remaining, from_left, kind_ids, direction,
+                                                max_depth, all_paths, budget):
+                yield batch
+            return
+        (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
+        for goal in sorted(remaining.intersection(reached)):
+            remaining.discard(goal)
             # The walk runs goal -> root; paths read left to right.
-            if from_left:
-                paths.append((root, goal, walk[::-1]))
-            else:
-                paths.append((goal, root, walk))
-    return paths
+            yield [(root, goal, walk[::-1]) if from_left else (goal, root, walk)
+                   for walk in _walks(side.parents, goal, all_paths, budget)]
+
+
+async def _meet_from_goals(conn: GraphConnection, side: _Search, root: int, goals: set[int], from_left: bool,
+                           kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
+                           all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
+    """The paths from (or to) the goals the root's search has not reached: each goal grows a search of its
+    own, all of them in one query per level, until it meets the root's search as it stands; the two
+    halves join as in a bidirectional search."""
+    searches = {goal: _Search({goal}) for goal in sorted(goals)}
+    level = 0
+    while searches and (max_depth is None or side.level + level < max_depth):
+        active = list(searches.items())
+        reached = await _expand(conn, [(search, not from_left) for _, search in active], direction, kind_ids,
+                                all_paths, budget)
+        level += 1
+        for (goal, search), new in zip(active, reached, strict=True):
+            met = [n for n in new if n in side.depth]
+            if met:
+                forward, backward = (side, search) if from_left else (search, side)
+                left, right = (root, goal) if from_left else (goal, root)
+                yield _joined(forward, backward, left, right, met, all_paths, budget)
+            if met or not search.frontier:
+                del searches[goal]
 
 
 async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids: Sequence[int] | None,
@@ -155,24 +236,39 @@ async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids:
                          budget: WorkBudget) -> list[Path]:
     forward, backward = _Search({left}), _Search({right})
     while forward.frontier and backward.frontier:
-        if max_depth is not None and forward.level + backward.level >= max_depth:
+        levels = forward.level + backward.level
+        if max_depth is not None and levels >= max_depth:
             return []
-        grow_forward = len(forward.frontier) <= len(backward.frontier)
-        side, other = (forward, backward) if grow_forward else (backward, forward)
-        reached = await _expand(conn, side, direction, grow_forward, kind_ids, all_paths, budget)
-        meetings = [n for n in reached if n in other.depth]
-        if not meetings:
-            continue
-        best = min(side.depth[n] + other.depth[n] for n in meetings)
-        paths: list[Path] = []
-        for meeting in sorted(n for n in meetings if side.depth[n] + other.depth[n] == best):
-            for head in _walks(forward.parents, meeting, all_paths, budget):
-                for tail in _walks(backward.parents, meeting, all_paths, budget):
-                    paths.append((left, right, head[::-1] + tail[1:]))
-                    if not all_paths:
-                        return paths
-        return paths
+        if (max(len(forward.frontier), len(backward.frontier)) <= JOINT_EXPANSION
+                and (max_depth is None or levels + 2 <= max_depth)):
+            sides = [(forward, True), (backward, False)]
+        elif len(forward.frontier) <= len(backward.frontier):
+            sides = [(forward, True)]
+        else:
+            sides = [(backward, False)]
+        reached = await _expand(conn, sides, direction, kind_ids, all_paths, budget)
+        # The sides met only now: every node both have reached was reached in this round.
+        met = [n for new in reached for n in new if n in forward.depth and n in backward.depth]
+        if met:
+            return _joined(forward, backward, left, right, met, all_paths, budget)
     return []
+
+
+def _joined(forward: _Search, backward: _Search, left: int, right: int, met: list[int], all_paths: bool,
+            budget: WorkBudget) -> list[Path]:
+    """The shortest paths once the two sides have met at the nodes `met`. Every shortest path has exactly
+    one node `at` hops from the left end, reached by both sides: joining the walks at those nodes finds
+    each path once."""
+    best = min(forward.depth[n] + backward.depth[n] for n in met)
+    at = min(forward.level, best)
+    paths: list[Path] = []
+    for meeting in sorted({n for n in met if forward.depth[n] == at and backward.depth[n] == best - at}):
+        for head in _walks(forward.parents, meeting, all_paths, budget):
+            for tail in _walks(backward.parents, meeting, all_paths, budget):
+                paths.append((left, right, head[::-1] + tail[1:]))
+                if not all_paths:
+                    return paths
+    return paths
 
 
 async def _distances(conn: GraphConnection, root: int, forward: bool, kind_ids: Sequence[int], max_depth: int

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.related import KindIds
+
+
+async def node_ids_by_object_id(conn: GraphConnection, object_ids: Sequence[str]) -> list[int | None]:
+    """The node of each object id, in one query (the ends of a path search): object ids are stored
+    upper-cased, and the lowest node id wins when several nodes share one."""
+    cursor = await conn.execute(
+        "SELECT (SELECT n.id FROM node n WHERE n.properties->>'objectid' = u.oid ORDER BY n.id LIMIT 1) "
+        "FROM unnest(%(oids)s::text[]) WITH ORDINALITY AS u(oid, pos) ORDER BY u.pos",
+        {"oids": [object_id.upper() for object_id in object_ids]})
+    return [row[0] for row in await cursor.fetchall()]
 
 
 async def edge_exists(conn: GraphConnection, start: int, kind: str, end: int, kinds: KindIds) -> bool:

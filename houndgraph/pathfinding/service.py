@@ -70,16 +70,15 @@ def edge_kinds(relationship_kinds: str | None, only_traversable: bool) -> set[st
 async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names: set[str] | None
                  ) -> tuple[list[Any], list[Any]] | None:
     conn = await graph_connection(session)
-    kinds = await lookup.kind_ids(conn)
-    start = await lookup.node_by_object_id(conn, start_oid, kinds)
-    end = await lookup.node_by_object_id(conn, end_oid, kinds)
+    start, end = await repository.node_ids_by_object_id(conn, [start_oid, end_oid])
     if start is None or end is None:
         return None
     kind_ids: Sequence[int] | None = None
     if kind_names is not None:
+        kinds = await lookup.kind_ids(conn)
         kind_ids = sorted(kinds.ids[name] for name in kind_names if name in kinds.ids)
     try:
-        found = await shortest_paths(conn, [start.id], [end.id], kind_ids=kind_ids, direction=Direction.OUT,
+        found = await shortest_paths(conn, [start], [end], kind_ids=kind_ids, direction=Direction.OUT,
                                      all_paths=True, budget=work_budget(session))
     except WorkExhausted as error:
         raise RequestTimedOut() from error

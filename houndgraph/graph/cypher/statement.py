@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,10 +99,42 @@ async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str
 
 async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
                         inputs: Inputs | None = None, budget: WorkBudget | None = None) -> Result:
-    statement = await statement_for(conn, query, kinds, {}, inputs, budget or WorkBudget())
+    budget = budget or WorkBudget()
+    wanted = shortest.rows_wanted(query) if inputs is None else None
+    if wanted is not None and len(shortest.requests(query, kinds)) == 1:
+        return await _run_limited(conn, query, kinds, wanted, budget)
+    return await _execute(conn, await statement_for(conn, query, kinds, {}, inputs, budget))
+
+
+async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
+                       wanted: tuple[int, int], budget: WorkBudget) -> Result:
+    """A query of one shortest path search whose rows only grow with the paths (shortest.rows_wanted):
+    the search goes on, nearest pairs first, only until the statement over the paths found so far
+    returns its LIMIT rows (e.g. all users -> Domain Admins LIMIT 1000 stops a few levels from the target)."""
+    (request,) = shortest.requests(query, kinds)
+    searched: Searched = {}
+    lefts = await _ids(conn, request.sources, kinds, searched, None, budget)
+    rights = await _ids(conn, request.targets, kinds, searched, None, budget)
+    skip, limit = wanted
+    found: list[FoundPath] = []
+    check_at = skip + limit
+    search = graph_paths.shortest_path_batches(
+        conn, lefts, rights, kind_ids=request.kind_ids, direction=graph_paths.Direction(request.direction.value),
+        min_depth=request.min_depth, max_depth=request.max_depth, all_paths=request.all_paths, budget=budget)
+    async with aclosing(search) as batches:
+        async for batch in batches:
+            found.extend(batch)
+            if len(found) >= check_at:
+                result = await _execute(conn, compile_query(query, kinds, {0: found}))
+                if len(result.rows) >= limit:
+                    return result
+                # Filters dropped rows: search on, and try again once the paths have doubled.
+                check_at = 2 * len(found)
+    return await _execute(conn, compile_query(query, kinds, {0: found}))
+
+
+async def _execute(conn: psycopg.AsyncConnection, statement: Statement) -> Result:
     cursor = await conn.execute(statement.sql, statement.params)
     rows = [tuple(row) for row in await cursor.fetchall()]
     return Result([name for name, _ in statement.columns], [kind for _, kind in statement.columns], rows,
                   statement)
-
-

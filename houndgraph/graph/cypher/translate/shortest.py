@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import UnsupportedCypher
 from houndgraph.graph.cypher.translate import patterns as pt
+from houndgraph.graph.cypher.translate.functions import contains_aggregate
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import From, Scope, T, Typed, relationship_kind_ids
 from houndgraph.graph.cypher.validate import walk
@@ -25,7 +26,7 @@ from houndgraph.graph.cypher.validate import walk
 class ShortestRequest:
     """One search the executor must run before the statement can be written."""
 
-    sources: a.Query  # RETURN DISTINCT id(...) of the left end
+    sources: a.Query  # RETURN DISTINCT the left end node
     targets: a.Query
     kind_ids: tuple[int, ...] | None  # None: every kind
     direction: a.Direction  # from the left end to the right end
@@ -46,6 +47,33 @@ def requests(query: a.Query, kinds: Mapping[str, int], inputs: Sequence[str] = (
                              for part in clause.patterns if part.shortest is not None)
             bound = _bound_after(clause, bound)
     return found
+
+
+def rows_wanted(query: a.Query) -> tuple[int, int] | None:
+    """(SKIP, LIMIT) of a query that is one MATCH and a RETURN with a LIMIT, no ORDER BY and no aggregate:
+    its rows only grow with the paths found, so any paths that already give LIMIT rows after SKIP are
+    an answer, and the search may stop there. None for every other query."""
+    if len(query.parts) != 1 or len(query.parts[0].clauses) != 2:
+        return None
+    match, ret = query.parts[0].clauses
+    if not isinstance(match, a.Match) or match.optional or not isinstance(ret, a.Return):
+        return None
+    projection = ret.projection
+    if projection.order or any(contains_aggregate(item.expression) for item in projection.items):
+        return None
+    skip, limit = _count(projection.skip, 0), _count(projection.limit, None)
+    if skip is None or limit is None or limit < 1:
+        return None
+    return skip, limit
+
+
+def _count(e: a.Expr | None, default: int | None) -> int | None:
+    """A SKIP or LIMIT written as a number; `default` when absent, None when given otherwise."""
+    if e is None:
+        return default
+    if isinstance(e, a.Literal) and isinstance(e.value, int) and not isinstance(e.value, bool) and e.value >= 0:
+        return e.value
+    return None
 
 
 def _request(part: a.PatternPart, clause: a.Match, prefix: tuple[a.Clause, ...], bound: Sequence[str],
@@ -113,7 +141,8 @@ def _endpoint_query(node: a.NodePattern, clause: a.Match, prefix: tuple[a.Clause
         if free_variables(term) <= known:
             where = term if where is None else a.Binary("AND", where, term)
     pattern = a.PatternPart(None, (a.NodePattern(variable, node.labels, node.properties),), ())
-    ids = a.Projection((a.ProjectionItem(a.FunctionCall("id", (a.Variable(variable),)), "id"),), distinct=True)
+    # The node itself, not id(): a node column is a plain bigint, where a number is read back as JSON.
+    ids = a.Projection((a.ProjectionItem(a.Variable(variable), "id"),), distinct=True)
     return a.Query((a.SingleQuery((*prefix, a.Match((pattern,), where), a.Return(ids))),))
 
 

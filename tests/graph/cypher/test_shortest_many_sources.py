@@ -1,0 +1,158 @@
+"""Shortest paths from many sources to few targets (all users -> Domain Admins, every principal -> Tier Zero):
+one search from the target side, stopped early under a LIMIT. Each answer is checked against a search
+per (source, target) pair: the plain library search and a breadth-first evaluator written here."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import deque
+from dataclasses import dataclass
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from houndgraph.db import Database
+from houndgraph.graph import paths
+from houndgraph.graph.paths import Path, shortest_paths
+from tests.conftest import move_node_ids_past_given_ones
+from tests.graph.cypher.answers import rows
+
+SEEDS = range(6)
+SIZE = 40
+
+
+@dataclass
+class Graph:
+    """Nodes n0..n39: most are A (the many sources), a few B (the targets), each with a number v;
+    random R edges."""
+
+    labels: list[str]
+    values: list[int]
+    edges: set[tuple[int, int]]
+
+    @staticmethod
+    def draw(rng: random.Random) -> Graph:
+        labels = ["B" if rng.random() < 0.1 else "A" for _ in range(SIZE)]
+        labels[0] = "B"
+        edges = {(rng.randrange(SIZE), rng.randrange(SIZE)) for _ in range(rng.randint(SIZE, 3 * SIZE))}
+        return Graph(labels, [rng.randint(0, 3) for _ in range(SIZE)], {(s, e) for s, e in edges if s != e})
+
+    def shortest(self, start: int, end: int) -> set[tuple[str, ...]]:
+        """Every shortest path from start to end, as node names."""
+        depth, queue = {start: 0}, deque([start])
+        parents: dict[int, list[int]] = {start: []}
+        while queue:
+            node = queue.popleft()
+            for s, e in sorted(self.edges):
+                if s != node:
+                    continue
+                if e not in depth:
+                    depth[e], parents[e] = depth[node] + 1, [node]
+                    queue.append(e)
+                elif depth[e] == depth[node] + 1:
+                    parents[e].append(node)
+        if end not in depth or end == start:
+            return set()
+
+        def walks(node: int) -> list[tuple[str, ...]]:
+            if node == start:
+                return [(f"n{start}",)]
+            return [(*walk, f"n{node}") for parent in parents[node] for walk in walks(parent)]
+
+        return set(walks(end))
+
+
+def _load(database: Database, graph: Graph) -> None:
+    with database.connect_raw(autocommit=True) as conn:
+        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+        conn.execute("INSERT INTO kind (name) VALUES ('A'), ('B'), ('R') ON CONFLICT (name) DO NOTHING")
+        for node, (label, value) in enumerate(zip(graph.labels, graph.values, strict=True)):
+            conn.execute("INSERT INTO node (id, kind_ids, properties) SELECT %s, ARRAY[id], %s FROM kind "
+                         "WHERE name = %s", (node + 1, Jsonb({"name": f"n{node}", "v": value}), label))
+        for start, end in sorted(graph.edges):
+            conn.execute("INSERT INTO edge (start_id, end_id, kind_id) SELECT %s, %s, id FROM kind WHERE name = 'R'",
+                         (start + 1, end + 1))
+        move_node_ids_past_given_ones(conn)
+
+
+def _expected(graph: Graph, sources: list[int], targets: list[int]) -> dict[tuple[str, str], set[tuple[str, ...]]]:
+    """The shortest paths of each connected (source, target) pair, searched pair by pair."""
+    found = {(f"n{s}", f"n{t}"): graph.shortest(s, t) for s in sources for t in targets}
+    return {pair: paths for pair, paths in found.items() if paths}
+
+
+def _drawn(database: Database, seed: int) -> tuple[Graph, list[int], list[int]]:
+    graph = Graph.draw(random.Random(seed))
+    _load(database, graph)
+    sources = [n for n in range(SIZE) if graph.labels[n] == "A" and graph.values[n] >= 1]
+    return graph, sources, [n for n in range(SIZE) if graph.labels[n] == "B"]
+
+
+PATH_ROW = "RETURN u.name, t.name, [n IN nodes(p) | n.name]"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_many_sources_without_limit_find_every_pair_a_shortest_path(empty_graph: Database, seed: int) -> None:
+    graph, sources, targets = _drawn(empty_graph, seed)
+    expected = _expected(graph, sources, targets)
+    (one, every) = rows(empty_graph, [
+        f"MATCH p=shortestPath((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 {PATH_ROW}",
+        f"MATCH p=allShortestPaths((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 {PATH_ROW}",
+    ])
+    assert sorted((u, t) for u, t, _ in one) == sorted(expected), f"seed {seed}"
+    assert all(tuple(walk) in expected[u, t] for u, t, walk in one), f"seed {seed}"
+    assert sorted((u, t, tuple(walk)) for u, t, walk in every) == sorted(
+        (u, t, walk) for (u, t), paths in expected.items() for walk in paths), f"seed {seed}"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_many_sources_with_limit_return_that_many_shortest_paths(empty_graph: Database, seed: int) -> None:
+    graph, sources, targets = _drawn(empty_graph, seed)
+    expected = _expected(graph, sources, targets)
+    all_rows = [(u, t, walk) for (u, t), paths in expected.items() for walk in paths]
+    # A filter only the statement can apply (the path's length) drops rows after the search has stopped
+    # once: it has to search on until LIMIT rows pass.
+    long_rows = [row for row in all_rows if len(row[2]) >= 3]
+    limit = 5
+    one, every, long, skipped = rows(empty_graph, [
+        f"MATCH p=shortestPath((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 {PATH_ROW} LIMIT {limit}",
+        f"MATCH p=allShortestPaths((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 {PATH_ROW} LIMIT {limit}",
+        f"MATCH p=allShortestPaths((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 AND length(p) >= 2 {PATH_ROW} "
+        f"LIMIT {limit}",
+        f"MATCH p=allShortestPaths((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 {PATH_ROW} SKIP 2 LIMIT {limit}",
+    ])
+    context = f"seed {seed}: {len(all_rows)} paths"
+    assert len(one) == min(limit, len(expected)), context
+    assert len({(u, t) for u, t, _ in one}) == len(one), context
+    assert all(tuple(walk) in expected[u, t] for u, t, walk in one), context
+    assert len(every) == min(limit, len(all_rows)), context
+    assert len(long) == min(limit, len(long_rows)), context
+    assert len(skipped) == max(0, min(limit, len(all_rows) - 2)), context
+    for found in (every, long, skipped):
+        assert len({(u, t, tuple(walk)) for u, t, walk in found}) == len(found), context
+        assert all(tuple(walk) in expected[u, t] for u, t, walk in found), context
+    assert all(len(walk) >= 3 for _, _, walk in long), context
+
+
+def _searches(database: Database, searches: list[tuple[list[int], list[int]]]) -> list[list[Path]]:
+    async def run() -> list[list[Path]]:
+        async with await psycopg.AsyncConnection.connect(database.conninfo) as conn:
+            return [await shortest_paths(conn, lefts, rights, kind_ids=None, all_paths=True)
+                    for lefts, rights in searches]
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("pair_search_cost", [paths.PAIR_SEARCH_COST, 1, 0])
+def test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
+        empty_graph: Database, seed: int, pair_search_cost: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The cheaper a goal's own search is taken to be, the sooner the search from the target lets the goals
+    # left search toward it (at once when it costs nothing): every way must find the paths of a search per pair.
+    monkeypatch.setattr(paths, "PAIR_SEARCH_COST", pair_search_cost)
+    _, sources, targets = _drawn(empty_graph, seed)
+    lefts, rights = [s + 1 for s in sources], [t + 1 for t in targets]  # node ids
+    together, *per_pair = _searches(empty_graph, [(lefts, rights)] + [([s], [t]) for s in lefts for t in rights])
+    # The same paths; a pair's own paths may come in another order.
+    assert sorted(map(repr, together)) == sorted(repr(path) for paths in per_pair for path in paths), f"seed {seed}"
