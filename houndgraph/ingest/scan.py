@@ -2,7 +2,9 @@
 
 The pass streams parse events and never builds the collector's data array, so it runs in constant
 memory; it reads to the end, so a truncated or mixed file is refused before a single record is written.
-SharpHound writes `data` before `meta`, which is why the meta tag cannot be taken from the first bytes.
+SharpHound writes `data` before `meta`, which is why the meta tag cannot be taken from the first bytes;
+when the document ends with it, `plan_reading` takes it from the last bytes instead, and the reader checks
+the document in the pass that reads it (`SkeletonScan` is this scan, fed what that pass does not parse).
 """
 
 from __future__ import annotations
