@@ -1,6 +1,7 @@
 """Ingest throughput: a synthetic SharpHound v6 collection through the real readers and graph store.
 
     .venv/bin/python bench/ingest.py [--objects 100000] [--batch-size 20000] [--sequential] [--tuned]
+    .venv/bin/python bench/ingest.py --read-only [--objects 100000]
 
 Writes a collection of N objects as real JSON files, one record at a time (nothing is held in
 memory): one domain, OUs, GPOs, containers, users (55 %), computers (25 %) with sessions and local
@@ -9,6 +10,8 @@ Then starts a fresh embedded PostgreSQL, migrates it, and ingests each file as a
 (`read_file` batches into `GraphStore.write_all`, one transaction per file), printing objects/s,
 edges/s, wall time, peak RSS and the machine. `--tuned` first applies TUNED_SETTINGS to the server;
 `--sequential` calls `GraphStore.write` per batch instead of `write_all` (as the datapipe did).
+`--read-only` starts no database: it prints the CPU seconds `read_file` spends on each file (checking,
+parsing and converting it), a figure that other work on the machine disturbs far less than wall time.
 """
 
 from __future__ import annotations
@@ -311,6 +314,19 @@ def ingest(database: Database, paths: list[Path], batch_size: int, sequential: b
     return total
 
 
+def read_only(paths: list[Path], batch_size: int) -> None:
+    """CPU seconds of the readers alone, per file: the Python work of an ingest that no PostgreSQL overlaps."""
+    total = 0.0
+    for path in paths:
+        document = IngestFile(name=path.name, parent_name=None, open=_opener(path))
+        started = time.process_time()
+        records = sum(len(batch) for batch in read_file(document, batch_size=batch_size))
+        spent = time.process_time() - started
+        total += spent
+        print(f"  {path.name:34} {records:>9,} records {spent:7.2f} s CPU")
+    print(f"read_file: {total:.2f} s CPU in all; load average {os.getloadavg()[0]:.2f}")
+
+
 def _ram_gib() -> float:
     with open("/proc/meminfo") as meminfo:
         for line in meminfo:
@@ -334,6 +350,7 @@ def main() -> None:
     parser.add_argument("--tuned", action="store_true", help="apply TUNED_SETTINGS to the server first")
     parser.add_argument("--keep", type=Path, help="write the collection here and keep it")
     parser.add_argument("--sequential", action="store_true", help="GraphStore.write per batch, no read-ahead")
+    parser.add_argument("--read-only", action="store_true", help="CPU seconds of read_file per file, no database")
     args = parser.parse_args()
 
     layout = Layout.of(args.objects)
@@ -345,6 +362,10 @@ def main() -> None:
         size_mb = sum(path.stat().st_size for path in paths) / 1e6
         print(f"collection: {args.objects:,} objects, {len(paths)} files, {size_mb:,.0f} MB, "
               f"written in {time.perf_counter() - started:.1f} s")  # fmt: skip
+        if args.read_only:
+            print(f"machine: {os.cpu_count()} cores, {platform.platform()}, Python {platform.python_version()}")
+            read_only(paths, args.batch_size)
+            return
 
         data_dir = Path(scratch) / "db"
         database = Database.open(Settings(data_dir=data_dir))

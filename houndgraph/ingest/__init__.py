@@ -5,8 +5,9 @@
         for batch in read_file(file, warnings=warnings):
             store.write(batch)
 
-A bad file raises IngestError before its first batch (alone: the other members of an archive still
-read). What the store should know about the records:
+A bad file raises IngestError (alone: the other members of an archive still read), before its first
+batch unless it is a classic file read in one pass, whose fault may be met after some batches: write a
+file's batches in one transaction, as the datapipe does. What the store should know about the records:
 
 - node kinds are (primary kind, Base) for AD and (primary kind, AZBase) for Azure; OpenGraph nodes
   carry their own kinds plus the file's source_kind;

@@ -224,12 +224,15 @@ class _Prefixed(io.RawIOBase):
         super().close()
 
 
-def open_json(file: IngestFile) -> BinaryIO:
+def open_json(file: IngestFile, *, depth_checked: bool = True) -> BinaryIO:
     """Open a document for parsing, without its UTF-8 byte order mark (PowerShell-made files have one).
 
     Reading raises IngestError before handing out bytes that nest deeper than MAX_JSON_DEPTH, which
-    would cost a parser memory growing with the square of the depth."""
+    would cost a parser memory growing with the square of the depth; `depth_checked=False` leaves that
+    to a reader that counts the nesting itself (`slices.DataSlicer`)."""
     stream = file.open()
     head = stream.read(len(UTF8_BOM))
     raw: BinaryIO = stream if head == UTF8_BOM else _Prefixed(head, stream)  # type: ignore[assignment]
+    if not depth_checked:
+        return raw
     return io.BufferedReader(DepthLimited(raw), buffer_size=1 << 16)

@@ -1,15 +1,18 @@
 """read_file: a JSON document to bounded batches of node and edge records.
 
-Two streaming passes: the first (scan) checks the whole document and finds its meta tag; only a sound
-document gets the second, which converts records one at a time. Memory holds one record and one
-batch, whatever the file size. Every failure is an IngestError; a record that cannot be converted is
-skipped with a warning instead of failing the file.
+A classic file that ends with its meta tag (SharpHound's and AzureHound's layout) is read in one pass
+that checks the document as it converts it (`slices`); its meta tag is read from the end first. Any
+other document gets two streaming passes: the first (scan) checks the whole document and finds its
+meta tag; only a sound document gets the second, which converts records one at a time. Memory holds
+one chunk, one record and one batch, whatever the file size. Every failure is an IngestError; a record
+that cannot be converted is skipped with a warning instead of failing the file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
+from typing import Any, BinaryIO
 
 import ijson
 
@@ -25,11 +28,14 @@ from houndgraph.ingest.scan import (
     DataType,
     FileFormat,
     Meta,
+    SkeletonScan,
     Summary,
     ijson_backend,
     not_json_message,
+    plan_reading,
     scan_file,
 )
+from houndgraph.ingest.slices import DataSlicer, Malformed, parse_items
 
 DEFAULT_BATCH_SIZE = 5000
 # SharpHound CE writes version 5 and later; older files lack fields the readers rely on.
@@ -55,6 +61,8 @@ CONVERTERS: dict[DataType, Converter] = {
     DataType.SESSIONS: ad_objects.convert_session,
     DataType.AZURE: azurehound.convert_record,
 }
+# A document the one pass could not vouch for, although the full scan finds nothing wrong with it.
+NOT_ONE_PASS = "the document's data tag is laid out in a way the reader cannot follow"
 # A converter meeting data it does not expect raises one of these; the record is skipped, not the file.
 _RECORD_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 
@@ -67,15 +75,19 @@ def read_file(
 ) -> Iterator[Batch]:
     """Batches of at most `batch_size` records from one document.
 
-    Raises IngestError before yielding anything if the document is not a readable collector file.
-    Warnings (skipped records, unknown kinds) are appended to `warnings` when the reading ends,
-    however it ends; repeats are counted, not listed, so the list stays short.
+    Raises IngestError if the document is not a readable collector file: before yielding anything,
+    except for a fault in a classic file read in one pass, which is found where the pass meets it (the
+    datapipe writes a file in one transaction, so nothing of such a file stays in the graph). Warnings
+    (skipped records, unknown kinds) are appended to `warnings` when the reading ends, however it ends;
+    repeats are counted, not listed, so the list stays short.
     """
     log = Warnings()
     try:
-        summary = _scan(file)
+        summary = _plan(file)
         out = Emitter(batch_size, log)
-        if summary.format is FileFormat.GENERIC:
+        if isinstance(summary, Meta):
+            yield from _read_classic_in_one_pass(file, summary, out)
+        elif summary.format is FileFormat.GENERIC:
             yield from _read_generic(file, summary.source_kind, out)
         elif summary.meta is not None:
             yield from _read_classic(file, summary.meta, out)
@@ -87,6 +99,16 @@ def read_file(
             warnings.extend(log.lines())
 
 
+def _plan(file: IngestFile) -> Summary | Meta:
+    try:
+        summary = plan_reading(file)
+    except OSError as exc:
+        raise IngestError(f"{file.name}: cannot be read ({exc})") from exc
+    if isinstance(summary, Summary) and summary.errors:
+        raise IngestError("; ".join(summary.errors))
+    return summary
+
+
 def _scan(file: IngestFile) -> Summary:
     try:
         summary = scan_file(file)
@@ -95,6 +117,28 @@ def _scan(file: IngestFile) -> Summary:
     if summary.errors:
         raise IngestError("; ".join(summary.errors))
     return summary
+
+
+def _array_items(stream: BinaryIO) -> Iterator[Any]:
+    return ijson_backend.items(stream, "item", use_float=True, buf_size=PARSE_BUFFER)  # type: ignore[no-any-return]
+
+
+def _read_classic_in_one_pass(file: IngestFile, meta: Meta, out: Emitter) -> Iterator[Batch]:
+    skeleton = SkeletonScan()
+    slicer = DataSlicer(skeleton.send, lambda text: parse_items(text, _array_items))
+    reason = NOT_ONE_PASS
+    try:
+        with open_json(file, depth_checked=False) as stream:
+            yield from _convert_classic(chain.from_iterable(slicer.records(stream)), meta, out)
+        summary = skeleton.finish()
+    except Malformed as exc:
+        summary, reason = None, str(exc) or NOT_ONE_PASS
+    except OSError as exc:
+        raise IngestError(f"{file.name}: cannot be read ({exc})") from exc
+    if summary != Summary(format=FileFormat.CLASSIC, meta=meta) or skeleton.data_arrays != slicer.data_arrays:
+        # Whatever was yielded is discarded with the transaction; the full scan names the fault.
+        _scan(file)
+        raise IngestError(reason)
 
 
 def _items(file: IngestFile, prefix: str) -> Iterator[Any]:
@@ -109,13 +153,17 @@ def _items(file: IngestFile, prefix: str) -> Iterator[Any]:
 
 
 def _read_classic(file: IngestFile, meta: Meta, out: Emitter) -> Iterator[Batch]:
+    yield from _convert_classic(_items(file, "data.item"), meta, out)
+
+
+def _convert_classic(records: Iterable[Any], meta: Meta, out: Emitter) -> Iterator[Batch]:
     if meta.version < OLDEST_SUPPORTED_VERSION:
         out.warnings.add(
             f"meta.version {meta.version} predates SharpHound CE (version {OLDEST_SUPPORTED_VERSION}): "
             "some relationships may be missing"
         )
     convert = CONVERTERS.get(meta.type)
-    for index, raw in enumerate(_items(file, "data.item")):
+    for index, raw in enumerate(records):
         if meta.type is DataType.DELETED:
             if isinstance(raw, str) and raw:
                 out.delete(raw)

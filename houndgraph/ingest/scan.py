@@ -2,18 +2,22 @@
 
 The pass streams parse events and never builds the collector's data array, so it runs in constant
 memory; it reads to the end, so a truncated or mixed file is refused before a single record is written.
-SharpHound writes `data` before `meta`, which is why the meta tag cannot be taken from the first bytes.
+SharpHound writes `data` before `meta`, which is why the meta tag cannot be taken from the first bytes;
+when the document ends with it, `plan_reading` takes it from the last bytes instead, and the reader checks
+the document in the pass that reads it (`SkeletonScan` is this scan, fed what that pass does not parse).
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import ijson
+import orjson
 
 from houndgraph.ingest import opengraph
 from houndgraph.ingest.errors import IngestError
@@ -120,6 +124,102 @@ def scan_file(file: IngestFile) -> Summary:
     return scanner.summary()
 
 
+# The meta tag SharpHound writes last is looked for in this many bytes at the end of the document.
+TAIL_BYTES = 1 << 16
+_WHITESPACE = b" \t\r\n"
+_META_KEY = b'"meta"'
+
+
+def plan_reading(file: IngestFile) -> Summary | Meta:
+    """What reading a document needs to know first: the meta tag of a classic file that ends with it
+    (SharpHound's layout), which `reader` then reads and checks in one pass; for any other document,
+    the full first pass (`scan_file`)."""
+    scanner = _Scanner()
+    with open_json(file) as stream:
+        failed = _walk(scanner, stream, stop_at_data=True)
+    if failed is not None or not scanner.stopped_at_data:
+        return failed or scanner.summary()
+    if scanner.data_is_array and (meta := tail_meta(file)) is not None:
+        return meta
+    return scan_file(file)
+
+
+def tail_meta(file: IngestFile) -> Meta | None:
+    """The meta tag, if the document ends with it: `"meta": {...}` and the closing brace.
+
+    In a JSON text whose top level is an object, an unescaped `"meta"` followed by a colon, an object and
+    the final brace can only be the top level's last key, so it is the tag the full scan would take. Read
+    from the last TAIL_BYTES only; None when the end looks different (the caller scans in full)."""
+    tail = _tail(file, TAIL_BYTES).rstrip(_WHITESPACE)
+    if not tail.endswith(b"}"):
+        return None
+    body = tail[:-1]
+    at = len(body)
+    while (at := body.rfind(_META_KEY, 0, at)) > 0:
+        if body[at - 1] == ord("\\"):
+            continue
+        rest = body[at + len(_META_KEY):].lstrip(_WHITESPACE)
+        if not rest.startswith(b":"):
+            continue
+        try:
+            value = orjson.loads(rest[1:])
+        except orjson.JSONDecodeError:
+            continue
+        scanner = _Scanner()
+        scanner.take_meta(value)
+        return scanner.meta
+    return None
+
+
+def _tail(file: IngestFile, size: int) -> bytes:
+    with file.open() as stream:
+        if stream.seekable():
+            end = stream.seek(0, io.SEEK_END)
+            stream.seek(max(end - size, 0))
+            return stream.read()
+        tail = b""
+        while chunk := stream.read(1 << 20):
+            tail = (tail + chunk)[-size:]
+        return tail
+
+
+class SkeletonScan:
+    """The full scan of a document pushed to it piece by piece: in `reader`'s one pass, every byte but
+    the data arrays' contents (`slices.DataSlicer`)."""
+
+    def __init__(self) -> None:
+        self._scanner = _Scanner()
+        self._events: Any = ijson.sendable_list()
+        self._parser = ijson_backend.parse_coro(self._events)
+        self._failed = False
+
+    @property
+    def data_arrays(self) -> int:
+        return self._scanner.data_arrays
+
+    def send(self, data: bytes) -> None:
+        if not self._failed:
+            self._push(lambda: self._parser.send(data))
+
+    def finish(self) -> Summary | None:
+        """What the full scan would have found; None if the skeleton is not JSON (the full scan says why)."""
+        if not self._failed:
+            self._push(self._parser.close)
+        return None if self._failed else self._scanner.summary()
+
+    def _push(self, step: Callable[[], object]) -> None:
+        try:
+            step()
+        except (ijson.JSONError, UnicodeDecodeError):
+            self._failed = True
+            return
+        feed = self._scanner.feed
+        for prefix, event, value in self._events:
+            if prefix[:5] != "data.":
+                feed(prefix, event, value)
+        del self._events[:]
+
+
 def _mentions_generic_keys(file: IngestFile) -> bool:
     """Whether the raw bytes contain "graph" or "metadata" anywhere (a necessary condition for the keys)."""
     needles = (b'"graph"', b'"metadata"')
@@ -202,6 +302,7 @@ class _Scanner:
         self.data_seen = False
         self.stopped_at_data = False
         self.data_is_array = False
+        self.data_arrays = 0
         self.graph_seen = False
         self.graph_is_object = False
         self.nodes_seen = False
@@ -236,6 +337,7 @@ class _Scanner:
             if event not in ("end_array", "end_map"):
                 self.data_seen = True
                 self.data_is_array = event == "start_array"
+                self.data_arrays += self.data_is_array
             return
         if prefix in ("meta", "metadata", "graph.metadata", "graph.nodes.item", "graph.edges.item"):
             if event in ("end_map", "end_array"):
