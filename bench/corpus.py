@@ -2,9 +2,11 @@
 
     .venv/bin/python bench/corpus.py [--objects 100000] [--keep DIR] [--runs 1] [--match TEXT]
 
-Writes the synthetic SharpHound collection of bench/ingest.py, ingests it through the readers and the graph
-store, runs the full analysis (Tier Zero tags, derived edges) and ANALYZE, then starts one service process on
-that database (as bench/load.py does) and posts every query of the corpus to `POST /api/v2/graphs/cypher`.
+Writes the synthetic SharpHound collection of bench/ingest.py, adds the domain's well-known groups and the
+two SharpHound labs of ../shared/data (ADCS objects, real group nesting), ingests it all through the readers
+and the graph store, runs the full analysis (Tier Zero tags, derived edges) and ANALYZE, then starts one
+service process on that database (as bench/load.py does) and posts every query of the corpus to
+`POST /api/v2/graphs/cypher`.
 The corpus is read from the test modules that check its answers: the pre-built searches and the SpecterOps /
 CompassSecurity library (tests/graph/cypher/test_library*.py), the lab corpus (test_corpus.py) and the UI's
 pre-built searches (web/src/data/prebuilt.json, as tests/ui/test_prebuilt_queries.py reads it).
@@ -21,9 +23,25 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
-from ingest import Layout, ingest, write_collection  # bench/ingest.py
+import orjson
+from ingest import (  # bench/ingest.py
+    ACCOUNT_OPERATORS,
+    ADMINISTRATORS,
+    DOMAIN,
+    DOMAIN_ADMINS,
+    DOMAIN_COMPUTERS,
+    DOMAIN_SID,
+    DOMAIN_USERS,
+    ENTERPRISE_ADMINS,
+    KEY_ADMINS,
+    Layout,
+    computers,
+    ingest,
+    write_collection,
+)
 from load import PASSWORD, start_service  # bench/load.py
 from synthetic import machine  # bench/synthetic.py
 
@@ -51,10 +69,58 @@ def corpus() -> list[tuple[str, str]]:
     return [(name, query) for name, query in listed if not (query in seen or seen.add(query))]
 
 
+def well_known(layout: Layout, directory: Path) -> list[Path]:
+    """What the synthetic collection leaves as bare ACE principals, written as SharpHound would: the domain's
+    well-known groups with their members (Domain Admins, Domain Controllers, Protected Users, ...) and two
+    domain controllers with unconstrained delegation, so that the corpus' Tier Zero questions have answers."""
+    def group(objectid: str, name: str, members: list[tuple[str, str]]) -> dict[str, Any]:
+        properties = {"name": f"{name}@{DOMAIN}", "domain": DOMAIN, "domainsid": DOMAIN_SID, "admincount": True,
+                      "samaccountname": name.lower(), "highvalue": False}
+        return {"ObjectIdentifier": objectid, "Properties": properties, "Aces": [], "IsDeleted": False,
+                "IsACLProtected": False, "ContainedBy": None, "HasSIDHistory": [],
+                "Members": [{"ObjectIdentifier": oid, "ObjectType": kind} for oid, kind in members]}
+
+    users = [(layout.user(i), "User") for i in range(12)]
+    # A leaf of the group tree: group 0 is its root, a member of which would make every user a Domain Admin.
+    dcs = [(layout.computer(i), "Computer") for i in range(2)]
+    groups = [
+        group(DOMAIN_ADMINS, "DOMAIN ADMINS", [*users[:10], (layout.group(layout.groups - 1), "Group")]),
+        group(ENTERPRISE_ADMINS, "ENTERPRISE ADMINS", users[10:12]),
+        group(KEY_ADMINS, "KEY ADMINS", []),
+        group(DOMAIN_USERS, "DOMAIN USERS", []),
+        group(DOMAIN_COMPUTERS, "DOMAIN COMPUTERS", []),
+        group(f"{DOMAIN_SID}-516", "DOMAIN CONTROLLERS", dcs),
+        group(f"{DOMAIN_SID}-525", "PROTECTED USERS", users[:4]),
+        group(ADMINISTRATORS, "ADMINISTRATORS", [(DOMAIN_ADMINS, "Group"), (ENTERPRISE_ADMINS, "Group")]),
+        group(ACCOUNT_OPERATORS, "ACCOUNT OPERATORS", []),
+    ]
+    controllers = []
+    for record, _ in zip(computers(layout), range(2), strict=False):
+        record["Properties"] |= {"unconstraineddelegation": True, "isdc": True,
+                                 "operatingsystem": "Windows Server 2022 Datacenter"}
+        controllers.append(record)
+    paths = []
+    for kind, records in (("groups", groups), ("computers", controllers)):
+        path = directory / f"20260101000001_wellknown_{kind}.json"
+        meta = {"methods": 521215, "type": kind, "count": len(records), "version": 6}
+        path.write_bytes(orjson.dumps({"data": records, "meta": meta}))
+        paths.append(path)
+    return paths
+
+
+def labs() -> list[Path]:
+    """The two SharpHound labs of ../shared/data (ADCS, GPOs, sessions, real well-known groups)."""
+    from tests.labs import ADCS, TESTLAB
+
+    return [*sorted(ADCS.glob("*.json")), *sorted(TESTLAB.glob("*.json"))]
+
+
 def build(database: Database, objects: int) -> None:
     with tempfile.TemporaryDirectory(prefix="hg-corpus-files-", dir="/tmp") as files:
         started = time.perf_counter()
-        stats = ingest(database, write_collection(Layout.of(objects), Path(files)), 20_000, sequential=False)
+        layout = Layout.of(objects)
+        paths = [*write_collection(layout, Path(files)), *well_known(layout, Path(files)), *labs()]
+        stats = ingest(database, paths, 20_000, sequential=False)
         print(f"ingested {objects:,} objects: {stats.nodes:,} nodes, {stats.edges:,} edges "
               f"in {time.perf_counter() - started:.1f} s")
     with database.connect_raw() as conn:

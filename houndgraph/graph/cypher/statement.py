@@ -12,6 +12,7 @@ from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
+from houndgraph.graph.cypher.statistics import KindStatistics, kind_statistics
 from houndgraph.graph.cypher.translate import shortest
 from houndgraph.graph.cypher.translate.shortest import ShortestRequest
 from houndgraph.graph.cypher.translate.state import FoundPath
@@ -61,8 +62,9 @@ def graph_ids(rows: Iterable[Sequence[Any]], types: Sequence[T], *,
 
 
 def compile_query(query: a.Query, kinds: Mapping[str, int],
-                  shortest: Mapping[int, list[FoundPath]] | None = None, inputs: Inputs | None = None) -> Statement:
-    return translate(query, kinds, shortest, inputs)
+                  shortest: Mapping[int, list[FoundPath]] | None = None, inputs: Inputs | None = None,
+                  stats: KindStatistics | None = None) -> Statement:
+    return translate(query, kinds, shortest, inputs, stats)
 
 
 # The paths found for each search, shared by a query and the end point queries of its searches
@@ -71,7 +73,8 @@ Searched = dict[ShortestRequest, list[FoundPath]]
 
 
 async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
-                        searched: Searched, inputs: Inputs | None, budget: WorkBudget) -> Statement:
+                        searched: Searched, inputs: Inputs | None, budget: WorkBudget,
+                        stats: KindStatistics | None = None) -> Statement:
     """The query's one statement, after the shortest path searches it needs."""
     pending = shortest.requests(query, kinds, [name for name, _ in inputs.columns] if inputs else ())
     if len(pending) > MAX_SHORTEST_SEARCHES:
@@ -79,26 +82,27 @@ async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
     found: dict[int, list[FoundPath]] = {}
     for key, request in enumerate(pending):
         if request not in searched:
-            lefts = await _ids(conn, request.sources, kinds, searched, inputs, budget)
-            rights = await _ids(conn, request.targets, kinds, searched, inputs, budget)
+            lefts = await _ids(conn, request.sources, kinds, searched, inputs, budget, stats)
+            rights = await _ids(conn, request.targets, kinds, searched, inputs, budget, stats)
             searched[request] = await graph_paths.shortest_paths(
                 conn, lefts, rights, kind_ids=request.kind_ids,
                 direction=graph_paths.Direction(request.direction.value), min_depth=request.min_depth,
                 max_depth=request.max_depth, all_paths=request.all_paths, budget=budget)
         found[key] = searched[request]
-    return compile_query(query, kinds, found, inputs)
+    return compile_query(query, kinds, found, inputs, stats)
 
 
 async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int], searched: Searched,
-               inputs: Inputs | None, budget: WorkBudget) -> list[int]:
-    statement = await statement_for(conn, query, kinds, searched, inputs, budget)
+               inputs: Inputs | None, budget: WorkBudget, stats: KindStatistics | None) -> list[int]:
+    statement = await statement_for(conn, query, kinds, searched, inputs, budget, stats)
     cursor = await conn.execute(statement.sql, statement.params)
     return [int(row[0]) for row in await cursor.fetchall() if row[0] is not None]
 
 
 async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
                         inputs: Inputs | None = None, budget: WorkBudget | None = None) -> Result:
-    statement = await statement_for(conn, query, kinds, {}, inputs, budget or WorkBudget())
+    stats = await kind_statistics(conn)
+    statement = await statement_for(conn, query, kinds, {}, inputs, budget or WorkBudget(), stats)
     cursor = await conn.execute(statement.sql, statement.params)
     rows = [tuple(row) for row in await cursor.fetchall()]
     return Result([name for name, _ in statement.columns], [kind for _, kind in statement.columns], rows,

@@ -27,6 +27,7 @@ from houndgraph.graph.cypher.translate.values import (
     as_json,
     relationship_kind_ids,
 )
+from houndgraph.graph.cypher.validate import walk
 
 # Compiles one kind of expression node (the node's own class as its second argument).
 Handler = Callable[[Translation, Any, Scope], Typed]
@@ -43,7 +44,28 @@ def expr(st: Translation, e: a.Expr, scope: Scope) -> Typed:
     handler = _handlers().get(type(e))
     if handler is None:
         raise UnsupportedCypher(type(e).__name__)
-    return handler(st, e, scope)
+    if st.hoisting or not (isinstance(e, a.Binary | a.Unary | a.FunctionCall) and row_independent(e)):
+        return handler(st, e, scope)
+    # An uncorrelated scalar subquery runs once per statement (an InitPlan), not once per row:
+    # `datetime().epochseconds - (90 * 86400)` in a filter over every user.
+    with st.within(hoisting=True):
+        value = handler(st, e, scope)
+    return Typed(f"(SELECT {value.sql})", value.type, value.alias)
+
+
+# The expressions a computation of literals may hold: no variable, aggregate or subquery.
+_ROW_INDEPENDENT = (a.Literal, a.ListLiteral, a.MapLiteral, a.Binary, a.Unary, a.FunctionCall, a.Property, str, int,
+                    bool, float, type(None), tuple)
+
+
+def row_independent(e: a.Expr) -> bool:
+    """Whether `e` computes the same value on every row of a statement."""
+    for node in walk(e):
+        if not isinstance(node, _ROW_INDEPENDENT):
+            return False
+        if isinstance(node, a.FunctionCall) and (node.name in fn.AGGREGATES):
+            return False
+    return True
 
 
 @cache
