@@ -122,3 +122,16 @@ def test_a_computation_of_constants_runs_once_per_statement(run: Any) -> None:
     assert "(SELECT" not in translate(parse("MATCH (u:User) RETURN u.pwdlastset + 1"), KINDS).sql
     assert sorted(rows(run(hoisted))) == [("ALICE@LAB.LOCAL",), ("BOB@LAB.LOCAL",)]
     assert rows(run("MATCH (u:User) WHERE u.pwdlastset < 1600000000 + 2 * 1 RETURN u.name")) == [("ALICE@LAB.LOCAL",)]
+
+
+def test_string_operators_between_string_functions_compare_text(run: Any) -> None:
+    query = "MATCH (n) WHERE toLower(n.operatingsystem) CONTAINS toLower('WINDOWS') RETURN n.name"
+    sql = translate(parse(query), KINDS).sql
+    assert "strpos(lower(" in sql and "hg_string_op" not in sql
+    assert sorted(rows(run(query))) == [("DC01.LAB.LOCAL",), ("WS01.LAB.LOCAL",)]
+    starts = "MATCH (n) WHERE toUpper(n.name) STARTS WITH toUpper('al') RETURN n.name"
+    assert rows(run(starts)) == [("ALICE@LAB.LOCAL",)]
+    assert rows(run("MATCH (n) WHERE toLower(n.name) ENDS WITH '.local' AND n:Computer RETURN count(n)")) == [(2,)]
+    # Not a string: null, so no row, as with the generic operator.
+    assert rows(run("MATCH (n:User) WHERE toLower(n.pwdlastset) CONTAINS '1' RETURN n.name")) == []
+    assert rows(run("MATCH (n:User) WHERE n.pwdlastset CONTAINS '1' RETURN n.name")) == []

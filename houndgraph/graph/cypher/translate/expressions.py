@@ -34,6 +34,9 @@ Handler = Callable[[Translation, Any, Scope], Typed]
 
 COMPARISONS = {"=": "=", "<>": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 STRING_OPS = ("STARTS", "ENDS", "CONTAINS")
+# The string operators between two SQL texts; null when either is null, as Cypher's.
+TEXT_STRING_OPS = {"STARTS": "starts_with({left}, {right})", "ENDS": "(right({left}, char_length({right})) = {right})",
+                   "CONTAINS": "(strpos({left}, {right}) > 0)"}
 
 
 def like_escape(text: str) -> str:
@@ -337,7 +340,21 @@ def string_predicate(st: Translation, e: a.Binary, scope: Scope) -> Typed:
             pattern = {"STARTS": f"{escaped}%", "ENDS": f"%{escaped}", "CONTAINS": f"%{escaped}%"}[e.op]
             return Typed(f"({text} LIKE {st.params.add(pattern, 'text')} AND jsonb_typeof{json} = 'string')",
                          T.BOOL)
+    left, right = string_text(st, e.left, scope), string_text(st, e.right, scope)
+    if left is not None and right is not None:
+        return Typed(TEXT_STRING_OPS[e.op].format(left=left, right=right), T.BOOL)
     return Typed(f"hg_string_op('{e.op}', {json_sql(st, e.left, scope)}, {json_sql(st, e.right, scope)})", T.BOOL)
+
+
+def string_text(st: Translation, e: a.Expr, scope: Scope) -> str | None:
+    """The SQL text of a value that is a string or null by its form (a string literal, what toLower() and the
+    like return): compared as text, with no jsonb round trip per row (`toLower(n.name) CONTAINS toLower(word)`
+    over every node and word)."""
+    if isinstance(e, a.Literal) and isinstance(e.value, str):
+        return st.params.add(e.value, "text")
+    if isinstance(e, a.FunctionCall) and e.name in fn.STRING_FUNCTIONS and len(e.args) == 1 and not e.distinct:
+        return fn.STRING_FUNCTIONS[e.name].replace("s", fn.text_of(expr(st, e.args[0], scope)), 1)
+    return None
 
 
 def regex(st: Translation, e: a.Binary, scope: Scope) -> Typed:
