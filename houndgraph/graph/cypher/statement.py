@@ -13,6 +13,7 @@ from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
+from houndgraph.graph.cypher.statistics import KindStatistics, kind_statistics
 from houndgraph.graph.cypher.translate import shortest
 from houndgraph.graph.cypher.translate.shortest import ShortestRequest
 from houndgraph.graph.cypher.translate.state import FoundPath
@@ -62,8 +63,9 @@ def graph_ids(rows: Iterable[Sequence[Any]], types: Sequence[T], *,
 
 
 def compile_query(query: a.Query, kinds: Mapping[str, int],
-                  shortest: Mapping[int, list[FoundPath]] | None = None, inputs: Inputs | None = None) -> Statement:
-    return translate(query, kinds, shortest, inputs)
+                  shortest: Mapping[int, list[FoundPath]] | None = None, inputs: Inputs | None = None,
+                  stats: KindStatistics | None = None) -> Statement:
+    return translate(query, kinds, shortest, inputs, stats)
 
 
 # The paths found for each search, shared by a query and the end point queries of its searches
@@ -72,7 +74,8 @@ Searched = dict[ShortestRequest, list[FoundPath]]
 
 
 async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
-                        searched: Searched, inputs: Inputs | None, budget: WorkBudget) -> Statement:
+                        searched: Searched, inputs: Inputs | None, budget: WorkBudget,
+                        stats: KindStatistics | None = None) -> Statement:
     """The query's one statement, after the shortest path searches it needs."""
     pending = shortest.requests(query, kinds, [name for name, _ in inputs.columns] if inputs else ())
     if len(pending) > MAX_SHORTEST_SEARCHES:
@@ -80,19 +83,19 @@ async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
     found: dict[int, list[FoundPath]] = {}
     for key, request in enumerate(pending):
         if request not in searched:
-            lefts = await _ids(conn, request.sources, kinds, searched, inputs, budget)
-            rights = await _ids(conn, request.targets, kinds, searched, inputs, budget)
+            lefts = await _ids(conn, request.sources, kinds, searched, inputs, budget, stats)
+            rights = await _ids(conn, request.targets, kinds, searched, inputs, budget, stats)
             searched[request] = await graph_paths.shortest_paths(
                 conn, lefts, rights, kind_ids=request.kind_ids,
                 direction=graph_paths.Direction(request.direction.value), min_depth=request.min_depth,
                 max_depth=request.max_depth, all_paths=request.all_paths, budget=budget)
         found[key] = searched[request]
-    return compile_query(query, kinds, found, inputs)
+    return compile_query(query, kinds, found, inputs, stats)
 
 
 async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int], searched: Searched,
-               inputs: Inputs | None, budget: WorkBudget) -> list[int]:
-    statement = await statement_for(conn, query, kinds, searched, inputs, budget)
+               inputs: Inputs | None, budget: WorkBudget, stats: KindStatistics | None) -> list[int]:
+    statement = await statement_for(conn, query, kinds, searched, inputs, budget, stats)
     cursor = await conn.execute(statement.sql, statement.params)
     return [int(row[0]) for row in await cursor.fetchall() if row[0] is not None]
 
@@ -100,21 +103,22 @@ async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str
 async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
                         inputs: Inputs | None = None, budget: WorkBudget | None = None) -> Result:
     budget = budget or WorkBudget()
+    stats = await kind_statistics(conn)
     wanted = shortest.rows_wanted(query) if inputs is None else None
     if wanted is not None and len(shortest.requests(query, kinds)) == 1:
-        return await _run_limited(conn, query, kinds, wanted, budget)
-    return await _execute(conn, await statement_for(conn, query, kinds, {}, inputs, budget))
+        return await _run_limited(conn, query, kinds, wanted, budget, stats)
+    return await _execute(conn, await statement_for(conn, query, kinds, {}, inputs, budget, stats))
 
 
 async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
-                       wanted: tuple[int, int], budget: WorkBudget) -> Result:
+                       wanted: tuple[int, int], budget: WorkBudget, stats: KindStatistics) -> Result:
     """A query of one shortest path search whose rows only grow with the paths (shortest.rows_wanted):
     the search goes on, nearest pairs first, only until the statement over the paths found so far
     returns its LIMIT rows (e.g. all users -> Domain Admins LIMIT 1000 stops a few levels from the target)."""
     (request,) = shortest.requests(query, kinds)
     searched: Searched = {}
-    lefts = await _ids(conn, request.sources, kinds, searched, None, budget)
-    rights = await _ids(conn, request.targets, kinds, searched, None, budget)
+    lefts = await _ids(conn, request.sources, kinds, searched, None, budget, stats)
+    rights = await _ids(conn, request.targets, kinds, searched, None, budget, stats)
     skip, limit = wanted
     found: list[FoundPath] = []
     check_at = skip + limit
@@ -125,12 +129,12 @@ async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Map
         async for batch in batches:
             found.extend(batch)
             if len(found) >= check_at:
-                result = await _execute(conn, compile_query(query, kinds, {0: found}))
+                result = await _execute(conn, compile_query(query, kinds, {0: found}, stats=stats))
                 if len(result.rows) >= limit:
                     return result
                 # Filters dropped rows: search on, and try again once the paths have doubled.
                 check_at = 2 * len(found)
-    return await _execute(conn, compile_query(query, kinds, {0: found}))
+    return await _execute(conn, compile_query(query, kinds, {0: found}, stats=stats))
 
 
 async def _execute(conn: psycopg.AsyncConnection, statement: Statement) -> Result:

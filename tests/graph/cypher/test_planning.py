@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from houndgraph.db import Database
 from houndgraph.graph.cypher.parser import parse
+from houndgraph.graph.cypher.statistics import KindStatistics
 from houndgraph.graph.cypher.translate.translator import translate
 from tests.graph.cypher.test_queries import DA, IT, A, rows
 
@@ -48,3 +50,88 @@ def test_walking_from_the_filtered_end_finds_every_trail(run: Any) -> None:
                  "RETURN [n IN nodes(p) | n.name]")
     expected = [([A, IT, DA],), ([DA, IT, DA],), ([IT, DA],)]
     assert sorted(rows(from_right)) == sorted(rows(inline)) == expected
+
+
+# Kind statistics of a graph where groups are few, Tier Zero fewer, and ReadGMSAPassword edges rare.
+STATS_KINDS = {**KINDS, "ReadGMSAPassword": 5, "Tag_Tier_Zero": 6, "Domain": 7, "Contains": 8, "AdminTo": 9}
+STATS = KindStatistics(nodes=100_000, edges=1_000_000, node_kinds={1: 100_000, 2: 60_000, 3: 10_000, 6: 20, 7: 1},
+                       edge_kinds={4: 300_000, 5: 3, 8: 100_000, 9: 40})
+
+
+def _seed(query: str, stats: KindStatistics | None) -> str:
+    seed = _SEED.search(translate(parse(query), STATS_KINDS, stats=stats).sql)
+    assert seed is not None
+    return seed.group(1)
+
+
+@pytest.mark.parametrize(("query", "seed"), [
+    # `g` stands on one of three ReadGMSAPassword edges; `m` is any node of the graph.
+    ("MATCH p=(m)-[:MemberOf*1..]->(g)-[:ReadGMSAPassword]->() RETURN p", "n2"),
+    # A label in the WHERE clause narrows an end as one in the pattern does.
+    ("MATCH p=(s:Group)-[:MemberOf*1..]->(t:Group) WHERE (t:Tag_Tier_Zero) RETURN p", "n2"),
+    ("MATCH p=(t:Group)<-[:MemberOf*1..]-(s:User) RETURN p", "n1"),
+])
+def test_without_filters_a_walk_starts_from_the_smaller_end_by_the_kind_statistics(query: str, seed: str) -> None:
+    assert _seed(query, STATS) == seed
+    assert _seed(query, None) == "n1"  # no statistics: the left end, as written
+
+
+def test_a_filter_outranks_the_kind_statistics() -> None:
+    # One domain, but Contains*1.. from it reaches the whole graph: the tagged end is the selective one.
+    query = "MATCH p=(:Domain)-[:Contains*1..]->(n:Base) WHERE n.system_tags = 'admin_tier_0' RETURN p"
+    assert _seed(query, STATS) == "n2"
+
+
+def _rows(database: Database, query: str, stats: KindStatistics | None) -> list[tuple[Any, ...]]:
+    with database.connect_raw() as conn:
+        kinds = dict(conn.execute("SELECT name, id FROM kind").fetchall())
+        if stats is not None:  # the ids of this database, the sizes of STATS
+            names = {v: k for k, v in STATS_KINDS.items()}
+            stats = KindStatistics(stats.nodes, stats.edges,
+                                   {kinds[names[k]]: n for k, n in stats.node_kinds.items() if names[k] in kinds},
+                                   {kinds[names[k]]: n for k, n in stats.edge_kinds.items() if names[k] in kinds})
+        statement = translate(parse(query), kinds, stats=stats)
+        return sorted(tuple(row) for row in conn.execute(statement.sql, statement.params).fetchall())
+
+
+def test_walking_from_the_end_the_statistics_choose_finds_every_trail(empty_graph: Database,
+                                                                      graph: dict[str, int]) -> None:
+    query = "MATCH p=(m)-[:MemberOf*1..]->(g)-[:AdminTo]->(c) RETURN [n IN nodes(p) | n.name]"
+    assert _seed(query, STATS) == "n2"
+    from_right, from_left = _rows(empty_graph, query, STATS), _rows(empty_graph, query, None)
+    assert from_right == from_left
+    assert (["ALICE@LAB.LOCAL", IT, DA, "DC01.LAB.LOCAL"],) in from_right
+    assert (["BOB@LAB.LOCAL", "HELPDESK@LAB.LOCAL", "WS01.LAB.LOCAL"],) in from_right
+
+
+def test_an_equality_between_two_nodes_adds_a_plain_key_the_database_can_hash_join_on(run: Any) -> None:
+    query = "MATCH (a:User), (b:User) WHERE a.domain = b.domain RETURN a"
+    key = "(nullif(n1.properties->'domain', 'null'::jsonb) = nullif(n2.properties->'domain', 'null'::jsonb))"
+    assert key in translate(parse(query), KINDS).sql
+    # Cypher's equality still decides: [null] = [null] is null, so bob (no hasspn) pairs with no one.
+    result = run("MATCH (a:User), (b:User) WHERE [a.hasspn] = [b.hasspn] AND split(a.name, '@')[1] = "
+                 "split(b.name, '@')[1] RETURN a.name, b.name")
+    assert sorted(rows(result)) == [("ALICE@LAB.LOCAL", "ALICE@LAB.LOCAL"), ("ALICE@LAB.LOCAL", "CAROL@LAB.LOCAL"),
+                                    ("CAROL@LAB.LOCAL", "ALICE@LAB.LOCAL"), ("CAROL@LAB.LOCAL", "CAROL@LAB.LOCAL")]
+
+
+def test_a_computation_of_constants_runs_once_per_statement(run: Any) -> None:
+    hoisted = "MATCH (u:User) WHERE u.pwdlastset < datetime().epochseconds - (1 + 1) * 86400 RETURN u.name"
+    sql = translate(parse(hoisted), KINDS).sql
+    assert "(SELECT hg_arith('-'" in sql and sql.count("(SELECT") == 1
+    assert "(SELECT" not in translate(parse("MATCH (u:User) RETURN u.pwdlastset + 1"), KINDS).sql
+    assert sorted(rows(run(hoisted))) == [("ALICE@LAB.LOCAL",), ("BOB@LAB.LOCAL",)]
+    assert rows(run("MATCH (u:User) WHERE u.pwdlastset < 1600000000 + 2 * 1 RETURN u.name")) == [("ALICE@LAB.LOCAL",)]
+
+
+def test_string_operators_between_string_functions_compare_text(run: Any) -> None:
+    query = "MATCH (n) WHERE toLower(n.operatingsystem) CONTAINS toLower('WINDOWS') RETURN n.name"
+    sql = translate(parse(query), KINDS).sql
+    assert "strpos(lower(" in sql and "hg_string_op" not in sql
+    assert sorted(rows(run(query))) == [("DC01.LAB.LOCAL",), ("WS01.LAB.LOCAL",)]
+    starts = "MATCH (n) WHERE toUpper(n.name) STARTS WITH toUpper('al') RETURN n.name"
+    assert rows(run(starts)) == [("ALICE@LAB.LOCAL",)]
+    assert rows(run("MATCH (n) WHERE toLower(n.name) ENDS WITH '.local' AND n:Computer RETURN count(n)")) == [(2,)]
+    # Not a string: null, so no row, as with the generic operator.
+    assert rows(run("MATCH (n:User) WHERE toLower(n.pwdlastset) CONTAINS '1' RETURN n.name")) == []
+    assert rows(run("MATCH (n:User) WHERE n.pwdlastset CONTAINS '1' RETURN n.name")) == []

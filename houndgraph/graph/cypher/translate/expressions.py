@@ -27,12 +27,16 @@ from houndgraph.graph.cypher.translate.values import (
     as_json,
     relationship_kind_ids,
 )
+from houndgraph.graph.cypher.validate import walk
 
 # Compiles one kind of expression node (the node's own class as its second argument).
 Handler = Callable[[Translation, Any, Scope], Typed]
 
 COMPARISONS = {"=": "=", "<>": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 STRING_OPS = ("STARTS", "ENDS", "CONTAINS")
+# The string operators between two SQL texts; null when either is null, as Cypher's.
+TEXT_STRING_OPS = {"STARTS": "starts_with({left}, {right})", "ENDS": "(right({left}, char_length({right})) = {right})",
+                   "CONTAINS": "(strpos({left}, {right}) > 0)"}
 
 
 def like_escape(text: str) -> str:
@@ -43,7 +47,28 @@ def expr(st: Translation, e: a.Expr, scope: Scope) -> Typed:
     handler = _handlers().get(type(e))
     if handler is None:
         raise UnsupportedCypher(type(e).__name__)
-    return handler(st, e, scope)
+    if st.hoisting or not (isinstance(e, a.Binary | a.Unary | a.FunctionCall) and row_independent(e)):
+        return handler(st, e, scope)
+    # An uncorrelated scalar subquery runs once per statement (an InitPlan), not once per row:
+    # `datetime().epochseconds - (90 * 86400)` in a filter over every user.
+    with st.within(hoisting=True):
+        value = handler(st, e, scope)
+    return Typed(f"(SELECT {value.sql})", value.type, value.alias)
+
+
+# The expressions a computation of literals may hold: no variable, aggregate or subquery.
+_ROW_INDEPENDENT = (a.Literal, a.ListLiteral, a.MapLiteral, a.Binary, a.Unary, a.FunctionCall, a.Property, str, int,
+                    bool, float, type(None), tuple)
+
+
+def row_independent(e: a.Expr) -> bool:
+    """Whether `e` computes the same value on every row of a statement."""
+    for node in walk(e):
+        if not isinstance(node, _ROW_INDEPENDENT):
+            return False
+        if isinstance(node, a.FunctionCall) and (node.name in fn.AGGREGATES):
+            return False
+    return True
 
 
 @cache
@@ -315,7 +340,21 @@ def string_predicate(st: Translation, e: a.Binary, scope: Scope) -> Typed:
             pattern = {"STARTS": f"{escaped}%", "ENDS": f"%{escaped}", "CONTAINS": f"%{escaped}%"}[e.op]
             return Typed(f"({text} LIKE {st.params.add(pattern, 'text')} AND jsonb_typeof{json} = 'string')",
                          T.BOOL)
+    left, right = string_text(st, e.left, scope), string_text(st, e.right, scope)
+    if left is not None and right is not None:
+        return Typed(TEXT_STRING_OPS[e.op].format(left=left, right=right), T.BOOL)
     return Typed(f"hg_string_op('{e.op}', {json_sql(st, e.left, scope)}, {json_sql(st, e.right, scope)})", T.BOOL)
+
+
+def string_text(st: Translation, e: a.Expr, scope: Scope) -> str | None:
+    """The SQL text of a value that is a string or null by its form (a string literal, what toLower() and the
+    like return): compared as text, with no jsonb round trip per row (`toLower(n.name) CONTAINS toLower(word)`
+    over every node and word)."""
+    if isinstance(e, a.Literal) and isinstance(e.value, str):
+        return st.params.add(e.value, "text")
+    if isinstance(e, a.FunctionCall) and e.name in fn.STRING_FUNCTIONS and len(e.args) == 1 and not e.distinct:
+        return fn.STRING_FUNCTIONS[e.name].replace("s", fn.text_of(expr(st, e.args[0], scope)), 1)
+    return None
 
 
 def regex(st: Translation, e: a.Binary, scope: Scope) -> Typed:

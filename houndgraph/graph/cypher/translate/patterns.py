@@ -11,6 +11,7 @@ from __future__ import annotations
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.translate import expressions as ex
+from houndgraph.graph.cypher.translate import planning
 from houndgraph.graph.cypher.translate import shortest as sp
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import From, Scope, T, Typed, relationship_kind_ids
@@ -83,11 +84,30 @@ def bind_patterns(st: Translation, frm: From, scope: Scope, patterns: tuple[a.Pa
     """The patterns' rows and conditions added to `frm`, their variables bound in `scope`."""
     rels = []
     filters = where_filters(where)
+    labels = planning.where_labels(where)
     for part in patterns:
-        rels.extend(pattern_part(st, frm, scope, part, filters))
+        rels.extend(pattern_part(st, frm, scope, part, filters, labels))
     unique_relationships(frm, rels)
     if where is not None:
         frm.where.append(ex.pred(st, where, scope))
+        frm.where.extend(join_keys(st, where, scope))
+
+
+def join_keys(st: Translation, where: a.Expr, scope: Scope) -> list[str]:
+    """For each top-level `x = y` of a WHERE clause between two computed values, the plain jsonb `x = y` it
+    implies: Cypher's equality (with its null rules for lists and maps) is true only where jsonb's is, and a
+    row the WHERE clause keeps needs it true. PostgreSQL can hash-join on the plain form; without it two node
+    sets compared on a computed key (`split(u1.name, '@')[0] = split(u2.name, '@')[0]`) meet by a
+    nested loop over every pair."""
+    keys = []
+    for term in sp.conjuncts(where):
+        if not (isinstance(term, a.Binary) and term.op == "=") or any(
+                isinstance(side, a.Literal | a.ListLiteral | a.MapLiteral) for side in (term.left, term.right)):
+            continue
+        left, right = ex.expr(st, term.left, scope), ex.expr(st, term.right, scope)
+        if left.type is T.JSON and right.type is T.JSON:
+            keys.append(f"({left.sql} = {right.sql})")
+    return keys
 
 
 def rebind(st: Translation, frm: From, column: str, kind: T) -> Typed:
@@ -129,8 +149,8 @@ def property_map(st: Translation, frm: From, scope: Scope, value: Typed, props: 
         frm.where.append(ex.pred(st, a.Binary("=", a.Property(a.Variable(" entity"), key), expected), local))
 
 
-def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart,
-                 filters: Filters | None = None) -> list[tuple[a.RelPattern, Typed]]:
+def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart, filters: Filters | None = None,
+                 labels: planning.Labels | None = None) -> list[tuple[a.RelPattern, Typed]]:
     if part.shortest is not None:
         return sp.shortest_part(st, frm, scope, part)
     ranks = [selectivity(n, scope, filters) for n in part.nodes]
@@ -140,7 +160,7 @@ def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart,
     for index, rel in enumerate(part.rels):
         left, right = nodes[index], nodes[index + 1]
         if rel.variable_length:
-            anchor_right = ranks[index + 1] > ranks[index]
+            anchor_right = planning.walk_from_right(st.stats, st.kinds, part, index, ranks, labels or {})
             value, segment = var_length_walk(st, frm, scope, rel, left, right, anchor_right)
         else:
             value = relationship(st, frm, scope, rel, left, right)

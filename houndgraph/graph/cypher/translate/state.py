@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from houndgraph.graph.cypher.statistics import KindStatistics
 from houndgraph.graph.cypher.translate.values import Aliases, Inputs, Params
 
 # One found path: (left end id, right end id, [node, edge, node, ...]).
@@ -21,22 +22,29 @@ class Translation:
     # Rows bound by the earlier steps of an updating query: the top-level query reads from them.
     inputs: Inputs | None = None
     params: Params = field(default_factory=Params)
+    # Rows per node and edge kind, when the database has statistics: where variable-length walks start.
+    stats: KindStatistics | None = None
     aliases: Aliases = field(default_factory=Aliases)
     shortest_seen: int = 0
     # Inside a projection item that aggregates (count(), collect(), ...).
     aggregating: bool = False
     # Inside the patterns of a top-level MATCH, the only place a shortestPath may stand.
     top_match: bool = False
+    # Inside an expression computed once per statement (expressions.expr): its parts are not hoisted again.
+    hoisting: bool = False
 
     @contextmanager
-    def within(self, *, aggregating: bool | None = None, top_match: bool | None = None) -> Iterator[None]:
+    def within(self, *, aggregating: bool | None = None, top_match: bool | None = None,
+               hoisting: bool | None = None) -> Iterator[None]:
         """Sets the flags given for the duration of the block."""
-        saved = self.aggregating, self.top_match
+        saved = self.aggregating, self.top_match, self.hoisting
         if aggregating is not None:
             self.aggregating = aggregating
         if top_match is not None:
             self.top_match = top_match
+        if hoisting is not None:
+            self.hoisting = hoisting
         try:
             yield
         finally:
-            self.aggregating, self.top_match = saved
+            self.aggregating, self.top_match, self.hoisting = saved

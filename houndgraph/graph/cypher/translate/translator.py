@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
+from houndgraph.graph.cypher.statistics import KindStatistics
 from houndgraph.graph.cypher.translate import expressions as ex
 from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import patterns as pt
@@ -31,9 +32,10 @@ class Statement:
 
 
 def translate(query: a.Query, kinds: Mapping[str, int], shortest: Mapping[int, list[FoundPath]] | None = None,
-              inputs: Inputs | None = None) -> Statement:
-    """`shortest` holds the paths of the query's shortestPath patterns (shortest.requests() lists them)."""
-    st = Translation(kinds, shortest or {}, inputs)
+              inputs: Inputs | None = None, stats: KindStatistics | None = None) -> Statement:
+    """`shortest` holds the paths of the query's shortestPath patterns (shortest.requests() lists them);
+    `stats`, the graph's kind statistics, lets the planner compare the sizes of a walk's ends."""
+    st = Translation(kinds, shortest or {}, inputs, stats=stats)
     sql, columns = query_sql(st, query, Scope(), top=True)
     return Statement(sql, st.params.values, tuple(columns))
 
