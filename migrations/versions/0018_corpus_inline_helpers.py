@@ -7,7 +7,7 @@ jsonb_typeof of the argument, which is null), so the answers stay the same; meas
 comparison filter took 1.7 s instead of 2.9 s and a CONTAINS filter 2.1 s instead of 5.9 s (load 15).
 hg_add keeps STRICT: its body builds `[x, null]` from a null argument.
 
-Revision ID: 0017
+Revision ID: 0018
 Revises: 0016
 """
 
