@@ -8,7 +8,7 @@ comparison filter took 1.7 s instead of 2.9 s and a CONTAINS filter 2.1 s instea
 hg_add keeps STRICT: its body builds `[x, null]` from a null argument.
 
 Revision ID: 0018
-Revises: 0016
+Revises: 0017
 """
 
 from alembic import op
