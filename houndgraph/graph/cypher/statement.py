@@ -111,7 +111,7 @@ async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
 
 
 async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
-                       wanted: tuple[int, int], budget: WorkBudget, stats: KindStatistics) -> Result:
+                       wanted: tuple[int, int], budget: WorkBudget, stats: KindStatistics | None) -> Result:
     """A query of one shortest path search whose rows only grow with the paths (shortest.rows_wanted):
     the search goes on, nearest pairs first, only until the statement over the paths found so far
     returns its LIMIT rows (e.g. all users -> Domain Admins LIMIT 1000 stops a few levels from the target)."""
