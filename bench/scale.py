@@ -168,7 +168,7 @@ def reanalyse(http: httpx.Client) -> float:
         status = http.get("/api/v2/datapipe/status").json()["data"]
         if status["last_analysis_run_at"] != before and status["status"] == "idle":
             return time.monotonic() - started
-        time.sleep(0.1)
+        time.sleep(1.0)
 
 
 def timed(http: httpx.Client, rounds: int, method: str, path: str, body: dict | None = None) -> tuple[str, str]:
@@ -218,7 +218,7 @@ def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
                 f"written in {time.perf_counter() - started:.0f} s")
     data_dir, log = work / "data", work / "service.log"
     with serve(data_dir, log) as (http, process), MemoryWatch(process, data_dir) as memory:
-        job, seconds = upload_all(http, [archive])
+        job, seconds = upload_all(http, [archive], poll=1.0)
         archive.unlink()
         figures.edge_records = job["edges_written"]
         figures.put("upload -> analysing (ingest)", f"{seconds['ingest']:.1f} s ({job['nodes_written']:,} nodes, "
