@@ -1,12 +1,12 @@
 """Whether the graph changed since the last analysis: the generation counter of graph writes.
 
 Every statement writing `node` or `edge` outside analysis draws a new value of the `graph_generation`
-sequence (migration 0017). A run reads the generation under the graph writer's lock, so every write it
-counts has committed and is visible to the run; it stores that generation with a fingerprint of what
-decides the rules' result (the rules, the options, the version). A later run that finds both unchanged keeps
-the derived edges as they are: the rules are deterministic functions of the graph, so deriving them again
-would write the same edges. Writes made while a run holds `houndgraph.analysis` on (its own derived edges,
-well-known nodes, zone tags) do not count: no rule reads what the run itself writes from an earlier run.
+sequence (migration 0017). A run reads the generation under the graph writer's lock, so every write it counts
+has committed and is visible to the run, and stores it with a fingerprint of what else decides the rules'
+result: the rules, the options and the code of this package. A later run finding both unchanged keeps the
+derived edges as they stand: the rules are deterministic functions of the collected graph, so deriving them
+again would write the same edges. Writes a run makes with `houndgraph.analysis` on (derived edges, well-known
+nodes, zone tags) do not count: they are themselves a function of the graph the run read.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime
+from functools import cache
+from pathlib import Path
 
 import orjson
 import psycopg
 
-from houndgraph import __version__
 from houndgraph.analysis.context import AnalysisOptions
 from houndgraph.analysis.rule import Rule
 
@@ -34,8 +35,18 @@ SET generation = EXCLUDED.generation, fingerprint = EXCLUDED.fingerprint, analys
 _MARK = "SELECT set_config('houndgraph.analysis', %s, true)"
 
 
+@cache
+def _code() -> str:
+    """A digest of the analysis code: an upgrade that changes a rule derives everything again."""
+    digest = hashlib.sha256()
+    package = Path(__file__).parent
+    for source in sorted(package.rglob("*.py")):
+        digest.update(str(source.relative_to(package)).encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()
+
+
 def fingerprint(rules: Sequence[Rule], options: AnalysisOptions, finish: str | None) -> str:
-    described = {"version": __version__, "rules": [rule.name for rule in rules], "options": asdict(options),
+    described = {"code": _code(), "rules": [rule.name for rule in rules], "options": asdict(options),
                  "finish": finish}
     return hashlib.sha256(orjson.dumps(described, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
