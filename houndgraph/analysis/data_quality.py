@@ -85,7 +85,7 @@ _COMPLETENESS = ["session_completeness", "local_group_completeness"]
 _AD_COUNTERS = [*AD_COUNTED_KINDS, "acls", "sessions", "relationships"]
 _AZURE_COUNTERS = [*AZURE_COUNTED_KINDS, "relationships"]
 # Each table of a snapshot, with the columns a repeated snapshot copies.
-_SNAPSHOT_COLUMNS = {
+SNAPSHOT_COLUMNS = {
     "ad_data_quality_stats": ["domain_sid", *_AD_COUNTERS, *_COMPLETENESS],
     "ad_data_quality_aggregations": ["domains", *_AD_COUNTERS, *_COMPLETENESS],
     "azure_data_quality_stats": ["tenant_id", *_AZURE_COUNTERS],
@@ -99,7 +99,7 @@ def repeat_snapshot(ctx: Context, previous_run_at: datetime) -> str | None:
     full snapshot when that run's rows are gone (their history was deleted)."""
     run_id = str(uuid.uuid4())
     copied = 0
-    for table, columns in _SNAPSHOT_COLUMNS.items():
+    for table, columns in SNAPSHOT_COLUMNS.items():
         listed = ", ".join(columns)
         copied += ctx.conn.execute(
             f"INSERT INTO {table} ({listed}, run_id, created_at, updated_at) "

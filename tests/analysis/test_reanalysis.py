@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from houndgraph.analysis import ALL_RULES, AnalysisReport, dcsync, run_analysis
-from houndgraph.analysis.data_quality import _SNAPSHOT_COLUMNS
+from houndgraph.analysis.data_quality import SNAPSHOT_COLUMNS
 from houndgraph.graph.kinds import TIER_ZERO_TAG, ADEdge, ADNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord
 from houndgraph.graph.store import GraphStore
@@ -17,7 +17,7 @@ from tests.analysis.graphs import SEEN, Graph
 from tests.analysis.test_lab import DOMAIN, SID, ingest_lab
 
 DERIVED_KINDS = sorted({kind for rule in ALL_RULES for kind in rule.produces})
-AD_AGGREGATE = _SNAPSHOT_COLUMNS["ad_data_quality_aggregations"]
+AD_AGGREGATE = SNAPSHOT_COLUMNS["ad_data_quality_aggregations"]
 
 
 def derived_edges(graph: Graph) -> set[tuple[str, str, str]]:
@@ -117,7 +117,7 @@ def test_deleted_data_quality_history_is_recomputed_by_an_unchanged_reanalysis(
         analysed_lab: tuple[Graph, AnalysisReport]) -> None:
     graph, first = analysed_lab
     expected = data_quality(graph, first)
-    for table in _SNAPSHOT_COLUMNS:
+    for table in SNAPSHOT_COLUMNS:
         graph.conn.execute(f"DELETE FROM {table}")
     second = run_analysis(graph.conn)
     assert second.unchanged_since is not None
