@@ -25,6 +25,12 @@ from houndgraph.analysis.context import AnalysisOptions
 from houndgraph.analysis.rule import Rule
 
 _CURRENT = "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM graph_generation"
+# Another transaction holding graph writes it has not committed (a writer outside the graph writer's lock, such
+# as a property set through the API): its generation may be counted already while its rows are not visible yet.
+_WRITES_IN_FLIGHT = """
+SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND mode = 'RowExclusiveLock' AND granted
+               AND relation IN ('node'::regclass, 'edge'::regclass) AND pid <> pg_backend_pid())
+"""
 _STORED = "SELECT analysed_at FROM analysis_state WHERE id = 1 AND generation = %s AND fingerprint = %s"
 _SAVE = """
 INSERT INTO analysis_state (id, generation, fingerprint, analysed_at)
@@ -51,20 +57,26 @@ def fingerprint(rules: Sequence[Rule], options: AnalysisOptions, finish: str | N
     return hashlib.sha256(orjson.dumps(described, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def current(conn: psycopg.Connection) -> int:
+def current(conn: psycopg.Connection) -> int | None:
+    """The graph's generation; None while another transaction has uncommitted graph writes, when no run can
+    know whether it read them (it derives everything, and so does the next one)."""
     row = conn.execute(_CURRENT).fetchone()
-    assert row is not None
-    return int(row[0])
+    in_flight = conn.execute(_WRITES_IN_FLIGHT).fetchone()
+    assert row is not None and in_flight is not None
+    return None if in_flight[0] else int(row[0])
 
 
-def unchanged_since(conn: psycopg.Connection, generation: int, key: str) -> datetime | None:
+def unchanged_since(conn: psycopg.Connection, generation: int | None, key: str) -> datetime | None:
     """The time of the last run when it derived its edges at this generation with the same rules and options."""
+    if generation is None:
+        return None
     row = conn.execute(_STORED, (generation, key)).fetchone()
     return row[0] if row is not None else None
 
 
-def save(conn: psycopg.Connection, generation: int, key: str, at: datetime) -> None:
-    conn.execute(_SAVE, {"generation": generation, "fingerprint": key, "at": at})
+def save(conn: psycopg.Connection, generation: int | None, key: str, at: datetime) -> None:
+    """Record this run; one that could not know its generation records one no graph will have (-1)."""
+    conn.execute(_SAVE, {"generation": -1 if generation is None else generation, "fingerprint": key, "at": at})
 
 
 def mark_own_writes(conn: psycopg.Connection, on: bool) -> None:

@@ -83,7 +83,7 @@ def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: Analy
         generation.mark_own_writes(conn, True)
         report.unchanged_since = generation.unchanged_since(conn, graph_generation, key)
         if report.unchanged_since is not None:
-            log.info("analysis rules skipped: no graph write since the analysis of %s (generation %d)",
+            log.info("analysis rules skipped: no graph write since the analysis of %s (generation %s)",
                      report.unchanged_since.isoformat(), graph_generation)
         else:
             for rule in rules:

@@ -10,6 +10,7 @@ import pytest
 
 from houndgraph.analysis import ALL_RULES, AnalysisReport, dcsync, run_analysis
 from houndgraph.analysis.data_quality import SNAPSHOT_COLUMNS
+from houndgraph.db import Database
 from houndgraph.graph.kinds import TIER_ZERO_TAG, ADEdge, ADNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord
 from houndgraph.graph.store import GraphStore
@@ -133,4 +134,20 @@ def test_other_rules_or_options_derive_again(graph: Graph) -> None:
     assert graph.run(dcsync.RULE).unchanged_since is not None
     assert graph.run(dcsync.RULE, citrix=True).unchanged_since is None
     assert graph.run(dcsync.RULE, citrix=True).unchanged_since is not None
+    assert graph.derived(ADEdge.DCSync) == {("Alice", "D")}
+
+
+def test_a_graph_write_not_yet_committed_elsewhere_makes_this_run_and_the_next_derive_again(
+        graph: Graph, empty_graph: Database) -> None:
+    graph.domain("D")
+    graph.node("Alice", ADNode.User)
+    graph.edges(ADEdge.GetChanges, [("Alice", "D")])
+    graph.edges(ADEdge.GetChangesAll, [("Alice", "D")])
+    graph.run(dcsync.RULE)
+    with empty_graph.connect_raw() as other:
+        other.execute("UPDATE node SET properties = properties WHERE false")  # holds a graph write, uncommitted
+        assert graph.run(dcsync.RULE).unchanged_since is None
+        other.rollback()
+    assert graph.run(dcsync.RULE).unchanged_since is None
+    assert graph.run(dcsync.RULE).unchanged_since is not None
     assert graph.derived(ADEdge.DCSync) == {("Alice", "D")}
