@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from datetime import datetime
 
 from houndgraph.analysis.completeness import local_group_completeness, session_completeness
 from houndgraph.analysis.context import Context
@@ -80,6 +81,35 @@ def record_snapshot(ctx: Context) -> str | None:
     return run_id if wrote else None
 
 
+_COMPLETENESS = ["session_completeness", "local_group_completeness"]
+_AD_COUNTERS = [*AD_COUNTED_KINDS, "acls", "sessions", "relationships"]
+_AZURE_COUNTERS = [*AZURE_COUNTED_KINDS, "relationships"]
+# Each table of a snapshot, with the columns a repeated snapshot copies.
+SNAPSHOT_COLUMNS = {
+    "ad_data_quality_stats": ["domain_sid", *_AD_COUNTERS, *_COMPLETENESS],
+    "ad_data_quality_aggregations": ["domains", *_AD_COUNTERS, *_COMPLETENESS],
+    "azure_data_quality_stats": ["tenant_id", *_AZURE_COUNTERS],
+    "azure_data_quality_aggregations": ["tenants", *_AZURE_COUNTERS],
+}
+
+
+def repeat_snapshot(ctx: Context, previous_run_at: datetime) -> str | None:
+    """The rows of the run at `previous_run_at` again, under a new run id and this run's time: for a run that
+    found the graph unchanged since then (zone tags aside, which the snapshot does not count). Falls back to a
+    full snapshot when that run's rows are gone (their history was deleted)."""
+    run_id = str(uuid.uuid4())
+    copied = 0
+    for table, columns in SNAPSHOT_COLUMNS.items():
+        listed = ", ".join(columns)
+        copied += ctx.conn.execute(
+            f"INSERT INTO {table} ({listed}, run_id, created_at, updated_at) "
+            f"SELECT {listed}, %(run)s, %(now)s, %(now)s FROM {table} "
+            "WHERE created_at = %(previous)s AND deleted_at IS NULL",
+            {"run": run_id, "now": ctx.now, "previous": previous_run_at},
+        ).rowcount
+    return run_id if copied else record_snapshot(ctx)
+
+
 def _insert(ctx: Context, table: str, values: dict[str, object]) -> None:
     columns = list(values)
     ctx.conn.execute(
@@ -94,7 +124,7 @@ def _record_ad(ctx: Context, run_id: str) -> bool:
     if not domains:
         return False
     counts = _counts(ctx, "domainsid", domains, AD_COUNTED_KINDS, ADNode.Base)
-    columns = [*AD_COUNTED_KINDS, "acls", "sessions", "relationships"]
+    columns = _AD_COUNTERS
     totals = dict.fromkeys(columns, 0)
     for sid in domains:
         row = {column: counts[sid][column] for column in columns}
@@ -118,7 +148,7 @@ def _record_azure(ctx: Context, run_id: str) -> bool:
     if not tenants:
         return False
     counts = _counts(ctx, "tenantid", tenants, AZURE_COUNTED_KINDS, AZNode.Base)
-    columns = [*AZURE_COUNTED_KINDS, "relationships"]
+    columns = _AZURE_COUNTERS
     totals = dict.fromkeys(columns, 0)
     for tenant in tenants:
         row = {column: counts[tenant][column] for column in columns}

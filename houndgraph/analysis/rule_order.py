@@ -92,7 +92,10 @@ def record_findings(ctx: Context, report: AnalysisReport) -> None:
 
 
 def record_data_quality(ctx: Context, report: AnalysisReport) -> None:
-    report.data_quality_run_id = data_quality.record_snapshot(ctx)
+    if report.unchanged_since is not None:
+        report.data_quality_run_id = data_quality.repeat_snapshot(ctx, report.unchanged_since)
+    else:
+        report.data_quality_run_id = data_quality.record_snapshot(ctx)
 
 
 FINISHING_STEPS = (tag_privilege_zones, record_findings, record_data_quality)

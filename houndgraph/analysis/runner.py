@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import psycopg
 
+from houndgraph.analysis import generation
 from houndgraph.analysis.context import AnalysisOptions, Context
 from houndgraph.analysis.rule import Rule
 from houndgraph.analysis.sink import EdgeCounts, write_kind
@@ -59,6 +60,9 @@ class AnalysisReport:
     zones: ZoneReport | None = None
     # Seconds of each step that closes a full run (zones, findings, data quality).
     steps: dict[str, float] = field(default_factory=dict)
+    # Set when the rules did not run: nothing was written to the graph since the run at this time derived the
+    # edges, with the same rules and options; they stand as they are.
+    unchanged_since: datetime | None = None
 
     def edges(self, kind: str) -> int:
         return sum(rule.edges[kind].total for rule in self.rules if kind in rule.edges)
@@ -68,25 +72,40 @@ def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: Analy
               progress: Progress | None = None, now: datetime | None = None,
               finish: Callable[[Context, AnalysisReport], None] | None = None) -> AnalysisReport:
     """Run `rules` in order; `finish` runs last, in the same transaction (tagging, data quality)."""
-    context = Context(conn, now or datetime.now(UTC), options or AnalysisOptions())
+    options = options or AnalysisOptions()
+    context = Context(conn, now or datetime.now(UTC), options)
     report = AnalysisReport(started_at=context.now)
+    key = generation.fingerprint(rules, options, None if finish is None else finish.__qualname__)
     began = perf_counter()
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
-        for rule in rules:
-            if progress is not None:
-                progress(rule.name)
-            started = perf_counter()
-            derived = rule.compute(context)
-            rule_report = RuleReport(rule.name, 0.0)
-            for kind in rule.produces:
-                rule_report.edges[kind] = write_kind(context, kind, derived.get(kind, ()))
-            rule_report.seconds = perf_counter() - started
-            report.rules.append(rule_report)
-            log.info("analysis rule %s: %.3f s, %d edges added, %d removed, %d in all", rule.name,
-                     rule_report.seconds, rule_report.added, rule_report.removed, rule_report.total)
+        graph_generation = generation.current(conn)
+        generation.mark_own_writes(conn, True)
+        report.unchanged_since = generation.unchanged_since(conn, graph_generation, key)
+        if report.unchanged_since is not None:
+            log.info("analysis rules skipped: no graph write since the analysis of %s (generation %s)",
+                     report.unchanged_since.isoformat(), graph_generation)
+        else:
+            for rule in rules:
+                report.rules.append(_run_rule(context, rule, progress))
         if finish is not None:
             finish(context, report)
+        generation.save(conn, graph_generation, key, context.now)
+        generation.mark_own_writes(conn, False)
     report.seconds = perf_counter() - began
     log.info("analysis: %d rules in %.3f s", len(report.rules), report.seconds)
+    return report
+
+
+def _run_rule(context: Context, rule: Rule, progress: Progress | None) -> RuleReport:
+    if progress is not None:
+        progress(rule.name)
+    started = perf_counter()
+    derived = rule.compute(context)
+    report = RuleReport(rule.name, 0.0)
+    for kind in rule.produces:
+        report.edges[kind] = write_kind(context, kind, derived.get(kind, ()))
+    report.seconds = perf_counter() - started
+    log.info("analysis rule %s: %.3f s, %d edges added, %d removed, %d in all", rule.name,
+             report.seconds, report.added, report.removed, report.total)
     return report

@@ -1,0 +1,272 @@
+"""One million objects through the upload API: ingest, analysis, memory, disk, and path searches.
+
+    .venv/bin/python bench/scale.py [--objects 1000000] [--compare 100000] [--rounds 5]
+
+For each size (`--compare` first, unless 0, then `--objects`): writes the synthetic SharpHound v6 collection
+of `ingest.py` (about ten edge records per object) as one zip in SharpHound's member order, starts a fresh
+`houndgraph serve` process on an empty data directory, uploads the zip and times ingest and analysis from the
+job's status; asks for a second analysis with nothing changed and times it; reads the database size
+(`pg_database_size` and `du` of the data directory); times over HTTP (p50 of `--rounds`) the shortest path
+from an enabled user to Domain Admins and the many-sources Cypher query below, and both again towards the
+group at the root of the collection's group tree (every user reaches it; nothing reaches Domain Admins);
+prints the slowest analysis rules from the service's log. The service's peak memory is sampled every half
+second: its own processes (RSS and PSS) and, separately, the embedded PostgreSQL's (PSS, which counts shared
+buffers once). The figures of every size are printed side by side at the end, with the machine and load
+average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psutil
+from ingest import DOMAIN_ADMINS, Layout, write_collection  # bench/ingest.py
+from synthetic import p50_p90  # bench/synthetic.py
+from upload import PASSWORD, free_port, machine, upload_all  # bench/upload.py
+
+from houndgraph.db import Database
+from houndgraph.settings import Settings
+
+MANY_SOURCES = ("MATCH p=shortestPath((u:User)-[*1..]->(g:Group {{objectid: '{target}'}})) "
+                "WHERE u.enabled = true RETURN p LIMIT 1000")
+MIB = 1024**2
+ANALYSIS_RULE = re.compile(r"analysis rule (\S+): ([\d.]+) s")
+
+
+@dataclass
+class Figures:
+    objects: int
+    edge_records: int = 0
+    files_mb: float = 0.0
+    values: dict[str, str] = field(default_factory=dict)
+
+    def put(self, name: str, value: str) -> None:
+        self.values[name] = value
+        print(f"  {name}: {value}", flush=True)
+
+
+class MemoryWatch:
+    """Peak memory of the service's processes and of PostgreSQL's, sampled on a thread."""
+
+    def __init__(self, service: psutil.Process, data_dir: Path) -> None:
+        self.service = service
+        self.pgdata = data_dir
+        self.peak_rss = self.peak_pss = self.peak_postgres = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> MemoryWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _postgres(self) -> list[psutil.Process]:
+        pid_files = list(self.pgdata.rglob("postmaster.pid"))
+        if not pid_files:
+            return []
+        try:
+            postmaster = psutil.Process(int(pid_files[0].read_text().split()[0]))
+            return [postmaster, *postmaster.children(recursive=True)]
+        except (psutil.Error, ValueError, OSError):
+            return []
+
+    @staticmethod
+    def _sum(processes: list[psutil.Process], what: str) -> int:
+        total = 0
+        for process in processes:
+            try:
+                info = process.memory_full_info()
+                total += getattr(info, what)
+            except psutil.Error:
+                pass
+        return total
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.5):
+            try:
+                tree = [self.service, *self.service.children(recursive=True)]
+            except psutil.Error:
+                return
+            tree = [process for process in tree if "postgres" not in process.name()]
+            self.peak_rss = max(self.peak_rss, self._sum(tree, "rss"))
+            self.peak_pss = max(self.peak_pss, self._sum(tree, "pss"))
+            self.peak_postgres = max(self.peak_postgres, self._sum(self._postgres(), "pss"))
+
+
+@contextmanager
+def serve(data_dir: Path, log: Path) -> Iterator[tuple[httpx.Client, psutil.Process]]:
+    """`houndgraph serve` on `data_dir` in its own process, and a client logged in as its admin."""
+    port = free_port()
+    env = {**os.environ, "HOUNDGRAPH_DATA_DIR": str(data_dir), "HOUNDGRAPH_PORT": str(port),
+           "HOUNDGRAPH_ADMIN_PASSWORD": PASSWORD, "HOUNDGRAPH_DATAPIPE_INTERVAL": "0.2",
+           "HOUNDGRAPH_LOG_LEVEL": "info", "HOUNDGRAPH_REQUEST_TIMEOUT_SECONDS": "300"}
+    with log.open("wb") as output:
+        process = subprocess.Popen([sys.executable, "-m", "houndgraph.cli", "serve"], env=env,
+                                   stdout=output, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                if httpx.get(f"{url}/api/v2/health", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise SystemExit(f"the service did not start; see {log}")
+            time.sleep(0.2)
+        with httpx.Client(base_url=url, timeout=900) as http:
+            token = http.post("/api/v2/login", json={"login_method": "secret", "username": "admin",
+                                                     "secret": PASSWORD}).json()["data"]["session_token"]
+            http.headers["Authorization"] = f"Bearer {token}"
+            yield http, psutil.Process(process.pid)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def write_zip(layout: Layout, directory: Path) -> tuple[Path, float]:
+    """The collection as one zip, in SharpHound's member order; its JSON files' size in MB."""
+    paths = write_collection(layout, directory)
+    size = sum(path.stat().st_size for path in paths) / 1e6
+    archive = directory / "collection.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as out:
+        for path in paths:
+            out.write(path, path.name)
+            path.unlink()
+    return archive, size
+
+
+def reanalyse(http: httpx.Client) -> float:
+    """Ask for an analysis with nothing changed; seconds until the datapipe has run it."""
+    before = http.get("/api/v2/datapipe/status").json()["data"]["last_analysis_run_at"]
+    started = time.monotonic()
+    http.put("/api/v2/analysis").raise_for_status()
+    while True:
+        status = http.get("/api/v2/datapipe/status").json()["data"]
+        if status["last_analysis_run_at"] != before and status["status"] == "idle":
+            return time.monotonic() - started
+        time.sleep(1.0)
+
+
+def timed(http: httpx.Client, rounds: int, method: str, path: str, body: dict | None = None) -> tuple[str, str]:
+    """p50 / p90 in ms over `rounds`, and what the last answer held."""
+    timings = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        response = http.request(method, path, json=body)
+        timings.append(time.perf_counter() - started)
+    p50, p90 = p50_p90(timings)
+    answer = f"HTTP {response.status_code}"
+    if response.status_code == 200:
+        data = response.json().get("data") or {}
+        answer += f", {len(data.get('nodes') or {})} nodes, {len(data.get('edges') or [])} edges"
+    return f"{p50 * 1000:,.1f} ms (p90 {p90 * 1000:,.1f})", answer
+
+
+def database_size(data_dir: Path) -> tuple[int, int]:
+    """`pg_database_size` and the `du` of the data directory, in bytes (attaching to the running server)."""
+    database = Database.open(Settings(data_dir=data_dir))
+    try:
+        with database.connect_raw() as conn:
+            row = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+    finally:
+        database.close()
+    du = subprocess.run(["du", "-sb", str(data_dir)], capture_output=True, text=True, check=True).stdout
+    return (row[0] if row else 0), int(du.split()[0])
+
+
+def slowest_rules(log: Path, count: int = 5) -> str:
+    seconds: dict[str, float] = {}
+    for match in ANALYSIS_RULE.finditer(log.read_text(errors="replace")):
+        seconds.setdefault(match.group(1), float(match.group(2)))  # the first (full) analysis
+    ranked = sorted(seconds.items(), key=lambda item: -item[1])[:count]
+    return ", ".join(f"{name} {value:.1f} s" for name, value in ranked)
+
+
+def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
+    figures = Figures(objects)
+    layout = Layout.of(objects)
+    work = scratch / f"size-{objects}"
+    work.mkdir()
+    print(f"\n{objects:,} objects", flush=True)
+    started = time.perf_counter()
+    archive, figures.files_mb = write_zip(layout, work)
+    figures.put("collection", f"{figures.files_mb:,.0f} MB of JSON, {archive.stat().st_size / 1e6:,.0f} MB zipped, "
+                f"written in {time.perf_counter() - started:.0f} s")
+    data_dir, log = work / "data", work / "service.log"
+    with serve(data_dir, log) as (http, process), MemoryWatch(process, data_dir) as memory:
+        job, seconds = upload_all(http, [archive], poll=1.0)
+        archive.unlink()
+        figures.edge_records = job["edges_written"]
+        figures.put("upload -> analysing (ingest)", f"{seconds['ingest']:.1f} s ({job['nodes_written']:,} nodes, "
+                    f"{job['edges_written']:,} edges, status {job['status']}); load average {os.getloadavg()[0]:.1f}")
+        figures.put("analysis", f"{seconds['analysis']:.1f} s; load average {os.getloadavg()[0]:.1f}")
+        figures.put("re-analysis, nothing changed", f"{reanalyse(http):.1f} s; load average {os.getloadavg()[0]:.1f}")
+        user = layout.user(next(i for i in range(7, layout.users) if i % 10 != 0))
+        path = timed(http, rounds, "GET", f"/api/v2/graphs/shortest-path?start_node={user}&end_node={DOMAIN_ADMINS}")
+        figures.put("shortest path user -> Domain Admins, p50", f"{path[0]}; {path[1]}")
+        many = timed(http, rounds, "POST", "/api/v2/graphs/cypher",
+                     {"query": MANY_SOURCES.format(target=DOMAIN_ADMINS), "include_properties": False})
+        figures.put("many sources -> Domain Admins (Cypher), p50", f"{many[0]}; {many[1]}")
+        # Nothing in this collection leads to Domain Admins (the searches above exhaust what the user reaches);
+        # every user reaches the root of the group tree, through its groups.
+        top = layout.group(0)
+        path = timed(http, rounds, "GET", f"/api/v2/graphs/shortest-path?start_node={user}&end_node={top}")
+        figures.put("shortest path user -> top group, p50", f"{path[0]}; {path[1]}")
+        many = timed(http, rounds, "POST", "/api/v2/graphs/cypher",
+                     {"query": MANY_SOURCES.format(target=top), "include_properties": False})
+        figures.put("many sources -> top group (Cypher), p50", f"{many[0]}; {many[1]}")
+        print(f"  (load average {os.getloadavg()[0]:.1f})")
+        pg_size, du_size = database_size(data_dir)
+    figures.put("service peak memory", f"RSS {memory.peak_rss / MIB:,.0f} MiB, PSS {memory.peak_pss / MIB:,.0f} MiB")
+    figures.put("PostgreSQL peak memory (PSS)", f"{memory.peak_postgres / MIB:,.0f} MiB")
+    figures.put("database size", f"pg_database_size {pg_size / 1e9:.2f} GB, data directory (du) {du_size / 1e9:.2f} GB")
+    figures.put("slowest analysis rules", slowest_rules(log))
+    shutil.rmtree(work, ignore_errors=True)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--objects", type=int, default=1_000_000)
+    parser.add_argument("--compare", type=int, default=100_000, help="also this size, first (0: none)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of each path search")
+    args = parser.parse_args()
+    # A plain `kill` unwinds like Ctrl-C, so the service is stopped and the scratch directory removed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    print(f"{machine()}; load average {os.getloadavg()[0]:.2f}")
+    sizes = [size for size in (args.compare, args.objects) if size]
+    with tempfile.TemporaryDirectory(prefix="hgb-scale-", dir="/tmp") as tmp:
+        results = [run_size(size, args.rounds, Path(tmp)) for size in sizes]
+    print("\n" + f"{'figure':46}" + "".join(f"{f'{f.objects:,} objects':>44}" for f in results))
+    for name in results[-1].values:
+        if name != "slowest analysis rules":
+            print(f"{name:46}" + "".join(f"{f.values.get(name, '-').split(';')[0]:>44}" for f in results))
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
