@@ -1,7 +1,7 @@
 """Whether the graph changed since the last analysis: the generation counter of graph writes.
 
 Every statement writing `node` or `edge` outside analysis draws a new value of the `graph_generation`
-sequence (migration 0017). A run reads the generation under the graph writer's lock, so every write it counts
+sequence (migration 0019). A run reads the generation under the graph writer's lock, so every write it counts
 has committed and is visible to the run, and stores it with a fingerprint of what else decides the rules'
 result: the rules, the options and the code of this package. A later run finding both unchanged keeps the
 derived edges as they stand: the rules are deterministic functions of the collected graph, so deriving them

@@ -8,14 +8,14 @@ deriving them again (houndgraph/analysis/generation.py). Statement-level, so an 
 write still counts (a needless re-analysis, never a missed one). Analysis marks its own writes with the
 session setting `houndgraph.analysis`.
 
-Revision ID: 0017
-Revises: 0016
+Revision ID: 0019
+Revises: 0018
 """
 
 from alembic import op
 
-revision = "0017"
-down_revision = "0016"
+revision = "0019"
+down_revision = "0018"
 branch_labels = None
 depends_on = None
 
