@@ -14,13 +14,10 @@ import json
 import os
 import platform
 import shutil
-import socket
-import threading
-import time
 
-import uvicorn
 from playwright.sync_api import sync_playwright
 from starlette.applications import Starlette
+from upload import free_port, served  # bench/upload.py
 
 from houndgraph.ui.serving import ui_routes
 
@@ -31,12 +28,6 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-background-networking"
                  "--disable-sync", "--no-first-run"]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=5000)
@@ -45,13 +36,7 @@ def main() -> None:
     args = parser.parse_args()
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(Starlette(routes=ui_routes()), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    try:
+    with served(Starlette(routes=ui_routes()), port):
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
@@ -71,9 +56,6 @@ def main() -> None:
             result = json.loads(page.locator("#bench-result").inner_text())
             version = browser.version
             browser.close()
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
     if errors:
         raise SystemExit(f"the page failed: {errors}")
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Chromium {version} "

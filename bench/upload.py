@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import uvicorn
@@ -61,24 +62,30 @@ def free_port() -> int:
 
 
 @contextmanager
-def service(data_dir: Path) -> Iterator[httpx.Client]:
-    """A fresh service on `data_dir` in a background thread, and a client logged in as its admin."""
-    settings = Settings(data_dir=data_dir, port=free_port(), admin_password=PASSWORD, datapipe_interval=0.05)
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=settings.port,
-                                           log_level="warning"))
+def served(app: Any, port: int) -> Iterator[None]:
+    """`app` served by uvicorn on `port` in a background thread, until the block ends."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
         time.sleep(0.05)
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{settings.port}", timeout=600) as http:
-            token = http.post("/api/v2/login", json={"login_method": "secret", "username": "admin",
-                                                     "secret": PASSWORD}).json()["data"]["session_token"]
-            http.headers["Authorization"] = f"Bearer {token}"
-            yield http
+        yield
     finally:
         server.should_exit = True
         thread.join(timeout=60)
+
+
+@contextmanager
+def service(data_dir: Path) -> Iterator[httpx.Client]:
+    """A fresh service on `data_dir` in a background thread, and a client logged in as its admin."""
+    settings = Settings(data_dir=data_dir, port=free_port(), admin_password=PASSWORD, datapipe_interval=0.05)
+    with served(create_app(settings), settings.port), \
+            httpx.Client(base_url=f"http://127.0.0.1:{settings.port}", timeout=600) as http:
+        token = http.post("/api/v2/login", json={"login_method": "secret", "username": "admin",
+                                                 "secret": PASSWORD}).json()["data"]["session_token"]
+        http.headers["Authorization"] = f"Bearer {token}"
+        yield http
 
 
 def upload_all(http: httpx.Client, paths: list[Path], poll: float = 0.05) -> tuple[dict, dict[str, float]]:
