@@ -105,17 +105,19 @@ async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
     budget = budget or WorkBudget()
     stats = await kind_statistics(conn)
     wanted = shortest.rows_wanted(query) if inputs is None else None
-    if wanted is not None and len(shortest.requests(query, kinds)) == 1:
-        return await _run_limited(conn, query, kinds, wanted, budget, stats)
+    if wanted is not None:
+        pending = shortest.requests(query, kinds)
+        if len(pending) == 1:
+            return await _run_limited(conn, query, kinds, pending[0], wanted, budget, stats)
     return await _execute(conn, await statement_for(conn, query, kinds, {}, inputs, budget, stats))
 
 
 async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
-                       wanted: tuple[int, int], budget: WorkBudget, stats: KindStatistics | None) -> Result:
+                       request: ShortestRequest, wanted: tuple[int, int], budget: WorkBudget,
+                       stats: KindStatistics | None) -> Result:
     """A query of one shortest path search whose rows only grow with the paths (shortest.rows_wanted):
     the search goes on, nearest pairs first, only until the statement over the paths found so far
     returns its LIMIT rows (e.g. all users -> Domain Admins LIMIT 1000 stops a few levels from the target)."""
-    (request,) = shortest.requests(query, kinds)
     searched: Searched = {}
     lefts = await _ids(conn, request.sources, kinds, searched, None, budget, stats)
     rights = await _ids(conn, request.targets, kinds, searched, None, budget, stats)
