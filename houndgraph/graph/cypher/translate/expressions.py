@@ -2,7 +2,8 @@
 
 Scalars travel as jsonb; the helpers of migration 0006 (hg_*) give operators Cypher's meaning.
 Property comparisons against literals take index-friendly forms: (properties->>'objectid') = $1
-uses the unique index, LIKE on (properties->>'name') or objectid uses the trigram indexes.
+uses the unique index, LIKE on (properties->>'name') the trigram index, a prefix or suffix of the object id
+its b-trees (migration 0020).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ Handler = Callable[[Translation, Any, Scope], Typed]
 
 COMPARISONS = {"=": "=", "<>": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 STRING_OPS = ("STARTS", "ENDS", "CONTAINS")
+OBJECT_ID = "objectid"
 # The string operators between two SQL texts; null when either is null, as Cypher's.
 TEXT_STRING_OPS = {"STARTS": "starts_with({left}, {right})", "ENDS": "(right({left}, char_length({right})) = {right})",
                    "CONTAINS": "(strpos({left}, {right}) > 0)"}
@@ -336,8 +338,12 @@ def string_predicate(st: Translation, e: a.Binary, scope: Scope) -> Typed:
         forms = property_text(st, e.left, scope)
         if forms is not None:
             text, json = forms
-            escaped = like_escape(e.right.value)
-            pattern = {"STARTS": f"{escaped}%", "ENDS": f"%{escaped}", "CONTAINS": f"%{escaped}%"}[e.op]
+            if e.op == "ENDS" and isinstance(e.left, a.Property) and e.left.key == OBJECT_ID:
+                # A suffix of the object id is a prefix of its reverse, which an index serves (migration 0020).
+                text, pattern = f"reverse({text})", f"{like_escape(e.right.value[::-1])}%"
+            else:
+                escaped = like_escape(e.right.value)
+                pattern = {"STARTS": f"{escaped}%", "ENDS": f"%{escaped}", "CONTAINS": f"%{escaped}%"}[e.op]
             return Typed(f"({text} LIKE {st.params.add(pattern, 'text')} AND jsonb_typeof{json} = 'string')",
                          T.BOOL)
     left, right = string_text(st, e.left, scope), string_text(st, e.right, scope)
