@@ -19,6 +19,12 @@ from houndgraph.settings import InsecureSettingError, Settings
 console = Console(stderr=True)
 # After SIGTERM, requests that still run this long (an upload still arriving, say) are cut short.
 GRACEFUL_SHUTDOWN_SECONDS = 30
+# uvicorn's supervisor kills a worker that does not answer its ping within this time. The answer comes from a
+# thread of the worker, which must take the interpreter lock; the datapipe's ingest and analysis run in a worker
+# and, at a million objects, hold that lock in C for seconds at a time (a result of millions of rows converted by
+# psycopg, a large sort). uvicorn's 5 s killed the worker, and with it the analysis in progress, on the 2-core
+# machine under load; two minutes still finds a worker that has really hung.
+WORKER_HEALTHCHECK_SECONDS = 120
 
 
 class Server(uvicorn.Server):
@@ -82,6 +88,7 @@ def serve(
     try:
         prepare_database(settings, database)
         uvicorn.run("houndgraph.cli.serve:worker_app", factory=True, workers=workers,
-                    timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS, **options)
+                    timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+                    timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS, **options)
     finally:
         database.close()
