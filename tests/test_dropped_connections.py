@@ -3,7 +3,6 @@ replaced at checkout: no request fails for it, and no request pays a ping for th
 
 from __future__ import annotations
 
-import socket
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -14,13 +13,7 @@ from sqlalchemy.engine import make_url
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.conftest import ADMIN_PASSWORD, LiveServer, login
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.conftest import ADMIN_PASSWORD, LiveServer, _free_port, login
 
 
 @pytest.fixture
