@@ -5,8 +5,9 @@ The ANTLR parser takes milliseconds for even a small query, and `parser.parse` c
 a query naming a different object every time never hits. Here each string literal is replaced by a numbered
 placeholder, the text so obtained is parsed (and cached) once, and the placeholders in its tree are replaced
 by the literals' values. Whenever the tree does not hold every placeholder as a plain string literal, exactly
-as written (a literal the parser folded, rewrote or copied into a name, say), or a literal cannot be read, the
-query is parsed as it stands: the answer, and any error, is always the one `parser.parse` gives.
+as written (a literal the parser folded, rewrote or copied into a name, say), or a literal cannot be read or
+holds what the parser refuses in one (NUL), the query is parsed as it stands: the answer, and any error, is
+always the one `parser.parse` gives.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def parse_query(text: str) -> a.Query:
     try:
         shape = parse(template)
         values = [unescape_string(token) for token in literals]
+        if any("\x00" in value for value in values):
+            return parse(text)  # refused by the literal's own check, which the placeholder passed
         used: set[int] = set()
         query = _fill(shape, values, used)
     except (CypherError, _Mismatch, ValueError, IndexError):

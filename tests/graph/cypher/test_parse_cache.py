@@ -47,6 +47,7 @@ def test_each_corpus_query_parses_the_same(query: str) -> None:
     "MATCH (n {name: 'x', objectid: 'y'}) RETURN n",
     "MATCH (n) WHERE n.`odd 'name'` = 'v' // a comment with 'quotes'\nRETURN n",
     "RETURN '\\u00e9t\\u00e9', 'tab\\there'",
+    "MATCH (n) WHERE n.name = 'a\\u0000b' RETURN n",
     "RETURN 'unterminated",
     "MATCH (n) WHERE n.name = '\ue000' RETURN n",
     "RETURN toUpper('abc'), size('abcd'), ['a', 'b'][1], {k: 'v'}.k",
