@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import select
 import warnings
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -22,9 +23,11 @@ from urllib.parse import quote
 import psutil
 import psycopg
 from psycopg.rows import tuple_row
-from sqlalchemy import Engine, create_engine, text
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from houndgraph.deadline import RequestDeadline
 from houndgraph.graph.budget import WorkBudget
@@ -110,9 +113,10 @@ class Database:
 
     def __post_init__(self) -> None:
         sa_url = _sqlalchemy_url(self.url)
-        # Requests' connections are not pinged at checkout: that is one more round trip per request. A
-        # connection the server dropped fails its request once, and SQLAlchemy then renews the whole pool.
+        # Requests' connections are not pinged at checkout (one more round trip per request): a look at the
+        # socket tells a connection the server dropped (restart, terminated backend), and the pool replaces it.
         self.async_engine = create_async_engine(sa_url, pool_size=10, max_overflow=20)
+        event.listen(self.async_engine.sync_engine, "checkout", _refuse_dropped)
         self.sync_engine = create_engine(sa_url, pool_size=5, max_overflow=5, pool_pre_ping=True)
         self.sessionmaker = async_sessionmaker(self.async_engine, expire_on_commit=False)
 
@@ -175,6 +179,30 @@ class Database:
                     yield session
                 finally:
                     deadline.detach(connection)
+
+
+def dropped(connection: psycopg.AsyncConnection[Any]) -> bool:
+    """Whether the server has dropped an idle connection, told without a round trip. An idle connection has
+    nothing to read: a server that ends a backend (shutdown, restart, `pg_terminate_backend`) sends it an
+    error and closes the socket, which makes it readable. Anything readable counts: the rare harmless
+    message (a parameter the server reports anew) only costs a new connection."""
+    if connection.closed or connection.broken:
+        return True
+    try:
+        poller = select.poll()
+        poller.register(connection.fileno(), select.POLLIN)
+        return bool(poller.poll(0))
+    except (psycopg.Error, OSError, ValueError):
+        return True
+
+
+def _refuse_dropped(dbapi_connection: Any, record: ConnectionPoolEntry, proxy: Any) -> None:
+    """Pool checkout: a connection the server dropped is discarded, and the pool hands out another (or
+    opens one), so the request never sees it."""
+    driver = record.driver_connection
+    if isinstance(driver, psycopg.AsyncConnection) and dropped(driver):
+        log.info("a pooled database connection was dropped by the server: replaced")
+        raise DisconnectionError("the server dropped the connection")
 
 
 DEADLINE_KEY = "houndgraph.deadline"

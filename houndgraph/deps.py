@@ -1,4 +1,7 @@
-"""Request-scoped dependencies with readable aliases: `SessionDep`, `SettingsDep`, `DatabaseDep`."""
+"""Request-scoped dependencies with readable aliases: `SessionDep`, `SettingsDep`, `DatabaseDep`.
+
+Dependencies that do not wait are written `async` all the same: FastAPI runs a plain function in its
+thread pool, a hand-over to another thread and back on every request."""
 
 from __future__ import annotations
 
@@ -13,11 +16,11 @@ from houndgraph.deadline import RequestDeadline
 from houndgraph.settings import Settings
 
 
-def get_database(request: Request) -> Database:
+async def get_database(request: Request) -> Database:
     return request.app.state.database
 
 
-def get_settings_dep(request: Request) -> Settings:
+async def get_settings_dep(request: Request) -> Settings:
     return request.app.state.settings
 
 

@@ -3,9 +3,11 @@ caller's permissions, so that a request with a known credential costs no look-up
 
 Everything held is valid for one cache generation (migration 0017): a counter that triggers move forward on
 every change to sessions, tokens, users, roles, permissions, clients and configuration, whoever writes it
-(this process, another worker, the CLI). Each request reads the counter in its first statement (the one that
-sets its deadline); when it moved, the cache is emptied before it is asked. A logout, a deleted token or a
-disabled user is therefore refused by every process from the next transaction on, with no waiting time.
+(this process, another worker, the CLI), once per transaction and at its commit (migration 0020), so that
+the new number and the changed rows become visible together. Each request reads the counter in its first
+statement (the one that sets its deadline); when it moved, the cache is emptied before it is asked. A logout,
+a deleted token or a disabled user is therefore refused by every process from the next transaction on, with
+no waiting time.
 Time-bound facts (a session's expiry) are checked on every use.
 """
 

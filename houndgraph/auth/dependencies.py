@@ -97,11 +97,11 @@ async def current_auth(request: Request, session: SessionDep, settings: Settings
 CurrentAuth = Annotated[AuthContext, Depends(current_auth)]
 
 
-def password_pool(request: Request) -> PasswordPool:
+async def password_pool(request: Request) -> PasswordPool:
     return request.app.state.password_pool
 
 
-def client_address(request: Request) -> str:
+async def client_address(request: Request) -> str:
     """The peer's address (uvicorn puts a trusted proxy's X-Forwarded-For here; see `forwarded_allow_ips`)."""
     return request.client.host if request.client else ""
 
@@ -140,7 +140,7 @@ async def client_guard(auth: CurrentAuth) -> None:
         raise NotFound()
 
 
-def current_client_id(auth: CurrentAuth) -> uuid.UUID:
+async def current_client_id(auth: CurrentAuth) -> uuid.UUID:
     """The calling client's id, on the client routes (where `client_guard` already vouched for it)."""
     assert auth.client_id is not None
     return auth.client_id

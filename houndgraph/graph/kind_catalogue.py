@@ -25,7 +25,9 @@ from houndgraph.graph.connection import GraphConnection
 _CLEAN = "pg_current_xact_id_if_assigned() IS NULL"
 SELECT_NAMED = f"SELECT name, id, {_CLEAN} FROM kind WHERE name = ANY(%s::text[])"
 SELECT_ALL = f"SELECT name, id, {_CLEAN} FROM kind"
-COUNT = f"SELECT count(*), {_CLEAN} FROM kind"
+# With the graph generation (migration 0019), which tells caches of what the graph holds (kind statistics)
+# when to look again, at no round trip of their own.
+COUNT = f"SELECT count(*), {_CLEAN}, (SELECT last_value FROM graph_generation) FROM kind"
 # Sorted, so two processes creating the same new kinds lock the names in the same order.
 CREATE = "INSERT INTO kind (name) SELECT unnest(%s::text[]) ORDER BY 1 ON CONFLICT (name) DO NOTHING"
 
@@ -135,17 +137,26 @@ class KindCatalogue:
 
 # How many kinds the last full read of a clean transaction saw; all of them are in the process cache.
 _full_read_count = -1
+# The graph generation the newest `kind_map` of this process read.
+_graph_generation: int | None = None
+
+
+def graph_generation_seen() -> int | None:
+    """The graph generation (migration 0019) as this process last read it, with the kind count; None before
+    the first read. It moves with every write of nodes or edges, before their commit: a hint that what a
+    cache derived from the graph may be old, never a guarantee that it is current."""
+    return _graph_generation
 
 
 async def kind_map(conn: GraphConnection) -> dict[str, int]:
     """Every kind name and its id, as this transaction sees them. Answered from the process cache while
     the table has not grown since the last full read (it only grows, so an equal count means the same
     rows); otherwise, or when this transaction has written, read again."""
-    global _full_read_count
+    global _full_read_count, _graph_generation
     cursor = await conn.execute(COUNT)
     row = await cursor.fetchone()
     assert row is not None
-    count, clean = int(row[0]), bool(row[1])
+    count, clean, _graph_generation = int(row[0]), bool(row[1]), int(row[2])
     if clean and count == _full_read_count:
         return dict(_COMMITTED.ids)
     local: dict[str, int] = {}

@@ -19,7 +19,7 @@ from houndgraph.graph.budget import ResultTooLarge, WorkExhausted
 from houndgraph.graph.cypher.ast import Query
 from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed
 from houndgraph.graph.cypher.execute import Result, run_query
-from houndgraph.graph.cypher.parser import parse
+from houndgraph.graph.cypher.parse_cache import parse_query
 from houndgraph.graph.cypher.translate.values import T
 from houndgraph.graph.cypher.validate import has_mutation
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
@@ -35,7 +35,7 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
                      mutations_enabled: bool, complexity_limit: bool = True,
                      request_id: str | None = None) -> CypherGraph:
     try:
-        query = parse(request.query)
+        query = parse_query(request.query)
     except CypherError as error:
         raise BadRequest(error.message) from error
     if not has_mutation(query):

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 ZERO_TIME = datetime(1, 1, 1, tzinfo=UTC)
 
 
 class SqlNullTime(BaseModel):
-    """`sql.NullTime` as Go's encoding/json writes it: exported field names, an absent time as the zero time."""
+    """`sql.NullTime` as Go's encoding/json writes it: exported field names, an absent time as the zero time.
+    Frozen, so hashable: pydantic then shares a field's default instead of deep-copying it for every model
+    that holds one (a listing of saved queries built one copy per row)."""
 
+    model_config = ConfigDict(frozen=True)
     Time: datetime = ZERO_TIME
     Valid: bool = False
 

@@ -10,7 +10,7 @@ here: no `from __future__ import annotations`, FastAPI reads the closures' real 
 """
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Query, Request
@@ -31,10 +31,10 @@ def _filter_description(column: FilterColumn) -> str:
     return f"Filter as `predicate:value`; predicates: {predicates}."
 
 
-def list_query(columns: ListColumns) -> Callable[..., ListQuery]:
+def list_query(columns: ListColumns) -> Callable[..., Awaitable[ListQuery]]:
     """A dependency parsing `sort_by` then the filters of `columns`; every column is a declared parameter."""
 
-    def dependency(request: Request, **_declared: Any) -> ListQuery:
+    async def dependency(request: Request, **_declared: Any) -> ListQuery:
         params = request.query_params.multi_items()
         sort = parse_sort([value for name, value in params if name == SORT_BY], columns.sortable,
                           default=columns.default_sort, not_sortable=columns.not_sortable)
@@ -60,28 +60,28 @@ SkipText = Annotated[str | None, Query(description="Number of items to skip (int
 LimitText = Annotated[str | None, Query(description="Number of items to return (integer 0..2^63-1).")]
 
 
-def page_query(default_limit: int) -> Callable[..., Page]:
+def page_query(default_limit: int) -> Callable[..., Awaitable[Page]]:
     """A dependency for `skip` (default 0) and `limit` (default `default_limit`)."""
 
-    def dependency(skip: SkipText = None, limit: LimitText = None) -> Page:
+    async def dependency(skip: SkipText = None, limit: LimitText = None) -> Page:
         return parse_page(skip, limit, default_limit=default_limit)
 
     return dependency
 
 
-def flag_query(name: str, default: bool, *, description: str = "") -> Callable[..., bool]:
+def flag_query(name: str, default: bool, *, description: str = "") -> Callable[..., Awaitable[bool]]:
     """A dependency for one boolean parameter, with strconv.ParseBool's spellings."""
 
-    def dependency(raw: Annotated[str | None, Query(alias=name, description=description)] = None) -> bool:
+    async def dependency(raw: Annotated[str | None, Query(alias=name, description=description)] = None) -> bool:
         return parse_bool(raw, default)
 
     return dependency
 
 
-def required_query(name: str, message: str) -> Callable[..., str]:
+def required_query(name: str, message: str) -> Callable[..., Awaitable[str]]:
     """A dependency for a parameter that must be present and not empty; else 400 `message`."""
 
-    def dependency(raw: Annotated[str | None, Query(alias=name)] = None) -> str:
+    async def dependency(raw: Annotated[str | None, Query(alias=name)] = None) -> str:
         if not raw:
             raise BadRequest(message)
         return raw

@@ -19,6 +19,7 @@ from houndgraph.graph.cypher.translate.shortest import ShortestRequest
 from houndgraph.graph.cypher.translate.state import FoundPath
 from houndgraph.graph.cypher.translate.translator import Statement, translate
 from houndgraph.graph.cypher.translate.values import Inputs, T
+from houndgraph.graph.kind_catalogue import graph_generation_seen
 from houndgraph.graph.rows import EdgeRow, NodeRow
 
 # A query with more shortestPath patterns than this is refused rather than searched.
@@ -103,7 +104,7 @@ async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str
 async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
                         inputs: Inputs | None = None, budget: WorkBudget | None = None) -> Result:
     budget = budget or WorkBudget()
-    stats = await kind_statistics(conn)
+    stats = await kind_statistics(conn, graph_generation_seen())
     wanted = shortest.rows_wanted(query) if inputs is None else None
     if wanted is not None:
         pending = shortest.requests(query, kinds)

@@ -1,14 +1,22 @@
 """What the planner knows of the graph's size: rows per node kind and per edge kind, as PostgreSQL's own
 statistics (ANALYZE, autovacuum) estimate them. Reading them costs one small catalogue query, nothing
 that scans the graph; a graph never analysed has none, and the planner then ranks ends by their filters
-alone."""
+alone.
+
+They change only when PostgreSQL analyses the graph, after writes: each process keeps what it read, and reads
+again when the graph generation (migration 0019) has moved since, or after `MAX_AGE_SECONDS` (an ANALYZE
+that ends after the last write of an ingest moves no generation). They only choose where a walk starts,
+never what a query answers, so an old reading costs at most a slower plan for that long."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import psycopg
+
+MAX_AGE_SECONDS = 30.0
 
 # Node kinds from the element statistics of node.kind_ids, edge kinds from the common values of
 # edge.kind_id. A kind missing from them is rarer than the rarest listed: bounded by that one.
@@ -43,7 +51,35 @@ class KindStatistics:
         return min(self.edges, sum(self.edge_kinds.get(k, rare) for k in kind_ids))
 
 
-async def kind_statistics(conn: psycopg.AsyncConnection) -> KindStatistics | None:
+@dataclass(frozen=True)
+class _Reading:
+    database: tuple[str, str]
+    generation: int
+    read_at: float
+    statistics: KindStatistics | None
+
+
+_last: _Reading | None = None
+
+
+async def kind_statistics(conn: psycopg.AsyncConnection, generation: int | None = None) -> KindStatistics | None:
+    """The statistics, read again unless this process read them at `generation` less than
+    `MAX_AGE_SECONDS` ago. Without a generation they are always read."""
+    global _last
+    now = time.monotonic()
+    last = _last
+    database = (conn.info.dbname, str(conn.info.port))
+    if generation is not None and last is not None and last.generation == generation \
+            and last.database == database and now - last.read_at < MAX_AGE_SECONDS:
+        return last.statistics
+    statistics = await read_kind_statistics(conn)
+    if generation is not None:
+        _last = _Reading(database, generation, now, statistics)
+    return statistics
+
+
+async def read_kind_statistics(conn: psycopg.AsyncConnection) -> KindStatistics | None:
+    """The statistics as the database has them now (one catalogue query)."""
     cursor = await conn.execute(_READ)
     row = await cursor.fetchone()
     if row is None:
