@@ -56,9 +56,10 @@ class _Search:
 # smaller side does, since a large frontier costs more than a round trip.
 JOINT_EXPANSION = 256
 
-# A search from one root towards many goals lets its remaining goals search toward it instead once its
-# frontier holds more than this many nodes per remaining goal (such a search expands a few hundred).
-PAIR_SEARCH_COST = 500
+# A search from one root towards many goals lets the goals it has not reached search toward it once its
+# frontier holds more than this many nodes per node on the goals' frontiers (a level costs about its
+# frontier's size; the goals' searches cost a little more per node, each being kept apart).
+PAIR_SEARCH_COST = 1
 
 Rows = list[tuple[int, int, int]]  # (node in a frontier, edge, neighbour)
 
@@ -189,46 +190,101 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], from_l
                        kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
                        all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
     """One search from `root`; after each level, the paths of each goal it reached (one batch per goal:
-    a goal's parents are complete once its level is expanded)."""
+    a goal's parents are complete once its level is expanded). Once the root's frontier outgrows the goals
+    not reached yet, those grow searches of their own toward it (`_GoalSearches`), and from then on the
+    side with the smaller frontier advances: a few sparse goals (Kerberoastable users, owned principals)
+    meet the root's search a level or two from themselves instead of the root's search covering the graph."""
     side = _Search({root})
     remaining = set(goals)
-    while side.frontier and remaining and (max_depth is None or side.level < max_depth):
-        if len(remaining) * PAIR_SEARCH_COST < len(side.frontier):
-            # A few goals left far away (a handful of owned users, the last Kerberoastable ones): a small
-            # search from each toward this one costs less than the next levels of the whole graph.
-            async for batch in _meet_from_goals(conn, side, root, remaining, from_left, kind_ids, direction,
-                                                max_depth, all_paths, budget):
-                yield batch
+    goal_searches: _GoalSearches | None = None
+    while side.frontier and remaining:
+        levels = side.level + (goal_searches.level if goal_searches else 0)
+        if max_depth is not None and levels >= max_depth:
             return
-        (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
-        for goal in sorted(remaining.intersection(reached)):
+        if goal_searches is None and len(remaining) * PAIR_SEARCH_COST < len(side.frontier):
+            goal_searches = _GoalSearches(remaining)
+        if goal_searches is not None and goal_searches.cost() * PAIR_SEARCH_COST < len(side.frontier):
+            met = await goal_searches.expand(conn, side, not from_left, kind_ids, direction, all_paths, budget)
+            # A goal whose search ended without meeting the root's cannot reach it: the root's search only
+            # enters what the goal's search has covered through nodes that search has covered already.
+            remaining.difference_update(goal_searches.drop_ended(met))
+        else:
+            (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
+            if goal_searches is None:
+                for goal in sorted(remaining.intersection(reached)):
+                    remaining.discard(goal)
+                    # The walk runs goal -> root; paths read left to right.
+                    yield [(root, goal, walk[::-1]) if from_left else (goal, root, walk)
+                           for walk in _walks(side.parents, goal, all_paths, budget)]
+                continue
+            met = goal_searches.met_by(reached)
+        for goal in sorted(met):
+            search = goal_searches.finish(goal)
             remaining.discard(goal)
-            # The walk runs goal -> root; paths read left to right.
-            yield [(root, goal, walk[::-1]) if from_left else (goal, root, walk)
-                   for walk in _walks(side.parents, goal, all_paths, budget)]
+            forward, backward = (side, search) if from_left else (search, side)
+            left, right = (root, goal) if from_left else (goal, root)
+            yield _joined(forward, backward, left, right, met[goal], all_paths, budget)
 
 
-async def _meet_from_goals(conn: GraphConnection, side: _Search, root: int, goals: set[int], from_left: bool,
-                           kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
-                           all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
-    """The paths from (or to) the goals the root's search has not reached: each goal grows a search of its
-    own, all of them in one query per level, until it meets the root's search as it stands; the two
-    halves join as in a bidirectional search."""
-    searches = {goal: _Search({goal}) for goal in sorted(goals)}
-    level = 0
-    while searches and (max_depth is None or side.level + level < max_depth):
-        active = list(searches.items())
-        reached = await _expand(conn, [(search, not from_left) for _, search in active], direction, kind_ids,
-                                all_paths, budget)
-        level += 1
-        for (goal, search), new in zip(active, reached, strict=True):
-            met = [n for n in new if n in side.depth]
-            if met:
-                forward, backward = (side, search) if from_left else (search, side)
-                left, right = (root, goal) if from_left else (goal, root)
-                yield _joined(forward, backward, left, right, met, all_paths, budget)
-            if met or not search.frontier:
-                del searches[goal]
+class _GoalSearches:
+    """The searches of the goals a root's search has not reached, each from its goal toward the root; all
+    advance by one level in one query (the edges of the nodes on any of their frontiers, read once)."""
+
+    def __init__(self, goals: set[int]) -> None:
+        self.searches = {goal: _Search({goal}) for goal in sorted(goals)}
+        # For each node some goal's search has reached: those goals (the root's search meets them there).
+        self.reached_by: dict[int, list[int]] = {goal: [goal] for goal in goals}
+        self.level = 0
+
+    def cost(self) -> int:
+        return sum(len(search.frontier) for search in self.searches.values())
+
+    def finish(self, goal: int) -> _Search:
+        return self.searches.pop(goal)
+
+    def drop_ended(self, met: dict[int, list[int]]) -> list[int]:
+        """Drops the searches that have nowhere left to go and did not meet the root's; returns their goals."""
+        ended = [goal for goal, search in self.searches.items() if not search.frontier and goal not in met]
+        for goal in ended:
+            del self.searches[goal]
+        return ended
+
+    def met_by(self, reached: list[int]) -> dict[int, list[int]]:
+        """The goals whose searches have reached a node the root's search reached just now, with those nodes."""
+        met: dict[int, list[int]] = {}
+        for node in reached:
+            for goal in self.reached_by.get(node, ()):
+                if goal in self.searches:
+                    met.setdefault(goal, []).append(node)
+        return met
+
+    async def expand(self, conn: GraphConnection, root_side: _Search, from_left: bool,
+                     kind_ids: Sequence[int] | None, direction: Direction, all_paths: bool,
+                     budget: WorkBudget) -> dict[int, list[int]]:
+        """Advance every goal's search by one level; the goals that met the root's search, with the nodes
+        where they met it."""
+        budget.check_time()
+        active = [(goal, search) for goal, search in self.searches.items() if search.frontier]
+        nodes = sorted({node for _, search in active for node in search.frontier})
+        steps = []
+        if direction in (Direction.OUT, Direction.BOTH):
+            steps.append((nodes, from_left))
+        if direction in (Direction.IN, Direction.BOTH):
+            steps.append((nodes, not from_left))
+        rows_of: dict[int, Rows] = {}
+        for rows in await _level(conn, steps, kind_ids):
+            for row in rows:
+                rows_of.setdefault(row[0], []).append(row)
+        self.level += 1
+        met: dict[int, list[int]] = {}
+        for goal, search in active:
+            new = _advance(search, [row for node in search.frontier for row in rows_of.get(node, ())],
+                           all_paths, budget)
+            for node in new:
+                self.reached_by.setdefault(node, []).append(goal)
+            if found := [node for node in new if node in root_side.depth]:
+                met[goal] = found
+        return met
 
 
 async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids: Sequence[int] | None,
