@@ -3,8 +3,10 @@
 One source and one target: bidirectional BFS; while both frontiers are small both sides advance in the
 same query (one round trip per two levels), then the smaller one. Many sources and few targets (the
 everyday "all users -> Domain Admins"): one reverse BFS per target that reaches every source at once,
-never a search per pair, until only a few far sources are left (those then search toward it, all at once);
-the mirror image when targets outnumber sources. `all_paths` keeps every parent at the shortest depth
+never a search per pair, until its frontier outgrows the sources not reached yet; from then on those grow
+searches of their own toward it, all in one query per level, and whichever side has the smaller frontier
+advances (sparse sources such as Kerberoastable users meet it a level or two from themselves); their
+searches carry on toward the next target. The mirror image when targets outnumber sources. `all_paths` keeps every parent at the shortest depth
 (allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so that a query with a
 LIMIT stops the search once it has its rows. DESIGN.md gives the measurements behind this.
 
@@ -15,9 +17,10 @@ growing without bound.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import chain
 
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
@@ -88,6 +91,24 @@ async def _level(conn: GraphConnection, steps: Sequence[tuple[list[int], bool]],
     return found
 
 
+async def _rows_by_node(conn: GraphConnection, steps: Sequence[tuple[list[int], bool]],
+                        kind_ids: Sequence[int] | None) -> dict[int, Rows]:
+    """The rows of each node of the (frontier, forward) steps, all in one query, grouped by node in SQL."""
+    kinds = " AND kind_id = ANY(%(kinds)s::smallint[])" if kind_ids is not None else ""
+    params: dict[str, list[int]] = {"kinds": list(kind_ids or [])}
+    selects = []
+    for index, (frontier, forward) in enumerate(steps):
+        near, far = ("start_id", "end_id") if forward else ("end_id", "start_id")
+        selects.append(f"SELECT {near} AS node, id, {far} AS far FROM edge "
+                       f"WHERE {near} = ANY(%(f{index})s::bigint[]){kinds}")
+        params[f"f{index}"] = frontier
+    cursor = await conn.execute(
+        f"SELECT node, array_agg(id), array_agg(far) FROM ({' UNION ALL '.join(selects)}) AS found GROUP BY node",
+        params)
+    return {node: [(node, edge, neighbour) for edge, neighbour in zip(edges, fars, strict=True)]
+            for node, edges, fars in await cursor.fetchall()}
+
+
 async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], direction: Direction,
                   kind_ids: Sequence[int] | None, all_paths: bool, budget: WorkBudget) -> list[list[int]]:
     """Advance each (side, whether it grows from the left end) by one level, all in one query; returns
@@ -105,17 +126,18 @@ async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], 
             for side, _ in sides]
 
 
-def _advance(side: _Search, rows: Rows, all_paths: bool, budget: WorkBudget) -> list[int]:
-    side.level += 1
+def _advance(side: _Search, rows: Iterable[tuple[int, int, int]], all_paths: bool, budget: WorkBudget) -> list[int]:
+    side.level = level = side.level + 1
+    depth, parents = side.depth, side.parents  # locals: this loop runs for every edge a search reads
     reached: list[int] = []
     for node, edge, neighbour in rows:
-        depth = side.depth.get(neighbour)
-        if depth is None:
-            side.depth[neighbour] = side.level
-            side.parents[neighbour] = [(edge, node)]
+        known = depth.get(neighbour)
+        if known is None:
+            depth[neighbour] = level
+            parents[neighbour] = [(edge, node)]
             reached.append(neighbour)
-        elif depth == side.level and all_paths and (edge, node) not in side.parents[neighbour]:
-            side.parents[neighbour].append((edge, node))
+        elif known == level and all_paths and (edge, node) not in parents[neighbour]:
+            parents[neighbour].append((edge, node))
     side.frontier = reached
     budget.visit(len(reached))
     return reached
@@ -180,105 +202,140 @@ async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rig
         return
     from_left = len(left_set) <= len(right_set)
     roots, others = (left_set, right_set) if from_left else (right_set, left_set)
+    goal_searches = _GoalSearches()
     for root in sorted(roots):
-        async for batch in _single_root(conn, root, others - {root}, from_left, kind_ids, direction, max_depth,
-                                        all_paths, budget):
+        async for batch in _single_root(conn, root, others - {root}, goal_searches, from_left, kind_ids, direction,
+                                        max_depth, all_paths, budget):
             yield batch
 
 
-async def _single_root(conn: GraphConnection, root: int, goals: set[int], from_left: bool,
-                       kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
-                       all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
+async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_searches: _GoalSearches,
+                       from_left: bool, kind_ids: Sequence[int] | None, direction: Direction,
+                       max_depth: int | None, all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
     """One search from `root`; after each level, the paths of each goal it reached (one batch per goal:
     a goal's parents are complete once its level is expanded). Once the root's frontier outgrows the goals
-    not reached yet, those grow searches of their own toward it (`_GoalSearches`), and from then on the
-    side with the smaller frontier advances: a few sparse goals (Kerberoastable users, owned principals)
-    meet the root's search a level or two from themselves instead of the root's search covering the graph."""
+    not reached yet, those grow searches of their own toward it (`goal_searches`, kept for the next roots),
+    and from then on the side with the smaller frontier advances: a few sparse goals (Kerberoastable users,
+    owned principals) meet the root's search a level or two from themselves instead of the root's search
+    covering the graph."""
     side = _Search({root})
     remaining = set(goals)
-    goal_searches: _GoalSearches | None = None
-    while side.frontier and remaining:
-        levels = side.level + (goal_searches.level if goal_searches else 0)
-        if max_depth is not None and levels >= max_depth:
-            return
-        if goal_searches is None and len(remaining) * PAIR_SEARCH_COST < len(side.frontier):
-            goal_searches = _GoalSearches(remaining)
-        if goal_searches is not None and goal_searches.cost() * PAIR_SEARCH_COST < len(side.frontier):
-            met = await goal_searches.expand(conn, side, not from_left, kind_ids, direction, all_paths, budget)
+    searching = goal_searches.started(remaining)
+    if searching:
+        # Goals that searched toward an earlier root: where they have reached this one, they met it.
+        goal_searches.start(remaining)
+        met = goal_searches.met_by([root], remaining)
+        for goal in sorted(met):
+            remaining.discard(goal)
+            if path := _meeting(side, goal_searches.searches[goal], root, goal, met[goal], 0, from_left,
+                                max_depth, all_paths, budget):
+                yield path
+        remaining.difference_update(goal_searches.ended(remaining))
+    while side.frontier and remaining and (max_depth is None or side.level < max_depth):
+        if not searching and len(remaining) * PAIR_SEARCH_COST < len(side.frontier):
+            searching = True
+            goal_searches.start(remaining)
+        growing = goal_searches.growing(remaining, side.level, max_depth) if searching else []
+        if growing and goal_searches.cost(growing) * PAIR_SEARCH_COST < len(side.frontier):
+            met = await goal_searches.expand(conn, growing, side, not from_left, kind_ids, direction, all_paths,
+                                             budget)
+            for goal in sorted(met):
+                remaining.discard(goal)
+                search = goal_searches.searches[goal]
+                best = min(side.depth[n] + search.depth[n] for n in met[goal])
+                if path := _meeting(side, search, root, goal, met[goal], best - search.level, from_left,
+                                    max_depth, all_paths, budget):
+                    yield path
             # A goal whose search ended without meeting the root's cannot reach it: the root's search only
             # enters what the goal's search has covered through nodes that search has covered already.
-            remaining.difference_update(goal_searches.drop_ended(met))
-        else:
-            (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
-            if goal_searches is None:
-                for goal in sorted(remaining.intersection(reached)):
-                    remaining.discard(goal)
-                    # The walk runs goal -> root; paths read left to right.
-                    yield [(root, goal, walk[::-1]) if from_left else (goal, root, walk)
-                           for walk in _walks(side.parents, goal, all_paths, budget)]
-                continue
-            met = goal_searches.met_by(reached)
+            remaining.difference_update(goal_searches.ended(remaining))
+            continue
+        (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
+        if not searching:
+            for goal in sorted(remaining.intersection(reached)):
+                remaining.discard(goal)
+                # The walk runs goal -> root; paths read left to right.
+                yield [(root, goal, walk[::-1]) if from_left else (goal, root, walk)
+                       for walk in _walks(side.parents, goal, all_paths, budget)]
+            continue
+        met = goal_searches.met_by(reached, remaining)
         for goal in sorted(met):
-            search = goal_searches.finish(goal)
             remaining.discard(goal)
-            forward, backward = (side, search) if from_left else (search, side)
-            left, right = (root, goal) if from_left else (goal, root)
-            yield _joined(forward, backward, left, right, met[goal], all_paths, budget)
+            if path := _meeting(side, goal_searches.searches[goal], root, goal, met[goal], side.level, from_left,
+                                max_depth, all_paths, budget):
+                yield path
+
+
+def _meeting(side: _Search, search: _Search, root: int, goal: int, met: list[int], root_depth: int,
+             from_left: bool, max_depth: int | None, all_paths: bool, budget: WorkBudget) -> list[Path]:
+    """The paths between the root and a goal whose searches have just met at `met`, where the shortest
+    paths cross the root's search `root_depth` levels from the root (none if they are longer than
+    `max_depth`)."""
+    best = min(side.depth[n] + search.depth[n] for n in met)
+    if max_depth is not None and best > max_depth:
+        return []
+    if from_left:
+        return _joined(side, search, root, goal, met, all_paths, budget, at=root_depth)
+    return _joined(search, side, goal, root, met, all_paths, budget, at=best - root_depth)
 
 
 class _GoalSearches:
-    """The searches of the goals a root's search has not reached, each from its goal toward the root; all
-    advance by one level in one query (the edges of the nodes on any of their frontiers, read once)."""
+    """The searches of goals toward the roots of a many-to-one search, each from its goal; the ones that
+    advance do so by one level in one query (the edges of the nodes on any of their frontiers, read once).
+    A search grows only as far as some root needs: the next root's search meets it where it has got to."""
 
-    def __init__(self, goals: set[int]) -> None:
-        self.searches = {goal: _Search({goal}) for goal in sorted(goals)}
-        # For each node some goal's search has reached: those goals (the root's search meets them there).
-        self.reached_by: dict[int, list[int]] = {goal: [goal] for goal in goals}
-        self.level = 0
+    def __init__(self) -> None:
+        self.searches: dict[int, _Search] = {}
+        # For each node some goal's search has reached: those goals (a root's search meets them there).
+        self.reached_by: dict[int, list[int]] = {}
 
-    def cost(self) -> int:
-        return sum(len(search.frontier) for search in self.searches.values())
+    def started(self, goals: set[int]) -> bool:
+        return any(goal in self.searches for goal in goals)
 
-    def finish(self, goal: int) -> _Search:
-        return self.searches.pop(goal)
+    def start(self, goals: set[int]) -> None:
+        for goal in sorted(goals):
+            if goal not in self.searches:
+                self.searches[goal] = _Search({goal})
+                self.reached_by.setdefault(goal, []).append(goal)
 
-    def drop_ended(self, met: dict[int, list[int]]) -> list[int]:
-        """Drops the searches that have nowhere left to go and did not meet the root's; returns their goals."""
-        ended = [goal for goal, search in self.searches.items() if not search.frontier and goal not in met]
-        for goal in ended:
-            del self.searches[goal]
-        return ended
+    def growing(self, goals: set[int], root_level: int, max_depth: int | None) -> list[int]:
+        """The goals whose searches can still advance: not ended, and shorter than `max_depth` together
+        with the root's."""
+        return [goal for goal in sorted(goals) if self.searches[goal].frontier
+                and (max_depth is None or self.searches[goal].level + root_level < max_depth)]
 
-    def met_by(self, reached: list[int]) -> dict[int, list[int]]:
-        """The goals whose searches have reached a node the root's search reached just now, with those nodes."""
+    def cost(self, goals: list[int]) -> int:
+        return sum(len(self.searches[goal].frontier) for goal in goals)
+
+    def ended(self, goals: set[int]) -> list[int]:
+        return [goal for goal in goals if not self.searches[goal].frontier]
+
+    def met_by(self, reached: list[int], goals: set[int]) -> dict[int, list[int]]:
+        """The `goals` whose searches have reached a node of `reached`, with those nodes."""
         met: dict[int, list[int]] = {}
         for node in reached:
             for goal in self.reached_by.get(node, ()):
-                if goal in self.searches:
+                if goal in goals:
                     met.setdefault(goal, []).append(node)
         return met
 
-    async def expand(self, conn: GraphConnection, root_side: _Search, from_left: bool,
+    async def expand(self, conn: GraphConnection, goals: list[int], root_side: _Search, from_left: bool,
                      kind_ids: Sequence[int] | None, direction: Direction, all_paths: bool,
                      budget: WorkBudget) -> dict[int, list[int]]:
-        """Advance every goal's search by one level; the goals that met the root's search, with the nodes
-        where they met it."""
+        """Advance the searches of `goals` by one level; the goals that met the root's search, with the
+        nodes where they met it."""
         budget.check_time()
-        active = [(goal, search) for goal, search in self.searches.items() if search.frontier]
-        nodes = sorted({node for _, search in active for node in search.frontier})
+        nodes = sorted({node for goal in goals for node in self.searches[goal].frontier})
         steps = []
         if direction in (Direction.OUT, Direction.BOTH):
             steps.append((nodes, from_left))
         if direction in (Direction.IN, Direction.BOTH):
             steps.append((nodes, not from_left))
-        rows_of: dict[int, Rows] = {}
-        for rows in await _level(conn, steps, kind_ids):
-            for row in rows:
-                rows_of.setdefault(row[0], []).append(row)
-        self.level += 1
+        rows_of = await _rows_by_node(conn, steps, kind_ids)
         met: dict[int, list[int]] = {}
-        for goal, search in active:
-            new = _advance(search, [row for node in search.frontier for row in rows_of.get(node, ())],
+        for goal in goals:
+            search = self.searches[goal]
+            new = _advance(search, chain.from_iterable(rows_of.get(node, ()) for node in search.frontier),
                            all_paths, budget)
             for node in new:
                 self.reached_by.setdefault(node, []).append(goal)
@@ -311,12 +368,13 @@ async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids:
 
 
 def _joined(forward: _Search, backward: _Search, left: int, right: int, met: list[int], all_paths: bool,
-            budget: WorkBudget) -> list[Path]:
+            budget: WorkBudget, at: int | None = None) -> list[Path]:
     """The shortest paths once the two sides have met at the nodes `met`. Every shortest path has exactly
     one node `at` hops from the left end, reached by both sides: joining the walks at those nodes finds
-    each path once."""
+    each path once. Unless told, `at` is where a search that advanced level by level on both sides met."""
     best = min(forward.depth[n] + backward.depth[n] for n in met)
-    at = min(forward.level, best)
+    if at is None:
+        at = min(forward.level, best)
     paths: list[Path] = []
     for meeting in sorted({n for n in met if forward.depth[n] == at and backward.depth[n] == best - at}):
         for head in _walks(forward.parents, meeting, all_paths, budget):
