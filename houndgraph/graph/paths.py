@@ -17,7 +17,7 @@ without bound.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import chain
@@ -27,8 +27,15 @@ from houndgraph.graph.connection import GraphConnection
 
 # (left end, right end, [node, edge, node, ...] from left to right)
 Path = tuple[int, int, list[int]]
-# For each node found: (edge id, neighbour one step closer to the root) pairs.
-Parents = dict[int, list[tuple[int, int]]]
+# An edge as the searches know it, (start id, kind id, end id): the edge table's unique key. Both of its
+# indexes hold it whole, so a level is read from an index alone; the ids of the edges on the paths found
+# are read once the paths are known (`_with_edge_ids`).
+EdgeKey = tuple[int, int, int]
+# [node, edge, node, ...] with edges as keys.
+Walk = list[int | EdgeKey]
+KeyPath = tuple[int, int, Walk]
+# For each node found: (edge, neighbour one step closer to the root) pairs.
+Parents = dict[int, list[tuple[EdgeKey, int]]]
 
 
 class Direction(StrEnum):
@@ -64,49 +71,77 @@ JOINT_EXPANSION = 256
 # frontier's size; the goals' searches cost a little more per node, each being kept apart).
 PAIR_SEARCH_COST = 1
 
-Rows = list[tuple[int, int, int]]  # (node in a frontier, edge, neighbour)
+Rows = list[tuple[int, EdgeKey, int]]  # (node in a frontier, edge, neighbour)
+Steps = Sequence[tuple[list[int], bool]]  # (frontier, whether it follows edges forward)
 
 
-async def _neighbours(conn: GraphConnection, frontier: list[int], forward: bool,
-                      kind_ids: Sequence[int] | None) -> Rows:
-    """(node in frontier, edge, neighbour) for one level, in one query."""
-    (rows,) = await _level(conn, [(frontier, forward)], kind_ids)
-    return rows
-
-
-async def _level(conn: GraphConnection, steps: Sequence[tuple[list[int], bool]],
-                 kind_ids: Sequence[int] | None) -> list[Rows]:
-    """The rows of each (frontier, forward) step, all steps in one query."""
+def _level_sql(steps: Steps, kind_ids: Sequence[int] | None) -> tuple[str, dict[str, list[int]]]:
+    """One SELECT of (step, node, kind id, neighbour) over the steps, read from the edge indexes alone."""
     kinds = " AND kind_id = ANY(%(kinds)s::smallint[])" if kind_ids is not None else ""
     params: dict[str, list[int]] = {"kinds": list(kind_ids or [])}
     selects = []
     for index, (frontier, forward) in enumerate(steps):
         near, far = ("start_id", "end_id") if forward else ("end_id", "start_id")
-        selects.append(f"SELECT {index}, {near}, id, {far} FROM edge WHERE {near} = ANY(%(f{index})s::bigint[]){kinds}")
+        selects.append(f"SELECT {index} AS step, {near} AS node, kind_id, {far} AS far FROM edge "
+                       f"WHERE {near} = ANY(%(f{index})s::bigint[]){kinds}")
         params[f"f{index}"] = frontier
-    cursor = await conn.execute(" UNION ALL ".join(selects), params)
+    return " UNION ALL ".join(selects), params
+
+
+async def _level(conn: GraphConnection, steps: Steps, kind_ids: Sequence[int] | None) -> list[Rows]:
+    """The rows of each (frontier, forward) step, all steps in one query."""
+    sql, params = _level_sql(steps, kind_ids)
+    cursor = await conn.execute(sql, params)
     found: list[Rows] = [[] for _ in steps]
-    for index, node, edge, neighbour in await cursor.fetchall():
-        found[index].append((node, edge, neighbour))
+    forwards = [forward for _, forward in steps]
+    for index, node, kind, neighbour in await cursor.fetchall():
+        key = (node, kind, neighbour) if forwards[index] else (neighbour, kind, node)
+        found[index].append((node, key, neighbour))
     return found
 
 
-async def _rows_by_node(conn: GraphConnection, steps: Sequence[tuple[list[int], bool]],
-                        kind_ids: Sequence[int] | None) -> dict[int, Rows]:
+async def _rows_by_node(conn: GraphConnection, steps: Steps, kind_ids: Sequence[int] | None) -> dict[int, Rows]:
     """The rows of each node of the (frontier, forward) steps, all in one query, grouped by node in SQL."""
-    kinds = " AND kind_id = ANY(%(kinds)s::smallint[])" if kind_ids is not None else ""
-    params: dict[str, list[int]] = {"kinds": list(kind_ids or [])}
-    selects = []
-    for index, (frontier, forward) in enumerate(steps):
-        near, far = ("start_id", "end_id") if forward else ("end_id", "start_id")
-        selects.append(f"SELECT {near} AS node, id, {far} AS far FROM edge "
-                       f"WHERE {near} = ANY(%(f{index})s::bigint[]){kinds}")
-        params[f"f{index}"] = frontier
+    sql, params = _level_sql(steps, kind_ids)
     cursor = await conn.execute(
-        f"SELECT node, array_agg(id), array_agg(far) FROM ({' UNION ALL '.join(selects)}) AS found GROUP BY node",
-        params)
-    return {node: [(node, edge, neighbour) for edge, neighbour in zip(edges, fars, strict=True)]
-            for node, edges, fars in await cursor.fetchall()}
+        f"SELECT step, node, array_agg(kind_id), array_agg(far) FROM ({sql}) AS found GROUP BY step, node", params)
+    rows_of: dict[int, Rows] = {}
+    for index, node, kinds, fars in await cursor.fetchall():
+        rows = rows_of.setdefault(node, [])
+        if steps[index][1]:
+            rows.extend((node, (node, kind, far), far) for kind, far in zip(kinds, fars, strict=True))
+        else:
+            rows.extend((node, (far, kind, node), far) for kind, far in zip(kinds, fars, strict=True))
+    return rows_of
+
+
+async def _edge_ids(conn: GraphConnection, keys: Iterable[EdgeKey]) -> dict[EdgeKey, int]:
+    """The id of each edge of `keys` that exists, in one query."""
+    ordered = sorted(set(keys))
+    if not ordered:
+        return {}
+    starts, kinds, ends = (list(column) for column in zip(*ordered, strict=True))
+    cursor = await conn.execute(
+        "SELECT e.start_id, e.kind_id, e.end_id, e.id FROM unnest(%(s)s::bigint[], %(k)s::smallint[], "
+        "%(e)s::bigint[]) AS k(s, kind, e) JOIN edge e ON e.start_id = k.s AND e.kind_id = k.kind AND e.end_id = k.e",
+        {"s": starts, "k": kinds, "e": ends})
+    return {(start, kind, end): edge for start, kind, end, edge in await cursor.fetchall()}
+
+
+async def _with_edge_ids(conn: GraphConnection, batches: list[list[KeyPath]]) -> list[list[Path]]:
+    """The batches with the ids of their edges, read in one query. A path whose edge is gone since the
+    search read it (a concurrent write) is left out."""
+    ids = await _edge_ids(conn, {step for _, _, walk in (p for batch in batches for p in batch)
+                                 for step in walk[1::2] if isinstance(step, tuple)})
+    resolved: list[list[Path]] = []
+    for batch in batches:
+        found: list[Path] = []
+        for left, right, walk in batch:
+            steps = [step if isinstance(step, int) else ids.get(step) for step in walk]
+            if all(step is not None for step in steps):
+                found.append((left, right, [step for step in steps if step is not None]))
+        resolved.append(found)
+    return resolved
 
 
 async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], direction: Direction,
@@ -126,7 +161,8 @@ async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], 
             for side, _ in sides]
 
 
-def _advance(side: _Search, rows: Iterable[tuple[int, int, int]], all_paths: bool, budget: WorkBudget) -> list[int]:
+def _advance(side: _Search, rows: Iterable[tuple[int, EdgeKey, int]], all_paths: bool, budget: WorkBudget
+             ) -> list[int]:
     side.level = level = side.level + 1
     depth, parents = side.depth, side.parents  # locals: this loop runs for every edge a search reads
     reached: list[int] = []
@@ -143,13 +179,13 @@ def _advance(side: _Search, rows: Iterable[tuple[int, int, int]], all_paths: boo
     return reached
 
 
-def _walks(parents: Parents, node: int, all_paths: bool, budget: WorkBudget) -> Iterator[list[int]]:
+def _walks(parents: Parents, node: int, all_paths: bool, budget: WorkBudget) -> Iterator[Walk]:
     for walk in _unbounded_walks(parents, node, all_paths):
         budget.found(len(walk))
         yield walk
 
 
-def _unbounded_walks(parents: Parents, node: int, all_paths: bool) -> Iterator[list[int]]:
+def _unbounded_walks(parents: Parents, node: int, all_paths: bool) -> Iterator[Walk]:
     """Sequences [node, edge, node, ..., root] following parent links from `node`."""
     links = parents[node]
     if not links:
@@ -198,20 +234,24 @@ async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rig
     if len(left_set) == 1 and len(right_set) == 1:
         (left,), (right,) = left_set, right_set
         if left != right:
-            yield await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths, budget)
+            (found,) = await _with_edge_ids(
+                conn, [await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths, budget)])
+            yield found
         return
     from_left = len(left_set) <= len(right_set)
     roots, others = (left_set, right_set) if from_left else (right_set, left_set)
     goal_searches = _GoalSearches()
     for root in sorted(roots):
-        async for batch in _single_root(conn, root, others - {root}, goal_searches, from_left, kind_ids, direction,
-                                        max_depth, all_paths, budget):
-            yield batch
+        async for batches in _single_root(conn, root, others - {root}, goal_searches, from_left, kind_ids,
+                                          direction, max_depth, all_paths, budget):
+            for batch in await _with_edge_ids(conn, batches):
+                yield batch
 
 
 async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_searches: _GoalSearches,
                        from_left: bool, kind_ids: Sequence[int] | None, direction: Direction,
-                       max_depth: int | None, all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
+                       max_depth: int | None, all_paths: bool, budget: WorkBudget
+                       ) -> AsyncGenerator[list[list[KeyPath]], None]:
     """One search from `root`; after each level, the paths of each goal it reached (one batch per goal:
     a goal's parents are complete once its level is expanded). Once the root's frontier outgrows the goals
     not reached yet, those grow searches of their own toward it (`goal_searches`, kept for the next roots),
@@ -225,11 +265,9 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_s
         # Goals that searched toward an earlier root: where they have reached this one, they met it.
         goal_searches.start(remaining)
         met = goal_searches.met_by([root], remaining)
-        for goal in sorted(met):
-            remaining.discard(goal)
-            if path := _meeting(side, goal_searches.searches[goal], root, goal, met[goal], 0, from_left,
-                                max_depth, all_paths, budget):
-                yield path
+        if batches := _meetings(side, goal_searches, root, met, lambda _: 0, remaining, from_left, max_depth,
+                                all_paths, budget):
+            yield batches
         remaining.difference_update(goal_searches.ended(remaining))
     while side.frontier and remaining and (max_depth is None or side.level < max_depth):
         if not searching and len(remaining) * PAIR_SEARCH_COST < len(side.frontier):
@@ -239,35 +277,50 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_s
         if growing and goal_searches.cost(growing) * PAIR_SEARCH_COST < len(side.frontier):
             met = await goal_searches.expand(conn, growing, side, not from_left, kind_ids, direction, all_paths,
                                              budget)
-            for goal in sorted(met):
-                remaining.discard(goal)
-                search = goal_searches.searches[goal]
-                best = min(side.depth[n] + search.depth[n] for n in met[goal])
-                if path := _meeting(side, search, root, goal, met[goal], best - search.level, from_left,
-                                    max_depth, all_paths, budget):
-                    yield path
+            # The goal's search met the root's on its newest level.
+            batches = _meetings(side, goal_searches, root, met, lambda goal: goal_searches.searches[goal].level,
+                                remaining, from_left, max_depth, all_paths, budget, goal_side=True)
             # A goal whose search ended without meeting the root's cannot reach it: the root's search only
             # enters what the goal's search has covered through nodes that search has covered already.
             remaining.difference_update(goal_searches.ended(remaining))
-            continue
-        (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
-        if not searching:
-            for goal in sorted(remaining.intersection(reached)):
-                remaining.discard(goal)
-                # The walk runs goal -> root; paths read left to right.
-                yield [(root, goal, walk[::-1]) if from_left else (goal, root, walk)
-                       for walk in _walks(side.parents, goal, all_paths, budget)]
-            continue
-        met = goal_searches.met_by(reached, remaining)
-        for goal in sorted(met):
-            remaining.discard(goal)
-            if path := _meeting(side, goal_searches.searches[goal], root, goal, met[goal], side.level, from_left,
-                                max_depth, all_paths, budget):
-                yield path
+        else:
+            (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
+            if searching:
+                met = goal_searches.met_by(reached, remaining)
+                batches = _meetings(side, goal_searches, root, met, lambda _: side.level, remaining, from_left,
+                                    max_depth, all_paths, budget)
+            else:
+                batches = []
+                for goal in sorted(remaining.intersection(reached)):
+                    remaining.discard(goal)
+                    # The walk runs goal -> root; paths read left to right.
+                    batches.append([(root, goal, walk[::-1]) if from_left else (goal, root, walk)
+                                    for walk in _walks(side.parents, goal, all_paths, budget)])
+        if batches:
+            yield batches
+
+
+def _meetings(side: _Search, goal_searches: _GoalSearches, root: int, met: dict[int, list[int]],
+              depth: Callable[[int], int], remaining: set[int], from_left: bool, max_depth: int | None,
+              all_paths: bool, budget: WorkBudget, goal_side: bool = False) -> list[list[KeyPath]]:
+    """The paths of the goals that have just met the root's search (`met`: where), each goal's as one batch;
+    those goals are done. `depth(goal)` is the level where the meeting nodes lie: on the root's side, or on
+    the goal's when `goal_side`."""
+    batches = []
+    for goal in sorted(met):
+        remaining.discard(goal)
+        search = goal_searches.searches[goal]
+        root_depth = depth(goal)
+        if goal_side:
+            root_depth = min(side.depth[n] + search.depth[n] for n in met[goal]) - root_depth
+        if found := _meeting(side, search, root, goal, met[goal], root_depth, from_left, max_depth, all_paths,
+                             budget):
+            batches.append(found)
+    return batches
 
 
 def _meeting(side: _Search, search: _Search, root: int, goal: int, met: list[int], root_depth: int,
-             from_left: bool, max_depth: int | None, all_paths: bool, budget: WorkBudget) -> list[Path]:
+             from_left: bool, max_depth: int | None, all_paths: bool, budget: WorkBudget) -> list[KeyPath]:
     """The paths between the root and a goal whose searches have just met at `met`, where the shortest
     paths cross the root's search `root_depth` levels from the root (none if they are longer than
     `max_depth`)."""
@@ -346,7 +399,7 @@ class _GoalSearches:
 
 async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids: Sequence[int] | None,
                          direction: Direction, max_depth: int | None, all_paths: bool,
-                         budget: WorkBudget) -> list[Path]:
+                         budget: WorkBudget) -> list[KeyPath]:
     forward, backward = _Search({left}), _Search({right})
     while forward.frontier and backward.frontier:
         levels = forward.level + backward.level
@@ -368,14 +421,14 @@ async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids:
 
 
 def _joined(forward: _Search, backward: _Search, left: int, right: int, met: list[int], all_paths: bool,
-            budget: WorkBudget, at: int | None = None) -> list[Path]:
+            budget: WorkBudget, at: int | None = None) -> list[KeyPath]:
     """The shortest paths once the two sides have met at the nodes `met`. Every shortest path has exactly
     one node `at` hops from the left end, reached by both sides: joining the walks at those nodes finds
     each path once. Unless told, `at` is where a search that advanced level by level on both sides met."""
     best = min(forward.depth[n] + backward.depth[n] for n in met)
     if at is None:
         at = min(forward.level, best)
-    paths: list[Path] = []
+    paths: list[KeyPath] = []
     for meeting in sorted({n for n in met if forward.depth[n] == at and backward.depth[n] == best - at}):
         for head in _walks(forward.parents, meeting, all_paths, budget):
             for tail in _walks(backward.parents, meeting, all_paths, budget):
@@ -386,13 +439,13 @@ def _joined(forward: _Search, backward: _Search, left: int, right: int, met: lis
 
 
 async def _distances(conn: GraphConnection, root: int, forward: bool, kind_ids: Sequence[int], max_depth: int
-                     ) -> tuple[dict[int, int], list[tuple[int, int, int]]]:
+                     ) -> tuple[dict[int, int], Rows]:
     """Hop counts from (or, backwards, to) `root`, and every edge met on the way as (from, edge, to)."""
     distance, frontier, met = {root: 0}, [root], []
     for depth in range(1, max_depth + 1):
         if not frontier:
             break
-        found = await _neighbours(conn, frontier, forward, kind_ids)
+        (found,) = await _level(conn, [(frontier, forward)], kind_ids)
         met.extend(found)
         frontier = sorted({n for _, _, n in found if n not in distance})
         distance.update({n: depth for n in frontier})
@@ -408,5 +461,6 @@ async def edges_between(conn: GraphConnection, start: int, end: int, *, kind_ids
     if end not in from_start:
         return set()
     budget = from_start[end] + slack
-    return {edge for u, edge, v in forward
-            if u in from_start and v in to_end and from_start[u] + 1 + to_end[v] <= budget}
+    ids = await _edge_ids(conn, (edge for u, edge, v in forward
+                                 if u in from_start and v in to_end and from_start[u] + 1 + to_end[v] <= budget))
+    return set(ids.values())
