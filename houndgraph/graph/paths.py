@@ -17,7 +17,7 @@ without bound.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import chain
@@ -265,8 +265,7 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_s
         # Goals that searched toward an earlier root: where they have reached this one, they met it.
         goal_searches.start(remaining)
         met = goal_searches.met_by([root], remaining)
-        if batches := _meetings(side, goal_searches, root, met, lambda _: 0, remaining, from_left, max_depth,
-                                all_paths, budget):
+        if batches := _meetings(side, goal_searches, root, met, remaining, from_left, max_depth, all_paths, budget):
             yield batches
         remaining.difference_update(goal_searches.ended(remaining))
     while side.frontier and remaining and (max_depth is None or side.level < max_depth):
@@ -277,9 +276,7 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_s
         if growing and goal_searches.cost(growing) * PAIR_SEARCH_COST < len(side.frontier):
             met = await goal_searches.expand(conn, growing, side, not from_left, kind_ids, direction, all_paths,
                                              budget)
-            # The goal's search met the root's on its newest level.
-            batches = _meetings(side, goal_searches, root, met, lambda goal: goal_searches.searches[goal].level,
-                                remaining, from_left, max_depth, all_paths, budget, goal_side=True)
+            batches = _meetings(side, goal_searches, root, met, remaining, from_left, max_depth, all_paths, budget)
             # A goal whose search ended without meeting the root's cannot reach it: the root's search only
             # enters what the goal's search has covered through nodes that search has covered already.
             remaining.difference_update(goal_searches.ended(remaining))
@@ -287,8 +284,8 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_s
             (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
             if searching:
                 met = goal_searches.met_by(reached, remaining)
-                batches = _meetings(side, goal_searches, root, met, lambda _: side.level, remaining, from_left,
-                                    max_depth, all_paths, budget)
+                batches = _meetings(side, goal_searches, root, met, remaining, from_left, max_depth, all_paths,
+                                    budget)
             else:
                 batches = []
                 for goal in sorted(remaining.intersection(reached)):
@@ -301,35 +298,25 @@ async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_s
 
 
 def _meetings(side: _Search, goal_searches: _GoalSearches, root: int, met: dict[int, list[int]],
-              depth: Callable[[int], int], remaining: set[int], from_left: bool, max_depth: int | None,
-              all_paths: bool, budget: WorkBudget, goal_side: bool = False) -> list[list[KeyPath]]:
-    """The paths of the goals that have just met the root's search (`met`: where), each goal's as one batch;
-    those goals are done. `depth(goal)` is the level where the meeting nodes lie: on the root's side, or on
-    the goal's when `goal_side`."""
+              remaining: set[int], from_left: bool, max_depth: int | None, all_paths: bool,
+              budget: WorkBudget) -> list[list[KeyPath]]:
+    """The paths of the goals whose searches have just met the root's (`met`: at which nodes), each goal's
+    as one batch; those goals are done. Neither search had reached what the other had before this round,
+    so every shortest path crosses the root's newest level: each is found once, joined there."""
     batches = []
     for goal in sorted(met):
         remaining.discard(goal)
         search = goal_searches.searches[goal]
-        root_depth = depth(goal)
-        if goal_side:
-            root_depth = min(side.depth[n] + search.depth[n] for n in met[goal]) - root_depth
-        if found := _meeting(side, search, root, goal, met[goal], root_depth, from_left, max_depth, all_paths,
-                             budget):
+        best = min(side.depth[n] + search.depth[n] for n in met[goal])
+        if max_depth is not None and best > max_depth:
+            continue
+        if from_left:
+            found = _joined(side, search, root, goal, met[goal], all_paths, budget, at=side.level)
+        else:
+            found = _joined(search, side, goal, root, met[goal], all_paths, budget, at=best - side.level)
+        if found:
             batches.append(found)
     return batches
-
-
-def _meeting(side: _Search, search: _Search, root: int, goal: int, met: list[int], root_depth: int,
-             from_left: bool, max_depth: int | None, all_paths: bool, budget: WorkBudget) -> list[KeyPath]:
-    """The paths between the root and a goal whose searches have just met at `met`, where the shortest
-    paths cross the root's search `root_depth` levels from the root (none if they are longer than
-    `max_depth`)."""
-    best = min(side.depth[n] + search.depth[n] for n in met)
-    if max_depth is not None and best > max_depth:
-        return []
-    if from_left:
-        return _joined(side, search, root, goal, met, all_paths, budget, at=root_depth)
-    return _joined(search, side, goal, root, met, all_paths, budget, at=best - root_depth)
 
 
 class _GoalSearches:
