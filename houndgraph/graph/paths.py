@@ -71,20 +71,29 @@ JOINT_EXPANSION = 256
 # frontier's size; the goals' searches cost a little more per node, each being kept apart).
 PAIR_SEARCH_COST = 1
 
+# Paths whose edge ids are read first of a level's, before the rest (see shortest_path_batches).
+EDGE_ID_CHUNK = 1000
+
 Rows = list[tuple[int, EdgeKey, int]]  # (node in a frontier, edge, neighbour)
 Steps = Sequence[tuple[list[int], bool]]  # (frontier, whether it follows edges forward)
 
 
-def _level_sql(steps: Steps, kind_ids: Sequence[int] | None) -> tuple[str, dict[str, list[int]]]:
+def _array(values: Iterable[int]) -> str:
+    """An array of integers as PostgreSQL's text form, for a parameter cast to bigint[] or smallint[]: a level
+    passes thousands of ids, which psycopg would adapt one by one."""
+    return "{" + ",".join(map(str, values)) + "}"
+
+
+def _level_sql(steps: Steps, kind_ids: Sequence[int] | None) -> tuple[str, dict[str, str]]:
     """One SELECT of (step, node, kind id, neighbour) over the steps, read from the edge indexes alone."""
     kinds = " AND kind_id = ANY(%(kinds)s::smallint[])" if kind_ids is not None else ""
-    params: dict[str, list[int]] = {"kinds": list(kind_ids or [])}
+    params = {"kinds": _array(kind_ids or [])}
     selects = []
     for index, (frontier, forward) in enumerate(steps):
         near, far = ("start_id", "end_id") if forward else ("end_id", "start_id")
         selects.append(f"SELECT {index} AS step, {near} AS node, kind_id, {far} AS far FROM edge "
                        f"WHERE {near} = ANY(%(f{index})s::bigint[]){kinds}")
-        params[f"f{index}"] = frontier
+        params[f"f{index}"] = _array(frontier)
     return " UNION ALL ".join(selects), params
 
 
@@ -124,7 +133,7 @@ async def _edge_ids(conn: GraphConnection, keys: Iterable[EdgeKey]) -> dict[Edge
     cursor = await conn.execute(
         "SELECT e.start_id, e.kind_id, e.end_id, e.id FROM unnest(%(s)s::bigint[], %(k)s::smallint[], "
         "%(e)s::bigint[]) AS k(s, kind, e) JOIN edge e ON e.start_id = k.s AND e.kind_id = k.kind AND e.end_id = k.e",
-        {"s": starts, "k": kinds, "e": ends})
+        {"s": _array(starts), "k": _array(kinds), "e": _array(ends)})
     return {(start, kind, end): edge for start, kind, end, edge in await cursor.fetchall()}
 
 
@@ -244,8 +253,17 @@ async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rig
     for root in sorted(roots):
         async for batches in _single_root(conn, root, others - {root}, goal_searches, from_left, kind_ids,
                                           direction, max_depth, all_paths, budget):
-            for batch in await _with_edge_ids(conn, batches):
-                yield batch
+            # A level may reach thousands of goals where the caller wants a LIMIT of them: the ids of their
+            # edges are read a chunk at a time, each twice the last, as the caller asks for more.
+            size, start = EDGE_ID_CHUNK, 0
+            while start < len(batches):
+                end, paths = start, 0
+                while end < len(batches) and paths < size:
+                    paths += len(batches[end])
+                    end += 1
+                for batch in await _with_edge_ids(conn, batches[start:end]):
+                    yield batch
+                size, start = 2 * size, end
 
 
 async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_searches: _GoalSearches,

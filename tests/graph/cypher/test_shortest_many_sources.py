@@ -108,7 +108,11 @@ def test_many_sources_without_limit_find_every_pair_a_shortest_path(empty_graph:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_many_sources_with_limit_return_that_many_shortest_paths(empty_graph: Database, seed: int) -> None:
+@pytest.mark.parametrize("edge_id_chunk", [paths.EDGE_ID_CHUNK, 1])
+def test_many_sources_with_limit_return_that_many_shortest_paths(empty_graph: Database, seed: int, edge_id_chunk: int,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # The paths of a level are handed out a chunk at a time (by default, all of them at once here).
+    monkeypatch.setattr(paths, "EDGE_ID_CHUNK", edge_id_chunk)
     graph, sources, targets = _drawn(empty_graph, seed)
     expected = _expected(graph, sources, targets)
     all_rows = [(u, t, walk) for (u, t), paths in expected.items() for walk in paths]
