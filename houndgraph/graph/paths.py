@@ -1,31 +1,41 @@
 """Shortest paths over the edge table: breadth-first search with one batched query per level.
 
-One source and one target: bidirectional BFS; while both frontiers are small both sides advance in the
-same query (one round trip per two levels), then the smaller one. Many sources and few targets (the
-everyday "all users -> Domain Admins"): one reverse BFS per target that reaches every source at once,
-never a search per pair, until only a few far sources are left (those then search toward it, all at once);
-the mirror image when targets outnumber sources. `all_paths` keeps every parent at the shortest depth
-(allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so that a query with a
+One source and one target: bidirectional BFS; while both frontiers are small both sides advance in the same
+query (one round trip per two levels), then the smaller one. Many sources and few targets (the everyday "all
+users -> Domain Admins"): one reverse BFS per target that reaches every source at once, never a search per
+pair, until its frontier outgrows the sources not reached yet; from then on those grow searches of their own
+toward it, all in one query per level, and whichever side has the smaller frontier advances (sparse sources
+such as Kerberoastable users meet it a level or two from themselves); their searches carry on toward the
+next target. The mirror image when targets outnumber sources. `all_paths` keeps every parent at the shortest
+depth (allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so that a query with a
 LIMIT stops the search once it has its rows. DESIGN.md gives the measurements behind this.
 
 Every search draws on a `WorkBudget` (nodes visited, path members found, the deadline), checked at each
-level and while paths are enumerated, so an all-pairs search stops with `WorkExhausted` rather than
-growing without bound.
+level and while paths are enumerated, so an all-pairs search stops with `WorkExhausted` rather than growing
+without bound.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import chain
 
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
 
 # (left end, right end, [node, edge, node, ...] from left to right)
 Path = tuple[int, int, list[int]]
-# For each node found: (edge id, neighbour one step closer to the root) pairs.
-Parents = dict[int, list[tuple[int, int]]]
+# An edge as the searches know it, (start id, kind id, end id): the edge table's unique key. Both of its
+# indexes hold it whole, so a level is read from an index alone; the ids of the edges on the paths found
+# are read once the paths are known (`_with_edge_ids`).
+EdgeKey = tuple[int, int, int]
+# [node, edge, node, ...] with edges as keys.
+Walk = list[int | EdgeKey]
+KeyPath = tuple[int, int, Walk]
+# For each node found: (edge, neighbour one step closer to the root) pairs.
+Parents = dict[int, list[tuple[EdgeKey, int]]]
 
 
 class Direction(StrEnum):
@@ -56,35 +66,91 @@ class _Search:
 # smaller side does, since a large frontier costs more than a round trip.
 JOINT_EXPANSION = 256
 
-# A search from one root towards many goals lets its remaining goals search toward it instead once its
-# frontier holds more than this many nodes per remaining goal (such a search expands a few hundred).
-PAIR_SEARCH_COST = 500
+# A search from one root towards many goals lets the goals it has not reached search toward it once its
+# frontier holds more than this many nodes per node on the goals' frontiers (a level costs about its
+# frontier's size; the goals' searches cost a little more per node, each being kept apart).
+PAIR_SEARCH_COST = 1
 
-Rows = list[tuple[int, int, int]]  # (node in a frontier, edge, neighbour)
+# Paths whose edge ids are read first of a level's, before the rest (see shortest_path_batches).
+EDGE_ID_CHUNK = 1000
 
-
-async def _neighbours(conn: GraphConnection, frontier: list[int], forward: bool,
-                      kind_ids: Sequence[int] | None) -> Rows:
-    """(node in frontier, edge, neighbour) for one level, in one query."""
-    (rows,) = await _level(conn, [(frontier, forward)], kind_ids)
-    return rows
+Rows = list[tuple[int, EdgeKey, int]]  # (node in a frontier, edge, neighbour)
+Steps = Sequence[tuple[list[int], bool]]  # (frontier, whether it follows edges forward)
 
 
-async def _level(conn: GraphConnection, steps: Sequence[tuple[list[int], bool]],
-                 kind_ids: Sequence[int] | None) -> list[Rows]:
-    """The rows of each (frontier, forward) step, all steps in one query."""
+def _array(values: Iterable[int]) -> str:
+    """An array of integers as PostgreSQL's text form, for a parameter cast to bigint[] or smallint[]: a level
+    passes thousands of ids, which psycopg would adapt one by one."""
+    return "{" + ",".join(map(str, values)) + "}"
+
+
+def _level_sql(steps: Steps, kind_ids: Sequence[int] | None) -> tuple[str, dict[str, str]]:
+    """One SELECT of (step, node, kind id, neighbour) over the steps, read from the edge indexes alone."""
     kinds = " AND kind_id = ANY(%(kinds)s::smallint[])" if kind_ids is not None else ""
-    params: dict[str, list[int]] = {"kinds": list(kind_ids or [])}
+    params = {"kinds": _array(kind_ids or [])}
     selects = []
     for index, (frontier, forward) in enumerate(steps):
         near, far = ("start_id", "end_id") if forward else ("end_id", "start_id")
-        selects.append(f"SELECT {index}, {near}, id, {far} FROM edge WHERE {near} = ANY(%(f{index})s::bigint[]){kinds}")
-        params[f"f{index}"] = frontier
-    cursor = await conn.execute(" UNION ALL ".join(selects), params)
+        selects.append(f"SELECT {index} AS step, {near} AS node, kind_id, {far} AS far FROM edge "
+                       f"WHERE {near} = ANY(%(f{index})s::bigint[]){kinds}")
+        params[f"f{index}"] = _array(frontier)
+    return " UNION ALL ".join(selects), params
+
+
+async def _level(conn: GraphConnection, steps: Steps, kind_ids: Sequence[int] | None) -> list[Rows]:
+    """The rows of each (frontier, forward) step, all steps in one query."""
+    sql, params = _level_sql(steps, kind_ids)
+    cursor = await conn.execute(sql, params)
     found: list[Rows] = [[] for _ in steps]
-    for index, node, edge, neighbour in await cursor.fetchall():
-        found[index].append((node, edge, neighbour))
+    forwards = [forward for _, forward in steps]
+    for index, node, kind, neighbour in await cursor.fetchall():
+        key = (node, kind, neighbour) if forwards[index] else (neighbour, kind, node)
+        found[index].append((node, key, neighbour))
     return found
+
+
+async def _rows_by_node(conn: GraphConnection, steps: Steps, kind_ids: Sequence[int] | None) -> dict[int, Rows]:
+    """The rows of each node of the (frontier, forward) steps, all in one query, grouped by node in SQL."""
+    sql, params = _level_sql(steps, kind_ids)
+    cursor = await conn.execute(
+        f"SELECT step, node, array_agg(kind_id), array_agg(far) FROM ({sql}) AS found GROUP BY step, node", params)
+    rows_of: dict[int, Rows] = {}
+    for index, node, kinds, fars in await cursor.fetchall():
+        rows = rows_of.setdefault(node, [])
+        if steps[index][1]:
+            rows.extend((node, (node, kind, far), far) for kind, far in zip(kinds, fars, strict=True))
+        else:
+            rows.extend((node, (far, kind, node), far) for kind, far in zip(kinds, fars, strict=True))
+    return rows_of
+
+
+async def _edge_ids(conn: GraphConnection, keys: Iterable[EdgeKey]) -> dict[EdgeKey, int]:
+    """The id of each edge of `keys` that exists, in one query."""
+    ordered = sorted(set(keys))
+    if not ordered:
+        return {}
+    starts, kinds, ends = (list(column) for column in zip(*ordered, strict=True))
+    cursor = await conn.execute(
+        "SELECT e.start_id, e.kind_id, e.end_id, e.id FROM unnest(%(s)s::bigint[], %(k)s::smallint[], "
+        "%(e)s::bigint[]) AS k(s, kind, e) JOIN edge e ON e.start_id = k.s AND e.kind_id = k.kind AND e.end_id = k.e",
+        {"s": _array(starts), "k": _array(kinds), "e": _array(ends)})
+    return {(start, kind, end): edge for start, kind, end, edge in await cursor.fetchall()}
+
+
+async def _with_edge_ids(conn: GraphConnection, batches: list[list[KeyPath]]) -> list[list[Path]]:
+    """The batches with the ids of their edges, read in one query. A path whose edge is gone since the
+    search read it (a concurrent write) is left out."""
+    ids = await _edge_ids(conn, {step for _, _, walk in (p for batch in batches for p in batch)
+                                 for step in walk[1::2] if isinstance(step, tuple)})
+    resolved: list[list[Path]] = []
+    for batch in batches:
+        found: list[Path] = []
+        for left, right, walk in batch:
+            steps = [step if isinstance(step, int) else ids.get(step) for step in walk]
+            if all(step is not None for step in steps):
+                found.append((left, right, [step for step in steps if step is not None]))
+        resolved.append(found)
+    return resolved
 
 
 async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], direction: Direction,
@@ -104,29 +170,31 @@ async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], 
             for side, _ in sides]
 
 
-def _advance(side: _Search, rows: Rows, all_paths: bool, budget: WorkBudget) -> list[int]:
-    side.level += 1
+def _advance(side: _Search, rows: Iterable[tuple[int, EdgeKey, int]], all_paths: bool, budget: WorkBudget
+             ) -> list[int]:
+    side.level = level = side.level + 1
+    depth, parents = side.depth, side.parents  # locals: this loop runs for every edge a search reads
     reached: list[int] = []
     for node, edge, neighbour in rows:
-        depth = side.depth.get(neighbour)
-        if depth is None:
-            side.depth[neighbour] = side.level
-            side.parents[neighbour] = [(edge, node)]
+        known = depth.get(neighbour)
+        if known is None:
+            depth[neighbour] = level
+            parents[neighbour] = [(edge, node)]
             reached.append(neighbour)
-        elif depth == side.level and all_paths and (edge, node) not in side.parents[neighbour]:
-            side.parents[neighbour].append((edge, node))
+        elif known == level and all_paths and (edge, node) not in parents[neighbour]:
+            parents[neighbour].append((edge, node))
     side.frontier = reached
     budget.visit(len(reached))
     return reached
 
 
-def _walks(parents: Parents, node: int, all_paths: bool, budget: WorkBudget) -> Iterator[list[int]]:
+def _walks(parents: Parents, node: int, all_paths: bool, budget: WorkBudget) -> Iterator[Walk]:
     for walk in _unbounded_walks(parents, node, all_paths):
         budget.found(len(walk))
         yield walk
 
 
-def _unbounded_walks(parents: Parents, node: int, all_paths: bool) -> Iterator[list[int]]:
+def _unbounded_walks(parents: Parents, node: int, all_paths: bool) -> Iterator[Walk]:
     """Sequences [node, edge, node, ..., root] following parent links from `node`."""
     links = parents[node]
     if not links:
@@ -175,65 +243,168 @@ async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rig
     if len(left_set) == 1 and len(right_set) == 1:
         (left,), (right,) = left_set, right_set
         if left != right:
-            yield await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths, budget)
+            (found,) = await _with_edge_ids(
+                conn, [await _bidirectional(conn, left, right, kind_ids, direction, max_depth, all_paths, budget)])
+            yield found
         return
     from_left = len(left_set) <= len(right_set)
     roots, others = (left_set, right_set) if from_left else (right_set, left_set)
+    goal_searches = _GoalSearches()
     for root in sorted(roots):
-        async for batch in _single_root(conn, root, others - {root}, from_left, kind_ids, direction, max_depth,
-                                        all_paths, budget):
-            yield batch
+        async for batches in _single_root(conn, root, others - {root}, goal_searches, from_left, kind_ids,
+                                          direction, max_depth, all_paths, budget):
+            # A level may reach thousands of goals where the caller wants a LIMIT of them: the ids of their
+            # edges are read a chunk at a time, each twice the last, as the caller asks for more.
+            size, start = EDGE_ID_CHUNK, 0
+            while start < len(batches):
+                end, paths = start, 0
+                while end < len(batches) and paths < size:
+                    paths += len(batches[end])
+                    end += 1
+                for batch in await _with_edge_ids(conn, batches[start:end]):
+                    yield batch
+                size, start = 2 * size, end
 
 
-async def _single_root(conn: GraphConnection, root: int, goals: set[int], from_left: bool,
-                       kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
-                       all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
+async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_searches: _GoalSearches,
+                       from_left: bool, kind_ids: Sequence[int] | None, direction: Direction,
+                       max_depth: int | None, all_paths: bool, budget: WorkBudget
+                       ) -> AsyncGenerator[list[list[KeyPath]], None]:
     """One search from `root`; after each level, the paths of each goal it reached (one batch per goal:
-    a goal's parents are complete once its level is expanded)."""
+    a goal's parents are complete once its level is expanded). Once the root's frontier outgrows the goals
+    not reached yet, those grow searches of their own toward it (`goal_searches`, kept for the next roots),
+    and from then on the side with the smaller frontier advances: a few sparse goals (Kerberoastable users,
+    owned principals) meet the root's search a level or two from themselves instead of the root's search
+    covering the graph."""
     side = _Search({root})
     remaining = set(goals)
+    searching = goal_searches.started(remaining)
+    if searching:
+        # Goals that searched toward an earlier root: where they have reached this one, they met it.
+        goal_searches.start(remaining)
+        met = goal_searches.met_by([root], remaining)
+        if batches := _meetings(side, goal_searches, root, met, remaining, from_left, max_depth, all_paths, budget):
+            yield batches
+        remaining.difference_update(goal_searches.ended(remaining))
     while side.frontier and remaining and (max_depth is None or side.level < max_depth):
-        if len(remaining) * PAIR_SEARCH_COST < len(side.frontier):
-            # A few goals left far away (a handful of owned users, the last Kerberoastable ones): a small
-            # search from each toward this one costs less than the next levels of the whole graph.
-            async for batch in _meet_from_goals(conn, side, root, remaining, from_left, kind_ids, direction,
-                                                max_depth, all_paths, budget):
-                yield batch
-            return
-        (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
-        for goal in sorted(remaining.intersection(reached)):
-            remaining.discard(goal)
-            # The walk runs goal -> root; paths read left to right.
-            yield [(root, goal, walk[::-1]) if from_left else (goal, root, walk)
-                   for walk in _walks(side.parents, goal, all_paths, budget)]
+        if not searching and len(remaining) * PAIR_SEARCH_COST < len(side.frontier):
+            searching = True
+            goal_searches.start(remaining)
+        growing = goal_searches.growing(remaining, side.level, max_depth) if searching else []
+        if growing and goal_searches.cost(growing) * PAIR_SEARCH_COST < len(side.frontier):
+            met = await goal_searches.expand(conn, growing, side, not from_left, kind_ids, direction, all_paths,
+                                             budget)
+            batches = _meetings(side, goal_searches, root, met, remaining, from_left, max_depth, all_paths, budget)
+            # A goal whose search ended without meeting the root's cannot reach it: the root's search only
+            # enters what the goal's search has covered through nodes that search has covered already.
+            remaining.difference_update(goal_searches.ended(remaining))
+        else:
+            (reached,) = await _expand(conn, [(side, from_left)], direction, kind_ids, all_paths, budget)
+            if searching:
+                met = goal_searches.met_by(reached, remaining)
+                batches = _meetings(side, goal_searches, root, met, remaining, from_left, max_depth, all_paths,
+                                    budget)
+            else:
+                batches = []
+                for goal in sorted(remaining.intersection(reached)):
+                    remaining.discard(goal)
+                    # The walk runs goal -> root; paths read left to right.
+                    batches.append([(root, goal, walk[::-1]) if from_left else (goal, root, walk)
+                                    for walk in _walks(side.parents, goal, all_paths, budget)])
+        if batches:
+            yield batches
 
 
-async def _meet_from_goals(conn: GraphConnection, side: _Search, root: int, goals: set[int], from_left: bool,
-                           kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
-                           all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
-    """The paths from (or to) the goals the root's search has not reached: each goal grows a search of its
-    own, all of them in one query per level, until it meets the root's search as it stands; the two
-    halves join as in a bidirectional search."""
-    searches = {goal: _Search({goal}) for goal in sorted(goals)}
-    level = 0
-    while searches and (max_depth is None or side.level + level < max_depth):
-        active = list(searches.items())
-        reached = await _expand(conn, [(search, not from_left) for _, search in active], direction, kind_ids,
-                                all_paths, budget)
-        level += 1
-        for (goal, search), new in zip(active, reached, strict=True):
-            met = [n for n in new if n in side.depth]
-            if met:
-                forward, backward = (side, search) if from_left else (search, side)
-                left, right = (root, goal) if from_left else (goal, root)
-                yield _joined(forward, backward, left, right, met, all_paths, budget)
-            if met or not search.frontier:
-                del searches[goal]
+def _meetings(side: _Search, goal_searches: _GoalSearches, root: int, met: dict[int, list[int]],
+              remaining: set[int], from_left: bool, max_depth: int | None, all_paths: bool,
+              budget: WorkBudget) -> list[list[KeyPath]]:
+    """The paths of the goals whose searches have just met the root's (`met`: at which nodes), each goal's
+    as one batch; those goals are done. Neither search had reached what the other had before this round,
+    so every shortest path crosses the root's newest level: each is found once, joined there."""
+    batches = []
+    for goal in sorted(met):
+        remaining.discard(goal)
+        search = goal_searches.searches[goal]
+        best = min(side.depth[n] + search.depth[n] for n in met[goal])
+        if max_depth is not None and best > max_depth:
+            continue
+        if from_left:
+            found = _joined(side, search, root, goal, met[goal], all_paths, budget, at=side.level)
+        else:
+            found = _joined(search, side, goal, root, met[goal], all_paths, budget, at=best - side.level)
+        if found:
+            batches.append(found)
+    return batches
+
+
+class _GoalSearches:
+    """The searches of goals toward the roots of a many-to-one search, each from its goal; the ones that
+    advance do so by one level in one query (the edges of the nodes on any of their frontiers, read once).
+    A search grows only as far as some root needs: the next root's search meets it where it has got to."""
+
+    def __init__(self) -> None:
+        self.searches: dict[int, _Search] = {}
+        # For each node some goal's search has reached: those goals (a root's search meets them there).
+        self.reached_by: dict[int, list[int]] = {}
+
+    def started(self, goals: set[int]) -> bool:
+        return any(goal in self.searches for goal in goals)
+
+    def start(self, goals: set[int]) -> None:
+        for goal in sorted(goals):
+            if goal not in self.searches:
+                self.searches[goal] = _Search({goal})
+                self.reached_by.setdefault(goal, []).append(goal)
+
+    def growing(self, goals: set[int], root_level: int, max_depth: int | None) -> list[int]:
+        """The goals whose searches can still advance: not ended, and shorter than `max_depth` together
+        with the root's."""
+        return [goal for goal in sorted(goals) if self.searches[goal].frontier
+                and (max_depth is None or self.searches[goal].level + root_level < max_depth)]
+
+    def cost(self, goals: list[int]) -> int:
+        return sum(len(self.searches[goal].frontier) for goal in goals)
+
+    def ended(self, goals: set[int]) -> list[int]:
+        return [goal for goal in goals if not self.searches[goal].frontier]
+
+    def met_by(self, reached: list[int], goals: set[int]) -> dict[int, list[int]]:
+        """The `goals` whose searches have reached a node of `reached`, with those nodes."""
+        met: dict[int, list[int]] = {}
+        for node in reached:
+            for goal in self.reached_by.get(node, ()):
+                if goal in goals:
+                    met.setdefault(goal, []).append(node)
+        return met
+
+    async def expand(self, conn: GraphConnection, goals: list[int], root_side: _Search, from_left: bool,
+                     kind_ids: Sequence[int] | None, direction: Direction, all_paths: bool,
+                     budget: WorkBudget) -> dict[int, list[int]]:
+        """Advance the searches of `goals` by one level; the goals that met the root's search, with the
+        nodes where they met it."""
+        budget.check_time()
+        nodes = sorted({node for goal in goals for node in self.searches[goal].frontier})
+        steps = []
+        if direction in (Direction.OUT, Direction.BOTH):
+            steps.append((nodes, from_left))
+        if direction in (Direction.IN, Direction.BOTH):
+            steps.append((nodes, not from_left))
+        rows_of = await _rows_by_node(conn, steps, kind_ids)
+        met: dict[int, list[int]] = {}
+        for goal in goals:
+            search = self.searches[goal]
+            new = _advance(search, chain.from_iterable(rows_of.get(node, ()) for node in search.frontier),
+                           all_paths, budget)
+            for node in new:
+                self.reached_by.setdefault(node, []).append(goal)
+            if found := [node for node in new if node in root_side.depth]:
+                met[goal] = found
+        return met
 
 
 async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids: Sequence[int] | None,
                          direction: Direction, max_depth: int | None, all_paths: bool,
-                         budget: WorkBudget) -> list[Path]:
+                         budget: WorkBudget) -> list[KeyPath]:
     forward, backward = _Search({left}), _Search({right})
     while forward.frontier and backward.frontier:
         levels = forward.level + backward.level
@@ -255,13 +426,14 @@ async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids:
 
 
 def _joined(forward: _Search, backward: _Search, left: int, right: int, met: list[int], all_paths: bool,
-            budget: WorkBudget) -> list[Path]:
+            budget: WorkBudget, at: int | None = None) -> list[KeyPath]:
     """The shortest paths once the two sides have met at the nodes `met`. Every shortest path has exactly
     one node `at` hops from the left end, reached by both sides: joining the walks at those nodes finds
-    each path once."""
+    each path once. Unless told, `at` is where a search that advanced level by level on both sides met."""
     best = min(forward.depth[n] + backward.depth[n] for n in met)
-    at = min(forward.level, best)
-    paths: list[Path] = []
+    if at is None:
+        at = min(forward.level, best)
+    paths: list[KeyPath] = []
     for meeting in sorted({n for n in met if forward.depth[n] == at and backward.depth[n] == best - at}):
         for head in _walks(forward.parents, meeting, all_paths, budget):
             for tail in _walks(backward.parents, meeting, all_paths, budget):
@@ -272,13 +444,13 @@ def _joined(forward: _Search, backward: _Search, left: int, right: int, met: lis
 
 
 async def _distances(conn: GraphConnection, root: int, forward: bool, kind_ids: Sequence[int], max_depth: int
-                     ) -> tuple[dict[int, int], list[tuple[int, int, int]]]:
+                     ) -> tuple[dict[int, int], Rows]:
     """Hop counts from (or, backwards, to) `root`, and every edge met on the way as (from, edge, to)."""
     distance, frontier, met = {root: 0}, [root], []
     for depth in range(1, max_depth + 1):
         if not frontier:
             break
-        found = await _neighbours(conn, frontier, forward, kind_ids)
+        (found,) = await _level(conn, [(frontier, forward)], kind_ids)
         met.extend(found)
         frontier = sorted({n for _, _, n in found if n not in distance})
         distance.update({n: depth for n in frontier})
@@ -294,5 +466,6 @@ async def edges_between(conn: GraphConnection, start: int, end: int, *, kind_ids
     if end not in from_start:
         return set()
     budget = from_start[end] + slack
-    return {edge for u, edge, v in forward
-            if u in from_start and v in to_end and from_start[u] + 1 + to_end[v] <= budget}
+    ids = await _edge_ids(conn, (edge for u, edge, v in forward
+                                 if u in from_start and v in to_end and from_start[u] + 1 + to_end[v] <= budget))
+    return set(ids.values())

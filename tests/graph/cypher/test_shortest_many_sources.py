@@ -108,7 +108,11 @@ def test_many_sources_without_limit_find_every_pair_a_shortest_path(empty_graph:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_many_sources_with_limit_return_that_many_shortest_paths(empty_graph: Database, seed: int) -> None:
+@pytest.mark.parametrize("edge_id_chunk", [paths.EDGE_ID_CHUNK, 1])
+def test_many_sources_with_limit_return_that_many_shortest_paths(empty_graph: Database, seed: int, edge_id_chunk: int,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # The paths of a level are handed out a chunk at a time (by default, all of them at once here).
+    monkeypatch.setattr(paths, "EDGE_ID_CHUNK", edge_id_chunk)
     graph, sources, targets = _drawn(empty_graph, seed)
     expected = _expected(graph, sources, targets)
     all_rows = [(u, t, walk) for (u, t), paths in expected.items() for walk in paths]
@@ -136,23 +140,31 @@ def test_many_sources_with_limit_return_that_many_shortest_paths(empty_graph: Da
     assert all(len(walk) >= 3 for _, _, walk in long), context
 
 
-def _searches(database: Database, searches: list[tuple[list[int], list[int]]]) -> list[list[Path]]:
+def _searches(database: Database, searches: list[tuple[list[int], list[int]]],
+              direction: paths.Direction = paths.Direction.OUT, max_depth: int | None = None) -> list[list[Path]]:
     async def run() -> list[list[Path]]:
         async with await psycopg.AsyncConnection.connect(database.conninfo) as conn:
-            return [await shortest_paths(conn, lefts, rights, kind_ids=None, all_paths=True)
+            return [await shortest_paths(conn, lefts, rights, kind_ids=None, all_paths=True, direction=direction,
+                                         max_depth=max_depth)
                     for lefts, rights in searches]
     return asyncio.run(run())
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("pair_search_cost", [paths.PAIR_SEARCH_COST, 1, 0])
+@pytest.mark.parametrize("pair_search_cost", [paths.PAIR_SEARCH_COST, 1, 0, 10**9])
+@pytest.mark.parametrize(("direction", "max_depth"), [(direction, None) for direction in paths.Direction]
+                         + [(paths.Direction.OUT, 3), (paths.Direction.BOTH, 2)])
 def test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
-        empty_graph: Database, seed: int, pair_search_cost: int, monkeypatch: pytest.MonkeyPatch) -> None:
+        empty_graph: Database, seed: int, pair_search_cost: int, direction: paths.Direction, max_depth: int | None,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # The cheaper a goal's own search is taken to be, the sooner the search from the target lets the goals
-    # left search toward it (at once when it costs nothing): every way must find the paths of a search per pair.
+    # left search toward it, and the more levels they advance instead of it (all of them when it costs
+    # nothing, none when it costs more than any frontier). The goals' searches carry on from one target to the
+    # next. Every way must find the paths of a search per pair.
     monkeypatch.setattr(paths, "PAIR_SEARCH_COST", pair_search_cost)
     _, sources, targets = _drawn(empty_graph, seed)
     lefts, rights = [s + 1 for s in sources], [t + 1 for t in targets]  # node ids
-    together, *per_pair = _searches(empty_graph, [(lefts, rights)] + [([s], [t]) for s in lefts for t in rights])
+    together, *per_pair = _searches(empty_graph, [(lefts, rights)] + [([s], [t]) for s in lefts for t in rights],
+                                    direction, max_depth)
     # The same paths; a pair's own paths may come in another order.
     assert sorted(map(repr, together)) == sorted(repr(path) for paths in per_pair for path in paths), f"seed {seed}"
