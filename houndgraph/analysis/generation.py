@@ -33,10 +33,11 @@ SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND mode = 'Ro
 """
 _STORED = "SELECT analysed_at FROM analysis_state WHERE id = 1 AND generation = %s AND fingerprint = %s"
 _SAVE = """
-INSERT INTO analysis_state (id, generation, fingerprint, analysed_at)
-VALUES (1, %(generation)s, %(fingerprint)s, %(at)s)
+INSERT INTO analysis_state (id, generation, fingerprint, analysed_at, findings_inputs)
+VALUES (1, %(generation)s, %(fingerprint)s, %(at)s, %(findings)s)
 ON CONFLICT (id) DO UPDATE
-SET generation = EXCLUDED.generation, fingerprint = EXCLUDED.fingerprint, analysed_at = EXCLUDED.analysed_at
+SET generation = EXCLUDED.generation, fingerprint = EXCLUDED.fingerprint, analysed_at = EXCLUDED.analysed_at,
+    findings_inputs = EXCLUDED.findings_inputs
 """
 _MARK = "SELECT set_config('houndgraph.analysis', %s, true)"
 
@@ -74,9 +75,17 @@ def unchanged_since(conn: psycopg.Connection, generation: int | None, key: str) 
     return row[0] if row is not None else None
 
 
-def save(conn: psycopg.Connection, generation: int | None, key: str, at: datetime) -> None:
+def findings_inputs(conn: psycopg.Connection) -> str | None:
+    """What the last run's findings read besides the graph and the zones (a digest), as it saved it."""
+    row = conn.execute("SELECT findings_inputs FROM analysis_state WHERE id = 1").fetchone()
+    return None if row is None else row[0]
+
+
+def save(conn: psycopg.Connection, generation: int | None, key: str, at: datetime,
+         findings: str | None = None) -> None:
     """Record this run; one that could not know its generation records one no graph will have (-1)."""
-    conn.execute(_SAVE, {"generation": -1 if generation is None else generation, "fingerprint": key, "at": at})
+    conn.execute(_SAVE, {"generation": -1 if generation is None else generation, "fingerprint": key, "at": at,
+                         "findings": findings})
 
 
 def mark_own_writes(conn: psycopg.Connection, on: bool) -> None:

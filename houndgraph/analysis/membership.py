@@ -105,20 +105,23 @@ class Membership:
         count = len(self._ids)
         if not count or not sought:
             return {}
-        component = self._component
-        components = int(component.max()) + 1
+        components = int(self._component.max()) + 1
+        component: list[int] = self._component.tolist()  # plain ints: indexing numpy one element at a time is slow
         found: list[set[int]] = [set() for _ in range(components)]
         for node in sought:
             index = self._index.get(node)
             if index is not None and len(found[component[index]]) < limit:
                 found[component[index]].add(node)
-        # Edges between components, group component -> member component; visit members first.
+        # Edges between components, group component -> member component (in the matrix's order, group by
+        # group); visit members first.
         indptr, indices = self._matrix.indptr, self._matrix.indices
+        group_components = self._component[np.repeat(np.arange(count), np.diff(indptr))]
+        member_components = self._component[indices]
+        between = group_components != member_components
         children: list[set[int]] = [set() for _ in range(components)]
-        for group in range(count):
-            for member in indices[indptr[group]:indptr[group + 1]]:
-                if component[member] != component[group]:
-                    children[component[group]].add(int(component[member]))
+        for group_component, member_component in zip(group_components[between].tolist(),
+                                                     member_components[between].tolist(), strict=True):
+            children[group_component].add(member_component)
         done = [False] * components
         for root in range(components):
             if done[root]:
@@ -140,7 +143,8 @@ class Membership:
                     continue
                 stack.append((current, True))
                 stack.extend((child, False) for child in children[current] if not done[child])
-        return {int(self._ids[i]): frozenset(found[component[i]]) for i in range(count) if found[component[i]]}
+        return {node: frozenset(found[component[i]])
+                for i, node in enumerate(self._ids.tolist()) if found[component[i]]}
 
     def groups_of(self, node: int) -> set[int]:
         """Direct groups of `node` (used rarely; the matrix is stored group -> member)."""

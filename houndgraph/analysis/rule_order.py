@@ -27,6 +27,7 @@ from houndgraph.analysis import (
     esc10,
     esc13,
     findings,
+    generation,
     goldencert,
     gpo,
     hybrid,
@@ -88,7 +89,16 @@ def tag_privilege_zones(ctx: Context, report: AnalysisReport) -> None:
 
 
 def record_findings(ctx: Context, report: AnalysisReport) -> None:
-    findings.record(ctx)
+    """Findings, repeated from the last run when nothing they read changed since: the graph (the rules were
+    skipped), the zone tags (tagging changed nothing) and the accepted findings."""
+    accepted, report.findings_inputs = findings.accepted(ctx)
+    if (report.unchanged_since is not None and report.zones is not None and not report.zones.changed
+            and report.findings_inputs == generation.findings_inputs(ctx.conn)):
+        report.findings_repeated = findings.repeat(ctx, report.unchanged_since) is not None
+        if report.findings_repeated:
+            log.info("analysis findings repeated from the analysis of %s", report.unchanged_since.isoformat())
+            return
+    findings.record(ctx, accepted)
 
 
 def record_data_quality(ctx: Context, report: AnalysisReport) -> None:

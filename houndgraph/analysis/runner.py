@@ -63,6 +63,11 @@ class AnalysisReport:
     # Set when the rules did not run: nothing was written to the graph since the run at this time derived the
     # edges, with the same rules and options; they stand as they are.
     unchanged_since: datetime | None = None
+    # A digest of what the run's findings read besides the graph and the zones (the accepted findings); the
+    # next run repeats these findings when it finds the graph, the zones and this unchanged.
+    findings_inputs: str | None = None
+    # Set when the run repeated the last run's findings and history instead of computing them.
+    findings_repeated: bool = False
 
     def edges(self, kind: str) -> int:
         return sum(rule.edges[kind].total for rule in self.rules if kind in rule.edges)
@@ -90,7 +95,7 @@ def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: Analy
                 report.rules.append(_run_rule(context, rule, progress))
         if finish is not None:
             finish(context, report)
-        generation.save(conn, graph_generation, key, context.now)
+        generation.save(conn, graph_generation, key, context.now, report.findings_inputs)
         generation.mark_own_writes(conn, False)
     report.seconds = perf_counter() - began
     log.info("analysis: %d rules in %.3f s", len(report.rules), report.seconds)

@@ -51,3 +51,10 @@ def test_counts_match_a_walk_from_every_node(seed: int, edges: int, monkeypatch:
     mask = snapshot.ancestors(snapshot.index(ids[targets]))
     expected_nodes = {node for node in range(size) if _descendants(adjacency, node) & set(targets)}
     assert {int((snapshot.ids[i] - 100) // 7) for i in np.flatnonzero(mask)} == expected_nodes
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 5000])
+def test_distinct_equals_numpy_unique(size: int) -> None:
+    values = np.random.default_rng(size).integers(-50, 2000, size, dtype=np.int64)
+    found = reach.distinct(values)
+    assert found.dtype == np.int64 and found.tolist() == np.unique(values).tolist()

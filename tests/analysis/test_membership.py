@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from houndgraph.analysis.membership import Membership
 
 # member -> group
@@ -71,3 +75,16 @@ def test_witnesses_name_up_to_two_sought_members_per_group() -> None:
     assert found[12] == found[13] == {3}
     assert 14 not in found and 4 not in found
     assert {node: set(value) for node, value in membership.witnesses({3}, limit=1).items()}[10] == {3}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_witnesses_match_the_transitive_members_of_every_group(seed: int) -> None:
+    rng = random.Random(seed)
+    pairs = sorted({(rng.randrange(60), rng.randrange(60)) for _ in range(120)} - {(n, n) for n in range(60)})
+    membership = Membership(pairs)
+    sought = set(rng.sample(range(60), 15))
+    found = membership.witnesses(sought, limit=2)
+    for node in {node for pair in pairs for node in pair}:
+        pool = ({node} | membership.members(node)) & sought
+        assert found.get(node, frozenset()) <= pool
+        assert len(found.get(node, frozenset())) == min(2, len(pool))

@@ -4,12 +4,14 @@ everything again. What a user sees must not depend on which of the two happened.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from houndgraph.analysis import ALL_RULES, AnalysisReport, dcsync, run_analysis
 from houndgraph.analysis.data_quality import SNAPSHOT_COLUMNS
+from houndgraph.analysis.findings.store import HISTORY_COLUMNS
 from houndgraph.db import Database
 from houndgraph.graph.kinds import TIER_ZERO_TAG, ADEdge, ADNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord
@@ -151,3 +153,110 @@ def test_a_graph_write_not_yet_committed_elsewhere_makes_this_run_and_the_next_d
     assert graph.run(dcsync.RULE).unchanged_since is None
     assert graph.run(dcsync.RULE).unchanged_since is not None
     assert graph.derived(ADEdge.DCSync) == {("Alice", "D")}
+
+
+# What the findings API shows: every finding row (timestamps equal to the run's time read as "the run"), and the
+# run's history (risk counts and posture) in the order written.
+FINDING_COLUMNS = ("id", "finding", "domain_sid", "principal_hash", "principal", "principal_kind", "principal_props",
+                   "target", "target_kind", "target_props", "rel_kind", "rel_props", "edge_id", "impact_count",
+                   "impact_percentage", "accepted_until", "created_at", "updated_at", "deleted_at")
+
+
+def findings_seen(graph: Graph, report: AnalysisReport) -> dict[str, list[tuple[Any, ...]]]:
+    """A derived edge's `lastseen` (in `rel_props`) is the time of the run that derived it, which a skipped
+    re-analysis does not move (the README's differences): it is left out."""
+    def at_run(row: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple("the run" if value == report.started_at else
+                     {key: item for key, item in value.items() if key != "lastseen"} if isinstance(value, dict) and
+                     "firstseen" in value else value for value in row)
+
+    seen = {"findings": [at_run(row) for row in graph.conn.execute(
+        f"SELECT {', '.join(FINDING_COLUMNS)} FROM attack_path_findings ORDER BY id")]}
+    for table, columns in HISTORY_COLUMNS.items():
+        rows = graph.conn.execute(f"SELECT {', '.join(columns)}, created_at, updated_at, count(*) OVER (), "
+                                  f"count(*) OVER (PARTITION BY run_id) FROM {table} WHERE created_at = %s "
+                                  "ORDER BY id", (report.started_at,))
+        seen[table] = [at_run(row) for row in rows]
+    return seen
+
+
+def force_full_run(graph: Graph, **options: Any) -> AnalysisReport:
+    """A run that derives everything and computes the findings: after a graph write changing no row."""
+    graph.conn.execute("UPDATE edge SET properties = properties WHERE false")
+    report = run_analysis(graph.conn, **options)
+    assert report.unchanged_since is None and not report.findings_repeated
+    return report
+
+
+def test_an_unchanged_reanalysis_repeats_the_findings_a_full_run_computes(
+        analysed_lab: tuple[Graph, AnalysisReport]) -> None:
+    graph, first = analysed_lab
+    seen = findings_seen(graph, first)
+    assert len(seen["findings"]) > 3 and seen["attack_path_posture"]
+    assert any(row[3] > 0 for row in seen["attack_path_risk_counts"])  # an impacted asset somewhere
+
+    second = run_analysis(graph.conn)
+    assert second.unchanged_since == first.started_at and second.findings_repeated
+    repeated = findings_seen(graph, second)
+    history = list(HISTORY_COLUMNS)
+    assert [repeated[table] for table in history] == [seen[table] for table in history]
+    assert findings_seen(graph, force_full_run(graph)) == repeated
+
+
+def test_an_accepted_or_expired_acceptance_makes_an_unchanged_reanalysis_count_again(
+        analysed_lab: tuple[Graph, AnalysisReport]) -> None:
+    graph, first = analysed_lab
+    base = first.started_at + timedelta(minutes=1)
+    # The finding of the type with the most impact, accepted for an hour: its type's risk falls to zero.
+    (finding_id, finding) = graph.conn.execute(
+        "SELECT id, finding FROM attack_path_findings WHERE deleted_at IS NULL "
+        "ORDER BY impact_count DESC, id LIMIT 1").fetchone()
+    graph.conn.execute("UPDATE attack_path_findings SET accepted_until = %s, updated_at = %s WHERE id = %s",
+                       (base + timedelta(hours=1), base, finding_id))
+
+    def risk(report: AnalysisReport) -> int:
+        return sum(row[3] for row in findings_seen(graph, report)["attack_path_risk_counts"] if row[1] == finding)
+
+    before = risk(first)
+    accepted = run_analysis(graph.conn, now=base + timedelta(minutes=10))
+    assert accepted.unchanged_since is not None and not accepted.findings_repeated
+    seen_accepted, risk_accepted = findings_seen(graph, accepted), risk(accepted)
+    still = run_analysis(graph.conn, now=base + timedelta(minutes=20))
+    assert still.findings_repeated and findings_seen(graph, still) == seen_accepted
+
+    expired = run_analysis(graph.conn, now=base + timedelta(hours=2))
+    assert expired.unchanged_since is not None and not expired.findings_repeated
+    assert risk(expired) == before > risk_accepted
+    seen_expired = findings_seen(graph, expired)
+    assert findings_seen(graph, force_full_run(graph, now=base + timedelta(hours=3))) == seen_expired
+
+
+def test_a_new_tier_zero_selector_makes_an_unchanged_reanalysis_find_again(
+        analysed_lab: tuple[Graph, AnalysisReport]) -> None:
+    graph, first = analysed_lab
+    jones = object_id(graph, "JONES@ESC1.LOCAL")
+    live = "SELECT count(*) FROM attack_path_findings WHERE deleted_at IS NULL AND principal = %s"
+    assert graph.conn.execute(live, (jones,)).fetchone()[0] > 0
+    (selector,) = graph.conn.execute(
+        "INSERT INTO asset_group_tag_selectors (asset_group_tag_id, name) "
+        "SELECT id, 'jones' FROM asset_group_tags WHERE name = 'Tier Zero' RETURNING id").fetchone()
+    graph.conn.execute("INSERT INTO asset_group_tag_selector_seeds (selector_id, type, value) VALUES (%s, 1, %s)",
+                       (selector, jones))
+
+    second = run_analysis(graph.conn)
+    assert second.unchanged_since is not None and second.zones is not None and second.zones.changed
+    assert not second.findings_repeated
+    assert "JONES@ESC1.LOCAL" in tier_zero(graph)
+    assert graph.conn.execute(live, (jones,)).fetchone()[0] == 0  # Tier Zero now: no attack path from it
+    assert run_analysis(graph.conn).findings_repeated  # the zones stand again
+
+
+def test_a_new_edge_makes_the_next_run_find_again(analysed_lab: tuple[Graph, AnalysisReport]) -> None:
+    graph, _ = analysed_lab
+    assert run_analysis(graph.conn).findings_repeated
+    ingest_edges(graph, ("JONES@ESC1.LOCAL", ADEdge.GenericAll, "DOMAIN ADMINS@ESC1.LOCAL"))
+    report = run_analysis(graph.conn)
+    assert report.unchanged_since is None and not report.findings_repeated
+    jones = object_id(graph, "JONES@ESC1.LOCAL")
+    assert graph.conn.execute("SELECT count(*) FROM attack_path_findings WHERE deleted_at IS NULL "
+                              "AND principal = %s AND finding = 'T0GenericAll'", (jones,)).fetchone()[0] == 1

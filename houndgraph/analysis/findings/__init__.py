@@ -17,12 +17,15 @@ one row of history per environment and type (`store`). Definitions, in one place
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import numpy as np
+import orjson
 from numpy.typing import NDArray
 
 from houndgraph.analysis.context import Context
@@ -49,7 +52,27 @@ class FindingsReport:
     environments: dict[str, float] = field(default_factory=dict)  # environment -> exposure (percent)
 
 
-def record(ctx: Context) -> FindingsReport:
+def accepted(ctx: Context) -> tuple[set[tuple[str, str, str]], str]:
+    """The findings accepted at the run's time, and a digest of them: with the graph and the zones, all that
+    decides a run's findings and history."""
+    keys = store.accepted_keys(ctx.conn, ctx.now)
+    return keys, hashlib.sha256(orjson.dumps(sorted(keys))).hexdigest()
+
+
+def repeat(ctx: Context, previous_run_at: datetime) -> FindingsReport | None:
+    """The findings and history of the run at `previous_run_at` again, at this run's time: for a run whose
+    graph, zones and accepted findings are as they were then. None when that run's history is gone."""
+    run_id = uuid.uuid4()
+    if not store.repeat_history(ctx.conn, run_id, ctx.now, previous_run_at):
+        return None
+    found = store.found_again(ctx.conn, ctx.now)
+    rows = ctx.conn.execute("SELECT domain_sid, exposure_index FROM attack_path_posture WHERE run_id = %s",
+                            (run_id,))
+    return FindingsReport(run_id=str(run_id), findings=found, environments=dict(rows.fetchall()))
+
+
+def record(ctx: Context, accepted: set[tuple[str, str, str]]) -> FindingsReport:
+    """Find, count and write the findings and the run's history; `accepted`: the findings accepted now."""
     resolver = detect.Environments(ctx)
     large_groups = detect.large_default_groups(ctx)
     candidates = detect.relationships(ctx, resolver, large_groups) + detect.configuration(ctx, resolver)
@@ -69,7 +92,7 @@ def record(ctx: Context) -> FindingsReport:
     by_environment: dict[str, list[int]] = defaultdict(list)
     for node, environment in eligible.items():
         by_environment[environment].append(node)
-    counts = _impact(reach, candidates, rows, by_environment, large_groups, store.accepted_keys(ctx.conn, ctx.now))
+    counts = _impact(reach, candidates, rows, by_environment, large_groups, accepted)
     store.write_findings(ctx.conn, rows, ctx.now)
 
     tenants = _tenants(ctx)
@@ -255,4 +278,4 @@ def _traversable_edges(ctx: Context) -> tuple[NDArray[np.int64], NDArray[np.int6
     return starts, ends
 
 
-__all__ = ["Family", "FindingsReport", "record"]
+__all__ = ["Family", "FindingsReport", "accepted", "record", "repeat"]

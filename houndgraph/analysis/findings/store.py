@@ -97,6 +97,14 @@ class Posture:
     finding_count: int
 
 
+# Each history table, with the columns a repeated run copies.
+HISTORY_COLUMNS = {
+    "attack_path_risk_counts": ["domain_sid", "finding", "finding_count", "impacted_asset_count", "composite_risk"],
+    "attack_path_posture": ["domain_sid", "exposure_index", "exposed_count", "principal_count", "tier_zero_count",
+                            "critical_risk_count", "finding_count"],
+}
+
+
 def accepted_keys(conn: psycopg.Connection, now: datetime) -> set[tuple[str, str, str]]:
     """Findings accepted at `now`, resolved ones included (an acceptance outlives a finding's absence)."""
     rows = conn.execute("SELECT domain_sid, finding, principal_hash FROM attack_path_findings "
@@ -137,3 +145,22 @@ def write_history(conn: psycopg.Connection, run_id: uuid.UUID, now: datetime, co
             [(run_id, p.domain_sid, p.exposure_index, p.exposed_count, p.principal_count, p.tier_zero_count,
               p.critical_risk_count, p.finding_count, now, now) for p in postures],
         )
+
+
+def repeat_history(conn: psycopg.Connection, run_id: uuid.UUID, now: datetime, previous: datetime) -> int:
+    """The history rows of the run at `previous` again, in their order, under `run_id` and `now`; how many."""
+    copied = 0
+    for table, columns in HISTORY_COLUMNS.items():
+        listed = ", ".join(columns)
+        copied += conn.execute(
+            f"INSERT INTO {table} ({listed}, run_id, created_at, updated_at) "
+            f"SELECT {listed}, %(run)s, %(now)s, %(now)s FROM {table} "
+            "WHERE created_at = %(previous)s AND deleted_at IS NULL ORDER BY id",
+            {"run": run_id, "now": now, "previous": previous},
+        ).rowcount
+    return copied
+
+
+def found_again(conn: psycopg.Connection, now: datetime) -> int:
+    """Every unresolved finding found again at `now`, as `write_findings` marks the rows it finds; how many."""
+    return conn.execute("UPDATE attack_path_findings SET updated_at = %s WHERE deleted_at IS NULL", (now,)).rowcount

@@ -21,16 +21,23 @@ from houndgraph.analysis.zones.seeds import resolve
 @dataclass(slots=True)
 class ZoneReport:
     members: dict[str, int] = field(default_factory=dict)  # tag name -> tagged nodes
+    # Selector rows added, removed or changed, and nodes that gained or lost a tag kind: both 0 when the run
+    # left every zone as the last one did (the Meta nodes, rewritten by every run, are not counted).
+    reselected: int = 0
+    retagged: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.reselected or self.retagged)
 
 
 def tag_zones(ctx: Context) -> ZoneReport:
     conn = ctx.conn
-    store.forget_unselected(conn)
+    report = ZoneReport(reselected=store.forget_unselected(conn))
     tags = store.load_tags(conn)
     kinds = ctx.catalogue.all()
     kind_names = {kind_id: name for name, kind_id in kinds.items()}
     walker = Walker(conn, kinds)
-    report = ZoneReport()
     claimed: set[int] = set()
     tag_kinds: list[int] = []
     for tag in tags:
@@ -39,17 +46,17 @@ def tag_zones(ctx: Context) -> ZoneReport:
             how = Expansion.CHILDREN
         for selector in tag.selectors:
             selected = expand(walker, resolve(conn, selector.seeds, kinds), how)
-            store.save_selection(conn, selector, selected, kind_names)
+            report.reselected += store.save_selection(conn, selector, selected, kind_names)
         members = store.members(conn, tag)
         if tag.type == TagType.ZONE:
             members -= claimed
             claimed |= members
         kind_id = ctx.catalogue.id(tag.kind)
         store.set_tag_kind(conn, tag.id, kind_id)
-        tagging.apply(conn, tag.kind, kind_id, members)
+        report.retagged += tagging.apply(conn, tag.kind, kind_id, members)
         tag_kinds.append(kind_id)
         report.members[tag.name] = len(members)
-    tagging.clear_other_tags(conn, {kind_id for name, kind_id in kinds.items() if name.startswith(TAG_KIND_PREFIX)}
-                             - set(tag_kinds))
+    stale = {kind_id for name, kind_id in kinds.items() if name.startswith(TAG_KIND_PREFIX)} - set(tag_kinds)
+    report.retagged += tagging.clear_other_tags(conn, stale)
     meta.refresh(ctx)
     return report

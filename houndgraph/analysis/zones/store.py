@@ -76,12 +76,12 @@ def load_tags(conn: psycopg.Connection) -> list[TagSpec]:
     return sorted(tags, key=lambda tag: tag.order)
 
 
-def forget_unselected(conn: psycopg.Connection) -> None:
-    """Disabled selectors and deleted tags select nothing."""
-    conn.execute(
+def forget_unselected(conn: psycopg.Connection) -> int:
+    """Disabled selectors and deleted tags select nothing; returns how many selected nodes that removed."""
+    return conn.execute(
         "DELETE FROM asset_group_tag_selector_nodes sn USING asset_group_tag_selectors s "
         "JOIN asset_group_tags t ON t.id = s.asset_group_tag_id "
-        "WHERE sn.selector_id = s.id AND (s.disabled_at IS NOT NULL OR t.deleted_at IS NOT NULL)")
+        "WHERE sn.selector_id = s.id AND (s.disabled_at IS NOT NULL OR t.deleted_at IS NOT NULL)").rowcount
 
 
 def set_tag_kind(conn: psycopg.Connection, tag_id: int, kind_id: int) -> None:
@@ -95,8 +95,9 @@ def auto_state(auto_certify: AutoCertify, source: NodeSource) -> bool:
 
 
 def save_selection(conn: psycopg.Connection, selector: SelectorSpec, selected: Mapping[int, NodeSource],
-                   kind_names: Mapping[int, str]) -> None:
-    """Reconcile the selector's rows with `selected` (node id -> source)."""
+                   kind_names: Mapping[int, str]) -> int:
+    """Reconcile the selector's rows with `selected` (node id -> source); returns how many rows that added,
+    removed or changed."""
     previous = {node: (certified, source) for node, certified, source in conn.execute(
         "SELECT node_id, certified, source FROM asset_group_tag_selector_nodes WHERE selector_id = %s",
         (selector.id,))}
@@ -112,7 +113,7 @@ def save_selection(conn: psycopg.Connection, selector: SelectorSpec, selected: M
         if node not in previous or certified != previous[node][0] or source != old_source:
             rows.append((node, int(certified), int(source)))
     if not rows:
-        return
+        return len(gone)
     details = node_details(conn, [row[0] for row in rows], kind_names)
     conn.execute(
         """INSERT INTO asset_group_tag_selector_nodes AS sn (selector_id, node_id, certified, certified_by, source,
@@ -135,6 +136,7 @@ def save_selection(conn: psycopg.Connection, selector: SelectorSpec, selected: M
          **{key: [details.get(row[0], ("", "", "", ""))[i] for row in rows]
             for i, key in enumerate(("kinds", "environments", "objectids", "names"))}},
     )
+    return len(gone) + len(rows)
 
 
 def node_details(conn: psycopg.Connection, nodes: list[int],

@@ -21,35 +21,38 @@ NOT_MEMBER = "NOT EXISTS (SELECT 1 FROM unnest(%(members)s::bigint[]) AS m(id) W
 MEMBER = "n.id IN (SELECT unnest(%(members)s::bigint[]))"
 
 
-def apply(conn: psycopg.Connection, kind: str, kind_id: int, members: set[int]) -> None:
+def apply(conn: psycopg.Connection, kind: str, kind_id: int, members: set[int]) -> int:
+    """Tag exactly `members` with the kind; returns how many nodes gained or lost it (or its system tag)."""
     ids = sorted(members)
-    conn.execute(
+    changed = conn.execute(
         "UPDATE node n SET kind_ids = array_remove(n.kind_ids, %(tag)s) "
         f"WHERE n.kind_ids @> ARRAY[%(tag)s]::smallint[] AND {NOT_MEMBER}",
-        {"tag": kind_id, "members": ids})
-    conn.execute(
+        {"tag": kind_id, "members": ids}).rowcount
+    changed += conn.execute(
         f"UPDATE node n SET kind_ids = n.kind_ids || %(tag)s WHERE {MEMBER} "
         "AND NOT n.kind_ids @> ARRAY[%(tag)s]::smallint[]",
-        {"tag": kind_id, "members": ids})
+        {"tag": kind_id, "members": ids}).rowcount
     word = SYSTEM_TAGS.get(kind)
     if word is not None:
-        _system_tag(conn, word, ids)
+        changed += _system_tag(conn, word, ids)
+    return changed
 
 
-def _system_tag(conn: psycopg.Connection, word: str, members: list[int]) -> None:
+def _system_tag(conn: psycopg.Connection, word: str, members: list[int]) -> int:
     has_word = "%(word)s = ANY(string_to_array(coalesce(n.properties->>'system_tags', ''), ' '))"
-    conn.execute(
+    changed = conn.execute(
         "UPDATE node n SET properties = n.properties || jsonb_build_object('system_tags', array_to_string("
         "array_remove(string_to_array(n.properties->>'system_tags', ' '), %(word)s), ' ')) "
-        f"WHERE n.properties ? 'system_tags' AND {has_word} AND {NOT_MEMBER}", {"word": word, "members": members})
-    conn.execute(
+        f"WHERE n.properties ? 'system_tags' AND {has_word} AND {NOT_MEMBER}", {"word": word, "members": members}
+    ).rowcount
+    return changed + conn.execute(
         "UPDATE node n SET properties = n.properties || jsonb_build_object('system_tags', "
         "trim(coalesce(n.properties->>'system_tags', '') || ' ' || %(word)s)) "
-        f"WHERE {MEMBER} AND NOT {has_word}", {"word": word, "members": members})
+        f"WHERE {MEMBER} AND NOT {has_word}", {"word": word, "members": members}).rowcount
 
 
-def clear_other_tags(conn: psycopg.Connection, stale: Iterable[int]) -> None:
-    """Kinds of tags that no longer exist (deleted or renamed) leave every node."""
-    for kind_id in sorted(stale):
-        conn.execute("UPDATE node SET kind_ids = array_remove(kind_ids, %(tag)s) "
-                     "WHERE kind_ids @> ARRAY[%(tag)s]::smallint[]", {"tag": kind_id})
+def clear_other_tags(conn: psycopg.Connection, stale: Iterable[int]) -> int:
+    """Kinds of tags that no longer exist (deleted or renamed) leave every node; returns how many nodes."""
+    return sum(conn.execute("UPDATE node SET kind_ids = array_remove(kind_ids, %(tag)s) "
+                            "WHERE kind_ids @> ARRAY[%(tag)s]::smallint[]", {"tag": kind_id}).rowcount
+               for kind_id in sorted(stale))

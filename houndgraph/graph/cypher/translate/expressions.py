@@ -3,7 +3,7 @@
 Scalars travel as jsonb; the helpers of migration 0006 (hg_*) give operators Cypher's meaning.
 Property comparisons against literals take index-friendly forms: (properties->>'objectid') = $1
 uses the unique index, LIKE on (properties->>'name') the trigram index, a prefix or suffix of the object id
-its b-trees (migration 0020).
+its b-trees (migration 0022).
 """
 
 from __future__ import annotations
@@ -339,7 +339,7 @@ def string_predicate(st: Translation, e: a.Binary, scope: Scope) -> Typed:
         if forms is not None:
             text, json = forms
             if e.op == "ENDS" and isinstance(e.left, a.Property) and e.left.key == OBJECT_ID:
-                # A suffix of the object id is a prefix of its reverse, which an index serves (migration 0020).
+                # A suffix of the object id is a prefix of its reverse, which an index serves (migration 0022).
                 text, pattern = f"reverse({text})", f"{like_escape(e.right.value[::-1])}%"
             else:
                 escaped = like_escape(e.right.value)

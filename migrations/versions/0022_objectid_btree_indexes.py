@@ -14,14 +14,14 @@ Two b-trees answer the same questions for one entry each:
   translated to a prefix of the reversed text.
 `CONTAINS` on an object id, which BloodHound's queries do not use, is now a scan.
 
-Revision ID: 0020
-Revises: 0019
+Revision ID: 0022
+Revises: 0021
 """
 
 from alembic import op
 
-revision = "0020"
-down_revision = "0019"
+revision = "0022"
+down_revision = "0021"
 branch_labels = None
 depends_on = None
 
