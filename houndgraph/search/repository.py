@@ -13,7 +13,8 @@ from houndgraph.graph.rows import NodeRow
 async def search(conn: GraphConnection, query: str, kind_names: list[str], kinds: KindIds, *,
                  skip: int, limit: int) -> list[tuple[bool, NodeRow]]:
     """(exact?, node): exact matches of the name or object id first, then names containing
-    the text and object ids starting with it, each part by name. The name trigram index and the object id b-tree (migration 0022) serve both."""
+    the text and object ids starting with it, each part by name. The name trigram index and the object id
+    b-tree (migration 0022) serve both."""
     cursor = await conn.execute(
         f"SELECT exact, n.id, {KIND_NAMES}, n.properties FROM (SELECT n.id, (upper(n.properties->>'name') = %(q)s "
         f"OR n.properties->>'objectid' = %(q)s) AS exact FROM node n WHERE n.kind_ids && {kinds(*kind_names)} AND "
