@@ -207,12 +207,14 @@ class Datapipe:
                 request = purge_repo.next_request(conn)
 
     def _ingest_step(self, conn: psycopg.Connection, observer: Observer) -> None:
-        task = repo.next_task(conn, 0)
+        done: list[int] = []
+        task = repo.next_task(conn, done)
         if task is not None:
             with self._status(conn, PipeStatus.INGESTING):
                 while task is not None:
                     self._run_task(conn, task, observer)
-                    task = repo.next_task(conn, task.id)
+                    done.append(task.id)
+                    task = repo.next_task(conn, done)
         self._advance_ingested_jobs(conn)
 
     def _run_task(self, conn: psycopg.Connection, task: TaskRow, observer: Observer) -> None:

@@ -6,6 +6,7 @@ functions here never commit. The graph deletions of clear-database are in `clear
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -225,13 +226,24 @@ _TASK_COLUMNS = "task.id, task.job_id, task.file_name, task.stored_path, task.me
                 "task.attempts, task.warnings, job.start_time"
 
 
-def next_task(conn: psycopg.Connection, after_id: int) -> TaskRow | None:
-    """The next task to read, in upload order. A task still `running` was interrupted by a crash:
-    the datapipe runs one tick at a time cluster-wide, so no one else is reading it."""
+# SharpHound's files by the last word of their names (`20260101000000_users.json`), in the order a job reads them:
+# objects before the files that only name them, so that few edges meet a placeholder that a later record must
+# rewrite (OUs and groups name every user and computer). Files of other names come first, in upload order.
+# Measured on 100k objects through the upload API: 61.5 s in SharpHound's member order, 44.4 s in this one.
+SHARPHOUND_READING_ORDER = ("users", "groups", "computers", "ous", "gpos", "containers", "domains")
+
+
+def next_task(conn: psycopg.Connection, done: Collection[int]) -> TaskRow | None:
+    """The next task to read: jobs in upload order, a job's SharpHound files in `SHARPHOUND_READING_ORDER`, other
+    files by upload order; `done` are the tasks this tick already read. A task still `running` was interrupted by a
+    crash: the datapipe runs one tick at a time cluster-wide, so no one else is reading it."""
     row = conn.execute(
         f"SELECT {_TASK_COLUMNS} FROM ingest_tasks AS task JOIN ingest_jobs AS job ON job.id = task.job_id "
-        "WHERE task.state = ANY(%s) AND job.status <> %s AND task.id > %s ORDER BY task.id LIMIT 1",
-        ([str(TaskState.PENDING), str(TaskState.RUNNING)], JobStatus.CANCELED, after_id),
+        "WHERE task.state = ANY(%s) AND job.status <> %s AND NOT task.id = ANY(%s) "
+        "ORDER BY task.job_id, coalesce(array_position(%s::text[], "
+        "substring(lower(task.file_name) from '([a-z]+)\\.json$')), 0), task.id LIMIT 1",
+        ([str(TaskState.PENDING), str(TaskState.RUNNING)], JobStatus.CANCELED, list(done),
+         list(SHARPHOUND_READING_ORDER)),
     ).fetchone()
     return TaskRow(*row) if row else None
 

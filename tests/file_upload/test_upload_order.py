@@ -12,6 +12,11 @@ from houndgraph.db import Database
 from tests.file_upload.helpers import ADCS_ZIP, end_job, start_job, upload, wait_for_job, zipped
 
 _TIMES = {"lastseen", "firstseen"}
+# A member renamed with this ending has no SharpHound file name: the datapipe reads it in upload order.
+_UNRANKED = "0.json"
+# SHARPHOUND_READING_ORDER of the datapipe, as files of the lab's collection are named.
+_READING_ORDER = ["users.json", "groups.json", "computers.json", "ous.json", "gpos.json", "containers.json",
+                  "domains.json"]
 Node = tuple[str, frozenset[str], tuple[tuple[str, Any], ...]]
 Edge = tuple[str, str, str, tuple[tuple[str, Any], ...]]
 
@@ -44,24 +49,35 @@ def _graph(conn: psycopg.Connection) -> tuple[set[Node], set[Edge]]:
 
 
 def _ingest_in_order(http: httpx.Client, database: Database, names: list[str],
-                     members: dict[str, bytes]) -> tuple[set[Node], set[Edge]]:
+                     members: dict[str, bytes]) -> tuple[set[Node], set[Edge], list[str]]:
+    """The graph the members make, uploaded in the order of `names` (each the name it is zipped under), and
+    the names in the order the datapipe read them."""
     with database.connect_raw(autocommit=True) as conn:
         conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
     job_id = start_job(http)["id"]
-    archive = zipped({name: members[name] for name in names})
+    archive = zipped({name: members[name.replace(_UNRANKED, ".json")] for name in names})
     assert upload(http, job_id, archive, "application/zip", "collection.zip").status_code == 202
     end_job(http, job_id)
     assert wait_for_job(http, job_id)["status"] == 2
+    tasks = http.get(f"/api/v2/file-upload/{job_id}/completed-tasks").json()["data"]
+    read = [task["file_name"] for task in sorted(tasks, key=lambda task: task["start_time"])]
     with database.connect_raw() as conn:
-        return _graph(conn)
+        return (*_graph(conn), read)
 
 
 def test_a_collection_makes_the_same_graph_whatever_the_order_of_its_files(admin: httpx.Client,
                                                                            empty_graph: Database) -> None:
     members = _members()
     names = list(members)
-    nodes, edges = _ingest_in_order(admin, empty_graph, names, members)
-    reversed_nodes, reversed_edges = _ingest_in_order(admin, empty_graph, names[::-1], members)
+    nodes, edges, read = _ingest_in_order(admin, empty_graph, names, members)
+    # Under names the datapipe does not rank, the files are read as uploaded: here backwards.
+    unranked = [name.replace(".json", _UNRANKED) for name in names[::-1]]
+    reversed_nodes, reversed_edges, read_reversed = _ingest_in_order(admin, empty_graph, unranked, members)
     assert len(nodes) > 100 and len(edges) > 500
+    assert read_reversed == unranked
     assert reversed_nodes == nodes
     assert reversed_edges == edges
+    # SharpHound's files are read objects first (users, groups, computers), then the containers that name them,
+    # after the files of other names (certificate services here), whatever the upload order.
+    others = [name for name in names if name not in _READING_ORDER]
+    assert read == others + _READING_ORDER
