@@ -43,8 +43,8 @@ def test_completed_tasks_carry_when_each_file_was_read(admin: httpx.Client, empt
     for task in tasks:
         start, end = _time(task["start_time"]), _time(task["end_time"])
         assert job_start <= start <= end <= job_end, task
-    # Files are read one after the other, in upload order.
-    for earlier, later in itertools.pairwise(tasks):
+    # Files are read one after the other (in the datapipe's reading order: test_upload_order.py).
+    for earlier, later in itertools.pairwise(sorted(tasks, key=lambda task: _time(task["start_time"]))):
         assert _time(earlier["end_time"]) <= _time(later["start_time"])
 
 
