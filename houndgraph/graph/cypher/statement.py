@@ -84,14 +84,25 @@ async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
     found: dict[int, list[FoundPath]] = {}
     for key, request in enumerate(pending):
         if request not in searched:
-            lefts = await _ids(conn, request.sources, kinds, searched, inputs, budget, stats)
-            rights = await _ids(conn, request.targets, kinds, searched, inputs, budget, stats)
-            searched[request] = await graph_paths.shortest_paths(
-                conn, lefts, rights, kind_ids=request.kind_ids,
-                direction=graph_paths.Direction(request.direction.value), min_depth=request.min_depth,
-                max_depth=request.max_depth, all_paths=request.all_paths, budget=budget)
+            lefts, rights = await _ends(conn, request, kinds, searched, inputs, budget, stats)
+            searched[request] = await graph_paths.shortest_paths(conn, lefts, rights, budget=budget,
+                                                                 **_search_options(request))
         found[key] = searched[request]
     return compile_query(query, kinds, found, inputs, stats)
+
+
+async def _ends(conn: psycopg.AsyncConnection, request: ShortestRequest, kinds: Mapping[str, int],
+                searched: Searched, inputs: Inputs | None, budget: WorkBudget, stats: KindStatistics | None
+                ) -> tuple[list[int], list[int]]:
+    """The node ids a search goes from and to."""
+    return (await _ids(conn, request.sources, kinds, searched, inputs, budget, stats),
+            await _ids(conn, request.targets, kinds, searched, inputs, budget, stats))
+
+
+def _search_options(request: ShortestRequest) -> dict[str, Any]:
+    """The search's arguments of `graph_paths.shortest_paths` and `shortest_path_batches`, beside the ends."""
+    return {"kind_ids": request.kind_ids, "direction": graph_paths.Direction(request.direction.value),
+            "min_depth": request.min_depth, "max_depth": request.max_depth, "all_paths": request.all_paths}
 
 
 async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int], searched: Searched,
@@ -119,15 +130,11 @@ async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Map
     """A query of one shortest path search whose rows only grow with the paths (shortest.rows_wanted):
     the search goes on, nearest pairs first, only until the statement over the paths found so far
     returns its LIMIT rows (e.g. all users -> Domain Admins LIMIT 1000 stops a few levels from the target)."""
-    searched: Searched = {}
-    lefts = await _ids(conn, request.sources, kinds, searched, None, budget, stats)
-    rights = await _ids(conn, request.targets, kinds, searched, None, budget, stats)
+    lefts, rights = await _ends(conn, request, kinds, {}, None, budget, stats)
     skip, limit = wanted
     found: list[FoundPath] = []
     check_at = skip + limit
-    search = graph_paths.shortest_path_batches(
-        conn, lefts, rights, kind_ids=request.kind_ids, direction=graph_paths.Direction(request.direction.value),
-        min_depth=request.min_depth, max_depth=request.max_depth, all_paths=request.all_paths, budget=budget)
+    search = graph_paths.shortest_path_batches(conn, lefts, rights, budget=budget, **_search_options(request))
     async with aclosing(search) as batches:
         async for batch in batches:
             found.extend(batch)
