@@ -25,7 +25,7 @@ from houndgraph.analysis import run_analysis
 from houndgraph.client_job import scheduler
 from houndgraph.config import service as config_service
 from houndgraph.datapipe import clear_database_repository as purge_repo
-from houndgraph.datapipe import files
+from houndgraph.datapipe import files, read_process
 from houndgraph.datapipe import loop_repository as repo
 from houndgraph.datapipe.loop_repository import PipeStatus, TaskRow
 from houndgraph.datapipe.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
@@ -100,10 +100,12 @@ class Datapipe:
             if self._thread.is_alive():
                 log.warning("the datapipe did not stop within %s seconds", timeout)
         self._thread = None
+        read_process.close_idle()
 
     def close(self) -> None:
         """Release the connection of a datapipe driven by `tick` calls (the CLI); the thread closes its own."""
         self._drop_connection()
+        read_process.close_idle()
 
     def _run(self) -> None:
         while not self._stopping.is_set():
@@ -132,6 +134,7 @@ class Datapipe:
             self._ingest_step(conn, observer)
             self._analysis_step(conn)
             self._schedule_step(conn)
+            read_process.close_idle(older_than=read_process.IDLE_SECONDS)
         except Stopped:
             log.info("datapipe stopped during ingest; the file will be read again at the next start")
         finally:

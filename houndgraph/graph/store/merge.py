@@ -93,9 +93,24 @@ class PreparedBatch:
     # The records and edges with their properties as JSON, ready for COPY (`encode_nodes`, `encode_edges`).
     node_rows: list[tuple[str, tuple[str, ...], str]] = field(default_factory=list)
     edge_rows: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # The object ids of `records`, which outlive them (`for_writer`).
+    record_ids: set[str] = field(default_factory=set)
+    # The number of records, edge records and deletions the batch was prepared from.
+    source_records: int = 0
+    deletions: list[str] = field(default_factory=list)
 
     def end_objectids(self) -> set[str]:
         return {objectid for objectid, _ in self.ends}
+
+    def for_writer(self) -> PreparedBatch:
+        """Drops what only preparing needed once it is encoded (the records and the merged edges with their
+        property dicts), so the batch crosses to the writing process at about the size of its COPY rows.
+        The merged edges stay while edges with name ends wait for their names to resolve."""
+        self.records = {}
+        if not self.name_edges:
+            self.edges = {}
+            self.copied = set()
+        return self
 
     def encode_nodes(self, lastseen: str) -> None:
         """Each record's properties as JSON, with its object id (upper-cased) and lastseen written in."""
@@ -104,6 +119,7 @@ class PreparedBatch:
             stamp = orjson.dumps({StoreProperty.OBJECT_ID.value: objectid, StoreProperty.LAST_SEEN.value: lastseen})
             rows.append((objectid, tuple(node.kinds), with_keys(to_json(node.properties), stamp.decode())))
         self.node_rows = rows
+        self.record_ids = set(self.records)
 
     def encode_edges(self, lastseen: str) -> None:
         """Each edge's properties as JSON with lastseen written in; after every edge is merged (those
@@ -117,6 +133,8 @@ class PreparedBatch:
 def prepare_batch(batch: Batch, lastseen: str) -> PreparedBatch:
     """Everything about a batch that needs no database: merged, and encoded for COPY."""
     prepared = prepare(batch.nodes, batch.edges)
+    prepared.source_records = len(batch)
+    prepared.deletions = batch.deletions
     prepared.encode_nodes(lastseen)
     if not prepared.name_edges:
         prepared.encode_edges(lastseen)

@@ -70,7 +70,7 @@ class NodeWriter:
     def write(self, prepared: PreparedBatch, lastseen: str, stats: WriteStats) -> WrittenNodes:
         """Upsert the records and the placeholder ends of a batch."""
         written = WrittenNodes()
-        records = prepared.records
+        records = prepared.record_ids
         ends = prepared.end_objectids()
         # What exists of the other ends decides which need a placeholder or new kinds; most need neither.
         known = self._states(objectid for objectid in ends if objectid not in records)

@@ -55,7 +55,7 @@ class GraphStore:
     def write(self, batch: Batch, *, seen_at: datetime) -> WriteStats:
         """Write one batch: deletions first, then node records, then edges (with placeholder ends)."""
         lastseen = rfc3339(seen_at)
-        return self._apply(batch, prepare_batch(batch, lastseen), lastseen)
+        return self._apply(prepare_batch(batch, lastseen), lastseen)
 
     def write_all(
         self,
@@ -73,24 +73,37 @@ class GraphStore:
         stop request) stops the reading and propagates.
         """
         lastseen = rfc3339(seen_at)
-        total = WriteStats()
         with (
             bulk_tuning(),
-            ReadAhead(batches, partial(_with_prepared, lastseen=lastseen), depth=2) as prepared_batches,
+            ReadAhead(batches, partial(prepare_batch, lastseen=lastseen), depth=2) as prepared_batches,
         ):
-            for batch, prepared in prepared_batches:
-                stats = self._apply(batch, prepared, lastseen)
+            return self.write_prepared(prepared_batches, seen_at=seen_at, on_batch=on_batch)
+
+    def write_prepared(
+        self,
+        prepared_batches: Iterable[PreparedBatch],
+        *,
+        seen_at: datetime,
+        on_batch: Callable[[WriteStats], None] | None = None,
+    ) -> WriteStats:
+        """Write batches that `merge.prepare_batch` prepared with the same `seen_at`, e.g. in another process
+        (`PreparedBatch.for_writer`); `on_batch` as for `write_all`."""
+        lastseen = rfc3339(seen_at)
+        total = WriteStats()
+        with bulk_tuning():
+            for prepared in prepared_batches:
+                stats = self._apply(prepared, lastseen)
                 total += stats
                 if on_batch is not None:
                     on_batch(stats)
         return total
 
-    def _apply(self, batch: Batch, prepared: PreparedBatch, lastseen: str) -> WriteStats:
+    def _apply(self, prepared: PreparedBatch, lastseen: str) -> WriteStats:
         with self._conn.transaction() if self._conn.autocommit else nullcontext():
             self._begin()
-            stats = WriteStats(records=len(batch), nodes=len(prepared.records))
-            if batch.deletions:
-                stats.deleted = self._nodes.delete(batch.deletions)
+            stats = WriteStats(records=prepared.source_records, nodes=len(prepared.record_ids))
+            if prepared.deletions:
+                stats.deleted = self._nodes.delete(prepared.deletions)
             nodes = self._nodes.write(prepared, lastseen, stats)
             if prepared.name_edges:
                 nodes.ids.update(self._nodes.resolve_names(prepared, stats))
@@ -111,6 +124,3 @@ class GraphStore:
             self._conn.execute(sql.STAGE_NODE)
             self._conn.execute(sql.RAISE_WORK_MEM, {"work_mem": _WORK_MEM})
 
-
-def _with_prepared(batch: Batch, lastseen: str) -> tuple[Batch, PreparedBatch]:
-    return batch, prepare_batch(batch, lastseen)

@@ -1,0 +1,234 @@
+"""Reading in a process of its own: a file's batches are read and prepared there while this process writes them.
+
+Reading a collector file and preparing its batches (`merge.prepare_batch`) is Python work: about three quarters
+of the Python time of an ingest (py-spy, 100k objects). In a thread it shares the interpreter lock with the
+writer, so reading, writing and the web requests of the datapipe's process took turns on one core while
+PostgreSQL used the other. The reading process gives the reading a core of its own.
+
+One reading process serves one file after another (`python -m houndgraph.datapipe.read_process FD`). Messages
+are pickled over a socket pair: the parent sends a `ReadJob`; the child answers `("batch", PreparedBatch)` for
+each batch, then `("done", warnings)`, or `("failed", message, warnings)` for a file that cannot be read (an
+`IngestError`), or `("crashed", traceback)` for anything else. The child prepares the next batch while the
+parent writes the last one, and waits in `send` until the parent takes it, so at most two batches are in
+flight. A reading left before its end (a write failed, the datapipe stops) cannot be resumed: that child is
+killed. An idle child is kept for the next file and closed once it has been idle for `IDLE_SECONDS`; it also
+ends when its parent does (the socket closes).
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+from houndgraph.graph.store.merge import PreparedBatch, prepare_batch
+from houndgraph.graph.store.read_ahead import bulk_tuning
+from houndgraph.ingest.errors import IngestError
+from houndgraph.ingest.files import IngestFile, expand_upload
+from houndgraph.ingest.reader import read_file
+
+# An idle reading process is closed after this long (it holds memory from its last file).
+IDLE_SECONDS = 60.0
+_EXIT_WAIT_SECONDS = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class ReadJob:
+    """One document to read: a stored file, or a member of a stored zip archive."""
+
+    file_name: str
+    stored_path: str
+    member_name: str | None
+    batch_size: int
+    # The `lastseen` stamped on every record and edge (`encoding.rfc3339` of the task's seen_at).
+    lastseen: str
+    max_unzipped_bytes: int
+    max_zip_ratio: int
+
+
+class ReadingCrashed(RuntimeError):
+    """The reading process failed on something other than a bad file (a bug), or died."""
+
+
+def open_document(job: ReadJob) -> IngestFile:
+    """The job's JSON document: the stored file itself, or its member of a stored archive."""
+    path = Path(job.stored_path)
+    if not path.exists():
+        raise IngestError(f"{job.file_name}: the stored file {path} is missing")
+    if job.member_name is None:
+        return IngestFile(name=job.file_name, parent_name=None, open=lambda: path.open("rb"))
+    stat = path.stat()
+    members = _archive_members(path, stat.st_mtime_ns, stat.st_size, job.max_unzipped_bytes, job.max_zip_ratio)
+    member = members.get(job.member_name)
+    if member is None:
+        raise IngestError(f"{job.member_name}: no longer in the archive {path.name}")
+    return member
+
+
+@lru_cache(maxsize=4)
+def _archive_members(path: Path, mtime_ns: int, size: int, max_unzipped_bytes: int,
+                     max_ratio: int) -> dict[str, IngestFile]:
+    """An archive's members, checked once for all its tasks (checking walks every member; doing it per
+    task would cost the square of the member count). Keyed by modification time and size as well, so a
+    changed file is checked again."""
+    del mtime_ns, size
+    members = expand_upload(path, max_unzipped_bytes=max_unzipped_bytes, max_ratio=max_ratio, expect_zip=True)
+    return {member.name: member for member in members}
+
+
+# --- the parent's side ---------------------------------------------------------------------------
+
+
+class ReadingProcess:
+    def __init__(self) -> None:
+        parent, child = socket.socketpair()
+        with child:
+            # A session of its own: a Ctrl-C at the terminal reaches the service, which stops the datapipe,
+            # rather than every reading process at once.
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", __name__, str(child.fileno())],
+                pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, start_new_session=True,
+            )
+        self._connection = Connection(parent.detach())
+        self._between_files = True
+        self.idle_since = time.monotonic()
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    def usable(self) -> bool:
+        return self._between_files and self._process.poll() is None
+
+    def read(self, job: ReadJob, warnings: list[str]) -> Iterator[PreparedBatch]:
+        """The file's prepared batches; its warnings are appended to `warnings` when the reading ends.
+        Raises `IngestError` for a file that cannot be read, `ReadingCrashed` if the process failed."""
+        self._between_files = False
+        self._send(job)
+        while True:
+            message = self._receive()
+            if message[0] == "batch":
+                yield message[1]
+                continue
+            self._between_files = True
+            self.idle_since = time.monotonic()
+            if message[0] == "done":
+                warnings.extend(message[1])
+                return
+            if message[0] == "failed":
+                warnings.extend(message[2])
+                raise IngestError(message[1])
+            raise ReadingCrashed(f"the reading process failed: {message[1]}")
+
+    def _send(self, job: ReadJob) -> None:
+        try:
+            self._connection.send(job)
+        except OSError as exc:
+            raise ReadingCrashed(f"the reading process is gone ({self._exit()})") from exc
+
+    def _receive(self) -> tuple:  # type: ignore[type-arg]
+        try:
+            return self._connection.recv()  # type: ignore[no-any-return]
+        except (EOFError, OSError) as exc:
+            raise ReadingCrashed(f"the reading process ended while reading ({self._exit()})") from exc
+
+    def _exit(self) -> str:
+        try:
+            code = self._process.wait(_EXIT_WAIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            return "still running"
+        return f"exit code {code}"
+
+    def close(self) -> None:
+        """Ends the process: a clean exit between files, killed in the middle of one."""
+        self._connection.close()
+        if not self._between_files:
+            self._process.kill()
+        try:
+            self._process.wait(_EXIT_WAIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+
+
+_lock = threading.Lock()
+_idle: list[ReadingProcess] = []
+
+
+@contextmanager
+def reading_process() -> Iterator[ReadingProcess]:
+    """An idle reading process of this process, or a new one; kept for the next file if its reading ended."""
+    with _lock:
+        process = _idle.pop() if _idle else None
+    if process is not None and not process.usable():
+        process.close()
+        process = None
+    if process is None:
+        process = ReadingProcess()
+    try:
+        yield process
+    finally:
+        if process.usable():
+            with _lock:
+                _idle.append(process)
+        else:
+            process.close()
+
+
+def close_idle(older_than: float = 0.0) -> None:
+    """Close the idle reading processes idle for longer than `older_than` seconds (all by default)."""
+    now = time.monotonic()
+    with _lock:
+        closing = [process for process in _idle if now - process.idle_since >= older_than]
+        _idle[:] = [process for process in _idle if process not in closing]
+    for process in closing:
+        process.close()
+
+
+# --- the child's side ----------------------------------------------------------------------------
+
+
+def serve(connection: Connection) -> None:
+    """Read one job after another until the parent closes the connection."""
+    while True:
+        try:
+            job = connection.recv()
+        except (EOFError, OSError):
+            return
+        warnings: list[str] = []
+        try:
+            with bulk_tuning():
+                for batch in read_file(open_document(job), batch_size=job.batch_size, warnings=warnings):
+                    if not _send(connection, ("batch", prepare_batch(batch, job.lastseen).for_writer())):
+                        return
+            answer: tuple[object, ...] = ("done", warnings)
+        except IngestError as exc:
+            answer = ("failed", str(exc), warnings)
+        except Exception:
+            answer = ("crashed", traceback.format_exc())
+        if not _send(connection, answer):
+            return
+
+
+def _send(connection: Connection, message: tuple[object, ...]) -> bool:
+    """False when the parent is gone or has given up on this reading (it kills the process then)."""
+    try:
+        connection.send(message)
+    except OSError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    serve(Connection(int(sys.argv[1])))
