@@ -315,6 +315,34 @@ def test_an_edge_repeated_in_the_next_batch_after_creating_its_end_is_merged(con
     }
 
 
+def test_an_edge_restated_unchanged_is_left_alone_and_a_changed_one_is_merged(empty_graph: Database) -> None:
+    """An OU file restates the containment its children's files already wrote: the stored row must not be
+    rewritten, nor even locked (a row lock writes its page and the WAL), while new properties still merge."""
+    first = Batch(nodes=[user(ALICE), group(ADMINS)],
+                  edges=[edge(ALICE, ADEdge.MemberOf, ADMINS, ADNode.User, ADNode.Group, a=1)])
+    with empty_graph.connect_raw() as conn:
+        GraphStore(conn).write(first, seen_at=SEEN)
+        conn.commit()
+
+    def row(conn: psycopg.Connection) -> tuple[str, str, str]:
+        found = conn.execute("SELECT ctid::text, xmax::text, properties::text FROM edge").fetchone()
+        assert found is not None
+        return found
+
+    restated = Batch(edges=[edge(ALICE, ADEdge.MemberOf, ADMINS, ADNode.User, ADNode.Group, a=1)])
+    changed = Batch(edges=[edge(ALICE, ADEdge.MemberOf, ADMINS, ADNode.User, ADNode.Group, b=2)])
+    with empty_graph.connect_raw() as conn:
+        before = row(conn)
+        assert before[1] == "0"
+        GraphStore(conn).write(restated, seen_at=SEEN)
+        assert row(conn) == before
+        GraphStore(conn).write(changed, seen_at=SEEN)
+        assert row(conn)[0] != before[0]
+        assert {key: without_lastseen(p) for key, p in edges(conn).items()} == {
+            (ALICE, "MemberOf", ADMINS): {"a": 1, "b": 2}
+        }
+
+
 def test_an_edge_from_an_object_to_itself_is_kept(conn: psycopg.Connection) -> None:
     GraphStore(conn).write(Batch(nodes=[user(ALICE)], edges=[edge(ALICE, "WriteSPN", ALICE)]), seen_at=SEEN)
 
