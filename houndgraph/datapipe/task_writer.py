@@ -14,6 +14,8 @@ import psycopg
 from houndgraph.datapipe.loop_repository import TaskRow
 from houndgraph.datapipe.read_process import ReadJob, reading_process
 from houndgraph.graph.store import GraphStore, WriteStats, rfc3339
+from houndgraph.graph.store.merge import PreparedBatch
+from houndgraph.graph.store.read_ahead import ReadAhead
 from houndgraph.settings import Settings
 
 # 20k records a batch: measured best for time and memory (bench/ingest.py: 5k 27.3 s, 20k 22.7 s, 50k 23.8 s
@@ -57,11 +59,16 @@ def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warn
 
     if should_stop():
         raise Stopped()
-    # The next batch is read and prepared in the reading process while this one is written.
-    with reading_process() as reader:
-        store.write_prepared(reader.read(job, warnings), seen_at=task.seen_at, on_batch=after_batch)
+    # The next batch is read and prepared in the reading process while this one is written, and taken in
+    # (unpickled) by a thread of this process while PostgreSQL applies this one.
+    with reading_process() as reader, ReadAhead(reader.read(job, warnings), _as_is) as batches:
+        store.write_prepared(batches, seen_at=task.seen_at, on_batch=after_batch)
     warnings.extend(_store_warnings(progress.stats))
     return progress.stats
+
+
+def _as_is(batch: PreparedBatch) -> PreparedBatch:
+    return batch
 
 
 def _store_warnings(stats: WriteStats) -> list[str]:
