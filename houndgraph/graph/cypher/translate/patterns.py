@@ -94,19 +94,21 @@ def bind_patterns(st: Translation, frm: From, scope: Scope, patterns: tuple[a.Pa
 
 
 def join_keys(st: Translation, where: a.Expr, scope: Scope) -> list[str]:
-    """For each top-level `x = y` of a WHERE clause between two computed values, the plain jsonb `x = y` it
-    implies: Cypher's equality (with its null rules for lists and maps) is true only where jsonb's is, and a
-    row the WHERE clause keeps needs it true. PostgreSQL can hash-join on the plain form; without it two node
-    sets compared on a computed key (`split(u1.name, '@')[0] = split(u2.name, '@')[0]`) meet by a
-    nested loop over every pair."""
+    """For each top-level `x = y` or `x <> y` of a WHERE clause between two computed values, the plain jsonb
+    comparison it implies: Cypher's equality (with its null rules for lists and maps) is true only where
+    jsonb's is, its inequality only where jsonb's is, and a row the WHERE clause keeps needs it true.
+    PostgreSQL can hash-join on the plain `=`; without it two node sets compared on a computed key
+    (`split(u1.name, '@')[0] = split(u2.name, '@')[0]`) meet by a nested loop over every pair. The plain
+    `<>` is a cheap filter the database runs first (it orders conditions by cost): the members of groups of
+    their own domain, nearly all of them, never reach Cypher's comparison."""
     keys = []
     for term in sp.conjuncts(where):
-        if not (isinstance(term, a.Binary) and term.op == "=") or any(
+        if not (isinstance(term, a.Binary) and term.op in ("=", "<>")) or any(
                 isinstance(side, a.Literal | a.ListLiteral | a.MapLiteral) for side in (term.left, term.right)):
             continue
         left, right = ex.expr(st, term.left, scope), ex.expr(st, term.right, scope)
         if left.type is T.JSON and right.type is T.JSON:
-            keys.append(f"({left.sql} = {right.sql})")
+            keys.append(f"({left.sql} {term.op} {right.sql})")
     return keys
 
 
@@ -162,6 +164,8 @@ def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart, 
         if rel.variable_length:
             anchor_right = planning.walk_from_right(st.stats, st.kinds, part, index, ranks, labels or {})
             value, segment = var_length_walk(st, frm, scope, rel, left, right, anchor_right)
+            if ranks[index + 1 if anchor_right else index] < planning.FILTERED:
+                seed_on_edges(st, frm, rel, right if anchor_right else left, anchor_right)
         else:
             value = relationship(st, frm, scope, rel, left, right)
             segment = f"ARRAY[{left.sql}, {value.sql}, {right.sql}]"
@@ -250,6 +254,19 @@ def var_length_walk(st: Translation, frm: From, scope: Scope, rel: a.RelPattern,
     )
     frm.where.append(f"{other.sql} = {alias}.node")
     return Typed(f"{alias}.edges", T.RELS), f"{alias}.segment"
+
+
+def seed_on_edges(st: Translation, frm: From, rel: a.RelPattern, anchor: Typed, anchor_right: bool) -> None:
+    """A walk of one step or more starts only from nodes with an edge of its types in its direction: said as a
+    semi-join, the database finds the few nodes with an `AZGlobalAdmin` edge among 150k unfiltered ones from the
+    edges, instead of starting a recursive walk from each of them."""
+    assert rel.length is not None
+    low = rel.length[0]
+    if low is None or low < 1 or rel.direction is a.Direction.BOTH or not rel.types:
+        return
+    kinds = kind_filter(st, "kind_id", rel.types)
+    forward = (rel.direction is a.Direction.OUT) != anchor_right
+    frm.where.append(f"{anchor.sql} IN (SELECT {'start_id' if forward else 'end_id'} FROM edge WHERE {kinds})")
 
 
 def unique_relationships(frm: From, rels: list[tuple[a.RelPattern, Typed]]) -> None:
