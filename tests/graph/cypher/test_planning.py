@@ -190,3 +190,37 @@ def test_an_inequality_between_two_computed_values_adds_a_plain_filter(run: Any)
     assert rows(result) == []
     result = run("MATCH (a:User), (b:User) WHERE a.pwdlastset <> b.pwdlastset RETURN a.name, b.name")
     assert sorted(rows(result)) == [("ALICE@LAB.LOCAL", "BOB@LAB.LOCAL"), ("BOB@LAB.LOCAL", "ALICE@LAB.LOCAL")]
+
+
+@pytest.mark.parametrize(("query", "joined"), [
+    # The member is read from the edge; only the group's row is joined.
+    ("MATCH (g:Group)<-[:MemberOf]-(m) WITH g, count(m) AS members RETURN g.name, members", 1),
+    ("MATCH (g:Group) WHERE NOT (g)<-[:MemberOf]-() RETURN g.name", 1),
+    ("MATCH p=()-[:MemberOf]->()-[:AdminTo]->(c) RETURN p", 0),
+    # Named for more than a count, labelled, or met twice (`m`, where `g` is read from the edges): joined.
+    ("MATCH (g:Group)<-[:MemberOf]-(m) RETURN m.name", 2),
+    ("MATCH (g:Group)<-[:MemberOf]-(m:User) RETURN count(m)", 2),
+    ("MATCH (m)-[:MemberOf]->(g)-[:MemberOf]->(m) RETURN count(m)", 1),
+])
+def test_a_node_that_stands_for_any_node_is_read_from_its_edge(query: str, joined: int) -> None:
+    assert translate(parse(query), KINDS).sql.count("CROSS JOIN node AS") == joined
+
+
+@pytest.mark.parametrize("query", [
+    "MATCH (g:Group)<-[:MemberOf]-(m) WITH g, count(m) AS members RETURN g.name, members",
+    "MATCH (g:Group)<-[:MemberOf]-(m) RETURN g.name, count(DISTINCT m)",
+    "MATCH (g:Group) WHERE NOT (g)-[:AdminTo]->() RETURN g.name",
+    "MATCH p=()-[:MemberOf]->()-[:AdminTo]->(c) RETURN [x IN nodes(p) | x.name]",
+    "MATCH (a)-[:MemberOf]-(b) RETURN a.name, count(b)",
+    "MATCH (a)<-[:AdminTo]-()-[:MemberOf*1..]->(g) RETURN a.name, g.name",
+    "MATCH (m)-[:MemberOf]->(g) WITH count(m) AS c MATCH (x)-[:AdminTo]->(y) RETURN c, count(y)",
+    "MATCH (m)-[:MemberOf]->(g)-[:MemberOf]->(m) RETURN count(m)",
+    "MATCH (u:User) OPTIONAL MATCH (u)-[:MemberOf]->(g) RETURN u.name, count(g)",
+    "MATCH (n)-[r]->() RETURN type(r), count(*)",
+])
+def test_a_node_read_from_its_edge_gives_the_rows_of_a_joined_one(run: Any, monkeypatch: pytest.MonkeyPatch,
+                                                                   query: str) -> None:
+    read_from_edges = sorted(rows(run(query)), key=repr)
+    monkeypatch.setattr(patterns, "edge_end_only", lambda *args: False)
+    assert read_from_edges == sorted(rows(run(query)), key=repr)
+    assert read_from_edges
