@@ -11,7 +11,7 @@ import pytest
 from houndgraph.db import Database
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.statistics import KindStatistics
-from houndgraph.graph.cypher.translate import patterns
+from houndgraph.graph.cypher.translate import patterns, shortest
 from houndgraph.graph.cypher.translate.translator import translate
 from tests.graph.cypher.test_queries import DA, IT, A, rows
 
@@ -224,3 +224,21 @@ def test_a_node_read_from_its_edge_gives_the_rows_of_a_joined_one(run: Any, monk
     monkeypatch.setattr(patterns, "edge_end_only", lambda *args: False)
     assert read_from_edges == sorted(rows(run(query)), key=repr)
     assert read_from_edges
+
+
+def test_the_ends_of_a_search_alone_in_their_match_are_listed_without_distinct() -> None:
+    # Each node comes once from its own pattern; after an earlier MATCH one node may come with many rows.
+    (alone,) = shortest.requests(parse("MATCH p=shortestPath((n:User)-[:MemberOf*1..]->(g:Group)) RETURN p"), KINDS)
+    assert "DISTINCT" not in translate(alone.sources, KINDS).sql
+    (after,) = shortest.requests(parse("MATCH (u:User)-[:MemberOf]->(g:Group) "
+                                       "MATCH p=shortestPath((n:User)-[:MemberOf*1..]->(g)) RETURN p"), KINDS)
+    assert "SELECT DISTINCT" in translate(after.sources, KINDS).sql
+    assert "SELECT DISTINCT" in translate(after.targets, KINDS).sql
+
+
+def test_the_ends_after_an_earlier_match_give_each_shortest_path_once(run: Any) -> None:
+    # IT has two members (alice, DOMAIN ADMINS): without DISTINCT, IT would be a target twice.
+    result = run("MATCH (m)-[:MemberOf]->(g:Group) MATCH p=shortestPath((u:User)-[:MemberOf*1..]->(g)) "
+                 "RETURN DISTINCT u.name, g.name, length(p)")
+    assert sorted(rows(result)) == [("ALICE@LAB.LOCAL", "DOMAIN ADMINS@LAB.LOCAL", 2), ("ALICE@LAB.LOCAL", IT, 1),
+                                    ("BOB@LAB.LOCAL", "HELPDESK@LAB.LOCAL", 1)]
