@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 from houndgraph.kit.graph_shapes import GraphEdge, GraphNode
 
@@ -14,7 +15,9 @@ class CypherQueryRequest(BaseModel):
     include_properties: bool = False
 
 
-class Literal(BaseModel):
+class Literal(TypedDict):
+    """One value of a result row (a dict, not a model: a result may carry 100k of them)."""
+
     key: str
     value: Any
 

@@ -84,6 +84,8 @@ async def _run(session: AsyncSession, query: Query, allow_mutations: bool, compl
 
 
 def _literal_value(value: Any, kind: T) -> Any:
+    if kind is T.JSON:
+        return value
     if kind is T.DATETIME and isinstance(value, datetime):
         return value.isoformat()
     if kind is T.DURATION:
@@ -94,12 +96,10 @@ def _literal_value(value: Any, kind: T) -> Any:
 def to_graph(result: Result, include_properties: bool) -> CypherGraph:
     nodes = {str(node_id): graph_node(row, include_properties) for node_id, row in sorted(result.nodes.items())}
     edges = [graph_edge(row, include_properties) for _, row in sorted(result.edges.items())]
-    literals = [
-        Literal(key=name, value=_literal_value(value, kind))
-        for row in result.rows
-        for name, kind, value in zip(result.columns, result.types, row, strict=True)
-        if kind in SCALAR_TYPES
-    ]
+    scalars = [(index, name, kind) for index, (name, kind) in enumerate(zip(result.columns, result.types, strict=True))
+               if kind in SCALAR_TYPES]
+    literals = [Literal(key=name, value=_literal_value(row[index], kind))
+                for row in result.rows for index, name, kind in scalars]
     graph = CypherGraph(nodes=nodes, edges=edges, literals=literals)
     if include_properties:
         node_keys = sorted({key for row in result.nodes.values() for key in row.properties})

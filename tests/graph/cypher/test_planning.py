@@ -11,6 +11,7 @@ import pytest
 from houndgraph.db import Database
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.statistics import KindStatistics
+from houndgraph.graph.cypher.translate import patterns, shortest
 from houndgraph.graph.cypher.translate.translator import translate
 from tests.graph.cypher.test_queries import DA, IT, A, rows
 
@@ -135,3 +136,109 @@ def test_string_operators_between_string_functions_compare_text(run: Any) -> Non
     # Not a string: null, so no row, as with the generic operator.
     assert rows(run("MATCH (n:User) WHERE toLower(n.pwdlastset) CONTAINS '1' RETURN n.name")) == []
     assert rows(run("MATCH (n:User) WHERE n.pwdlastset CONTAINS '1' RETURN n.name")) == []
+
+
+@pytest.mark.parametrize(("query", "seed"), [
+    # No filter on either end: the walk starts only from nodes with an edge of its kind, found from the edges.
+    ("MATCH p=(n)-[:MemberOf*1..]->(m) RETURN p", "n1.id IN (SELECT start_id FROM edge WHERE kind_id IN (4))"),
+    ("MATCH p=(n:User)-[:MemberOf*2..3]->(m) RETURN p", "n1.id IN (SELECT start_id FROM edge WHERE kind_id IN (4))"),
+    # Walked from the filtered right end, against the pattern's direction.
+    ("MATCH p=(n)-[:MemberOf*1..]->(m {name: 'X'}) RETURN p", None),
+    ("MATCH p=(n)<-[:MemberOf*1..]-(m) RETURN p", "n1.id IN (SELECT end_id FROM edge WHERE kind_id IN (4))"),
+])
+def test_a_walk_of_one_step_or_more_from_an_unfiltered_end_starts_from_the_edges(query: str, seed: str | None) -> None:
+    sql = translate(parse(query), KINDS).sql
+    if seed is None:
+        assert "IN (SELECT start_id FROM edge" not in sql and "IN (SELECT end_id FROM edge" not in sql
+    else:
+        assert seed in sql
+
+
+@pytest.mark.parametrize("query", [
+    "MATCH p=(n)-[:MemberOf*0..]->(m) RETURN p",  # the walk of length 0 starts anywhere
+    "MATCH p=(n)-[:MemberOf*1..]-(m) RETURN p",  # either direction
+    "MATCH p=(n)-[*1..]->(m) RETURN p",  # any kind
+    "MATCH p=(n)-[:MemberOf*1..]->(m) WHERE n.name = 'ALICE@LAB.LOCAL' RETURN p",  # a filtered start
+])
+def test_other_walks_start_from_their_nodes(query: str) -> None:
+    sql = translate(parse(query), KINDS).sql
+    assert "IN (SELECT start_id FROM edge" not in sql and "IN (SELECT end_id FROM edge" not in sql
+
+
+@pytest.mark.parametrize("query", [
+    "MATCH p=(n)-[:MemberOf*1..]->(m) RETURN [x IN nodes(p) | x.name]",
+    "MATCH p=(n)<-[:MemberOf|AdminTo*1..2]-(m) RETURN [x IN nodes(p) | x.name]",
+    "MATCH p=(n)-[:AdminTo*1..]->(m:Computer)-[:MemberOf]->(g) RETURN [x IN nodes(p) | x.name]",
+    "MATCH p=(n)-[:GenericAll*1..]->(m) RETURN [x IN nodes(p) | x.name]",
+    "MATCH p=(n)-[:NoSuchKind*1..]->(m) RETURN [x IN nodes(p) | x.name]",
+])
+def test_a_walk_started_from_the_edges_finds_the_trails_of_one_started_from_every_node(
+        run: Any, monkeypatch: pytest.MonkeyPatch, query: str) -> None:
+    from_edges = sorted(rows(run(query)))
+    monkeypatch.setattr(patterns, "seed_on_edges", lambda *args: None)
+    assert from_edges == sorted(rows(run(query)))
+    if "NoSuchKind" not in query:
+        assert from_edges
+
+
+def test_an_inequality_between_two_computed_values_adds_a_plain_filter(run: Any) -> None:
+    query = "MATCH (a:User)-[:MemberOf]->(g:Group) WHERE a.domain <> g.domain RETURN a.name"
+    key = "(nullif(n1.properties->'domain', 'null'::jsonb) <> nullif(n2.properties->'domain', 'null'::jsonb))"
+    assert key in translate(parse(query), KINDS).sql
+    # Cypher's inequality still decides: [null] <> [true] is null, so carol (no hasspn) and bob differ from no one.
+    result = run("MATCH (a:User), (b:User) WHERE [a.hasspn] <> [b.hasspn] RETURN a.name, b.name")
+    assert rows(result) == []
+    result = run("MATCH (a:User), (b:User) WHERE a.pwdlastset <> b.pwdlastset RETURN a.name, b.name")
+    assert sorted(rows(result)) == [("ALICE@LAB.LOCAL", "BOB@LAB.LOCAL"), ("BOB@LAB.LOCAL", "ALICE@LAB.LOCAL")]
+
+
+@pytest.mark.parametrize(("query", "joined"), [
+    # The member is read from the edge; only the group's row is joined.
+    ("MATCH (g:Group)<-[:MemberOf]-(m) WITH g, count(m) AS members RETURN g.name, members", 1),
+    ("MATCH (g:Group) WHERE NOT (g)<-[:MemberOf]-() RETURN g.name", 1),
+    ("MATCH p=()-[:MemberOf]->()-[:AdminTo]->(c) RETURN p", 0),
+    # Named for more than a count, labelled, or met twice (`m`, where `g` is read from the edges): joined.
+    ("MATCH (g:Group)<-[:MemberOf]-(m) RETURN m.name", 2),
+    ("MATCH (g:Group)<-[:MemberOf]-(m:User) RETURN count(m)", 2),
+    ("MATCH (m)-[:MemberOf]->(g)-[:MemberOf]->(m) RETURN count(m)", 1),
+])
+def test_a_node_that_stands_for_any_node_is_read_from_its_edge(query: str, joined: int) -> None:
+    assert translate(parse(query), KINDS).sql.count("CROSS JOIN node AS") == joined
+
+
+@pytest.mark.parametrize("query", [
+    "MATCH (g:Group)<-[:MemberOf]-(m) WITH g, count(m) AS members RETURN g.name, members",
+    "MATCH (g:Group)<-[:MemberOf]-(m) RETURN g.name, count(DISTINCT m)",
+    "MATCH (g:Group) WHERE NOT (g)-[:AdminTo]->() RETURN g.name",
+    "MATCH p=()-[:MemberOf]->()-[:AdminTo]->(c) RETURN [x IN nodes(p) | x.name]",
+    "MATCH (a)-[:MemberOf]-(b) RETURN a.name, count(b)",
+    "MATCH (a)<-[:AdminTo]-()-[:MemberOf*1..]->(g) RETURN a.name, g.name",
+    "MATCH (m)-[:MemberOf]->(g) WITH count(m) AS c MATCH (x)-[:AdminTo]->(y) RETURN c, count(y)",
+    "MATCH (m)-[:MemberOf]->(g)-[:MemberOf]->(m) RETURN count(m)",
+    "MATCH (u:User) OPTIONAL MATCH (u)-[:MemberOf]->(g) RETURN u.name, count(g)",
+    "MATCH (n)-[r]->() RETURN type(r), count(*)",
+])
+def test_a_node_read_from_its_edge_gives_the_rows_of_a_joined_one(run: Any, monkeypatch: pytest.MonkeyPatch,
+                                                                   query: str) -> None:
+    read_from_edges = sorted(rows(run(query)), key=repr)
+    monkeypatch.setattr(patterns, "edge_end_only", lambda *args: False)
+    assert read_from_edges == sorted(rows(run(query)), key=repr)
+    assert read_from_edges
+
+
+def test_the_ends_of_a_search_alone_in_their_match_are_listed_without_distinct() -> None:
+    # Each node comes once from its own pattern; after an earlier MATCH one node may come with many rows.
+    (alone,) = shortest.requests(parse("MATCH p=shortestPath((n:User)-[:MemberOf*1..]->(g:Group)) RETURN p"), KINDS)
+    assert "DISTINCT" not in translate(alone.sources, KINDS).sql
+    (after,) = shortest.requests(parse("MATCH (u:User)-[:MemberOf]->(g:Group) "
+                                       "MATCH p=shortestPath((n:User)-[:MemberOf*1..]->(g)) RETURN p"), KINDS)
+    assert "SELECT DISTINCT" in translate(after.sources, KINDS).sql
+    assert "SELECT DISTINCT" in translate(after.targets, KINDS).sql
+
+
+def test_the_ends_after_an_earlier_match_give_each_shortest_path_once(run: Any) -> None:
+    # IT has two members (alice, DOMAIN ADMINS): without DISTINCT, IT would be a target twice.
+    result = run("MATCH (m)-[:MemberOf]->(g:Group) MATCH p=shortestPath((u:User)-[:MemberOf*1..]->(g)) "
+                 "RETURN DISTINCT u.name, g.name, length(p)")
+    assert sorted(rows(result)) == [("ALICE@LAB.LOCAL", "DOMAIN ADMINS@LAB.LOCAL", 2), ("ALICE@LAB.LOCAL", IT, 1),
+                                    ("BOB@LAB.LOCAL", "HELPDESK@LAB.LOCAL", 1)]

@@ -15,6 +15,8 @@ from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
 from houndgraph.graph import paths
+from houndgraph.graph.cypher.parser import parse
+from houndgraph.graph.cypher.translate import shortest
 from houndgraph.graph.paths import Path, shortest_paths
 from tests.conftest import move_node_ids_past_given_ones
 from tests.graph.cypher.answers import rows
@@ -138,6 +140,22 @@ def test_many_sources_with_limit_return_that_many_shortest_paths(empty_graph: Da
         assert len({(u, t, tuple(walk)) for u, t, walk in found}) == len(found), context
         assert all(tuple(walk) in expected[u, t] for u, t, walk in found), context
     assert all(len(walk) >= 3 for _, _, walk in long), context
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_limit_after_an_earlier_match_stops_the_search_early_with_shortest_paths(empty_graph: Database,
+                                                                                   seed: int) -> None:
+    graph, sources, targets = _drawn(empty_graph, seed)
+    expected = _expected(graph, sources, targets)
+    query = (f"MATCH (t:B) WHERE t.v >= 0 MATCH p=shortestPath((u:A)-[:R*1..]->(t)) WHERE u.v >= 1 {PATH_ROW} "
+             "LIMIT 3")
+    # The search may stop once three paths pass: the rows of an earlier MATCH only multiply the paths'.
+    assert shortest.rows_wanted(parse(query)) == (0, 3)
+    assert shortest.rows_wanted(parse(query.replace("MATCH (t:B)", "OPTIONAL MATCH (t:B)"))) is None
+    (limited,) = rows(empty_graph, [query])
+    assert len(limited) == min(3, len(expected)), f"seed {seed}"
+    assert len({(u, t) for u, t, _ in limited}) == len(limited), f"seed {seed}"
+    assert all(tuple(walk) in expected[u, t] for u, t, walk in limited), f"seed {seed}"
 
 
 def _searches(database: Database, searches: list[tuple[list[int], list[int]]],

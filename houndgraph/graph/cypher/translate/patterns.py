@@ -94,19 +94,21 @@ def bind_patterns(st: Translation, frm: From, scope: Scope, patterns: tuple[a.Pa
 
 
 def join_keys(st: Translation, where: a.Expr, scope: Scope) -> list[str]:
-    """For each top-level `x = y` of a WHERE clause between two computed values, the plain jsonb `x = y` it
-    implies: Cypher's equality (with its null rules for lists and maps) is true only where jsonb's is, and a
-    row the WHERE clause keeps needs it true. PostgreSQL can hash-join on the plain form; without it two node
-    sets compared on a computed key (`split(u1.name, '@')[0] = split(u2.name, '@')[0]`) meet by a
-    nested loop over every pair."""
+    """For each top-level `x = y` or `x <> y` of a WHERE clause between two computed values, the plain jsonb
+    comparison it implies: Cypher's equality (with its null rules for lists and maps) is true only where
+    jsonb's is, its inequality only where jsonb's is, and a row the WHERE clause keeps needs it true.
+    PostgreSQL can hash-join on the plain `=`; without it two node sets compared on a computed key
+    (`split(u1.name, '@')[0] = split(u2.name, '@')[0]`) meet by a nested loop over every pair. The plain
+    `<>` is a cheap filter the database runs first (it orders conditions by cost): the members of groups of
+    their own domain, nearly all of them, never reach Cypher's comparison."""
     keys = []
     for term in sp.conjuncts(where):
-        if not (isinstance(term, a.Binary) and term.op == "=") or any(
+        if not (isinstance(term, a.Binary) and term.op in ("=", "<>")) or any(
                 isinstance(side, a.Literal | a.ListLiteral | a.MapLiteral) for side in (term.left, term.right)):
             continue
         left, right = ex.expr(st, term.left, scope), ex.expr(st, term.right, scope)
         if left.type is T.JSON and right.type is T.JSON:
-            keys.append(f"({left.sql} = {right.sql})")
+            keys.append(f"({left.sql} {term.op} {right.sql})")
     return keys
 
 
@@ -154,16 +156,23 @@ def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart, 
     if part.shortest is not None:
         return sp.shortest_part(st, frm, scope, part)
     ranks = [selectivity(n, scope, filters) for n in part.nodes]
-    nodes = [node(st, frm, scope, n) for n in part.nodes]
+    placed = [None if edge_end_only(st, scope, part, index) else node(st, frm, scope, n)
+              for index, n in enumerate(part.nodes)]
     rels: list[tuple[a.RelPattern, Typed]] = []
     segments: list[str] = []
     for index, rel in enumerate(part.rels):
-        left, right = nodes[index], nodes[index + 1]
+        if not rel.variable_length:
+            value = relationship(st, frm, scope, rel, placed[index], placed[index + 1])
+            for end in (index, index + 1):
+                placed[end] = placed[end] or edge_end(scope, part.nodes[end], value, rel, end == index)
+        left, right = placed[index], placed[index + 1]
+        assert left is not None and right is not None
         if rel.variable_length:
             anchor_right = planning.walk_from_right(st.stats, st.kinds, part, index, ranks, labels or {})
             value, segment = var_length_walk(st, frm, scope, rel, left, right, anchor_right)
+            if ranks[index + 1 if anchor_right else index] < planning.FILTERED:
+                seed_on_edges(st, frm, rel, right if anchor_right else left, anchor_right)
         else:
-            value = relationship(st, frm, scope, rel, left, right)
             segment = f"ARRAY[{left.sql}, {value.sql}, {right.sql}]"
         rels.append((rel, value))
         segments.append(segment)
@@ -172,11 +181,38 @@ def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart, 
                 raise UnsupportedCypher(f"re-using the relationship variable `{rel.variable}` in a pattern")
             scope.bind(rel.variable, value)
     if part.variable is not None:
-        path = f"ARRAY[{nodes[0].sql}]::bigint[]"
+        assert placed[0] is not None
+        path = f"ARRAY[{placed[0].sql}]::bigint[]"
         for segment in segments:
             path = f"({path} || ({segment})[2:])"
         scope.bind(part.variable, Typed(path, T.PATH))
     return rels
+
+
+def edge_end_only(st: Translation, scope: Scope, part: a.PatternPart, index: int) -> bool:
+    """Whether the pattern node at `index` is read as the end id of the single relationship met first beside it,
+    its row never joined: a node of no label and no property, unnamed or named only in count(), stands for any
+    node, and every edge's ends are nodes (foreign keys). `MATCH (g:Group)<-[:MemberOf]-(m) ... count(m)` then
+    reads 214k edges, not 214k edges and their members' rows."""
+    pattern = part.nodes[index]
+    if pattern.labels or pattern.properties is not None:
+        return False
+    if pattern.variable is not None and (scope.has(pattern.variable) or pattern.variable not in st.counted_only):
+        return False
+    first = part.rels[index - 1] if index > 0 else part.rels[0] if part.rels else None
+    return first is not None and not first.variable_length
+
+
+def edge_end(scope: Scope, pattern: a.NodePattern, edge: Typed, rel: a.RelPattern, left: bool) -> Typed:
+    """The node at one end of the relationship `edge`, as its id column (edge_end_only)."""
+    if rel.direction is a.Direction.BOTH:
+        column = "s" if left else "t"
+    else:
+        column = "start_id" if left == (rel.direction is a.Direction.OUT) else "end_id"
+    value = Typed(f"{edge.alias}.{column}", T.NODE)
+    if pattern.variable is not None:
+        scope.bind(pattern.variable, value)
+    return value
 
 
 def kind_filter(st: Translation, column: str, types: tuple[str, ...]) -> str | None:
@@ -186,16 +222,18 @@ def kind_filter(st: Translation, column: str, types: tuple[str, ...]) -> str | N
     return f"{column} IN ({', '.join(map(str, ids))})" if ids else "FALSE"
 
 
-def relationship(st: Translation, frm: From, scope: Scope, rel: a.RelPattern, left: Typed,
-                 right: Typed) -> Typed:
+def relationship(st: Translation, frm: From, scope: Scope, rel: a.RelPattern, left: Typed | None,
+                 right: Typed | None) -> Typed:
+    """A single relationship between two placed nodes; an end still None is read from it (edge_end)."""
     alias = st.aliases.new("e")
     if rel.direction is a.Direction.BOTH:
         frm.join(f"CROSS JOIN {UNDIRECTED_EDGES} AS {alias}")
-        frm.where.append(f"{alias}.s = {left.sql} AND {alias}.t = {right.sql}")
+        ends = (("s", left), ("t", right))
     else:
         start, end = (left, right) if rel.direction is a.Direction.OUT else (right, left)
         frm.join(f"CROSS JOIN edge AS {alias}")
-        frm.where.append(f"{alias}.start_id = {start.sql} AND {alias}.end_id = {end.sql}")
+        ends = (("start_id", start), ("end_id", end))
+    frm.where.extend(f"{alias}.{column} = {value.sql}" for column, value in ends if value is not None)
     if (kinds := kind_filter(st, f"{alias}.kind_id", rel.types)) is not None:
         frm.where.append(kinds)
     value = Typed(f"{alias}.id", T.REL, alias)
@@ -250,6 +288,19 @@ def var_length_walk(st: Translation, frm: From, scope: Scope, rel: a.RelPattern,
     )
     frm.where.append(f"{other.sql} = {alias}.node")
     return Typed(f"{alias}.edges", T.RELS), f"{alias}.segment"
+
+
+def seed_on_edges(st: Translation, frm: From, rel: a.RelPattern, anchor: Typed, anchor_right: bool) -> None:
+    """A walk of one step or more starts only from nodes with an edge of its types in its direction: said as a
+    semi-join, the database finds the few nodes with an `AZGlobalAdmin` edge among 150k unfiltered ones from the
+    edges, instead of starting a recursive walk from each of them."""
+    assert rel.length is not None
+    low = rel.length[0]
+    if low is None or low < 1 or rel.direction is a.Direction.BOTH or not rel.types:
+        return
+    kinds = kind_filter(st, "kind_id", rel.types)
+    forward = (rel.direction is a.Direction.OUT) != anchor_right
+    frm.where.append(f"{anchor.sql} IN (SELECT {'start_id' if forward else 'end_id'} FROM edge WHERE {kinds})")
 
 
 def unique_relationships(frm: From, rels: list[tuple[a.RelPattern, Typed]]) -> None:

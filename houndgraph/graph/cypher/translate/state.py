@@ -32,6 +32,8 @@ class Translation:
     top_match: bool = False
     # Inside an expression computed once per statement (expressions.expr): its parts are not hoisted again.
     hoisting: bool = False
+    # Node variables written in one node pattern and named nowhere but in count(): patterns.edge_end_only.
+    counted_only: frozenset[str] = frozenset()
 
     @contextmanager
     def within(self, *, aggregating: bool | None = None, top_match: bool | None = None,

@@ -8,6 +8,7 @@ correlated subqueries compiled by the same code with the outer variables in scop
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import patterns as pt
 from houndgraph.graph.cypher.translate.state import FoundPath, Translation
 from houndgraph.graph.cypher.translate.values import From, Inputs, Scope, T, Typed, as_json
+from houndgraph.graph.cypher.validate import walk
 
 Columns = list[tuple[str, T]]
 
@@ -35,9 +37,25 @@ def translate(query: a.Query, kinds: Mapping[str, int], shortest: Mapping[int, l
               inputs: Inputs | None = None, stats: KindStatistics | None = None) -> Statement:
     """`shortest` holds the paths of the query's shortestPath patterns (shortest.requests() lists them);
     `stats`, the graph's kind statistics, lets the planner compare the sizes of a walk's ends."""
-    st = Translation(kinds, shortest or {}, inputs, stats=stats)
+    st = Translation(kinds, shortest or {}, inputs, stats=stats, counted_only=counted_only(query))
     sql, columns = query_sql(st, query, Scope(), top=True)
     return Statement(sql, st.params.values, tuple(columns))
+
+
+def counted_only(query: a.Query) -> frozenset[str]:
+    """The variables of one node pattern each that the query names nowhere but as `count(name)`."""
+    patterns: Counter[str] = Counter()
+    named: Counter[str] = Counter()
+    counted: Counter[str] = Counter()
+    for node in walk(query):
+        if isinstance(node, a.NodePattern) and node.variable is not None:
+            patterns[node.variable] += 1
+        elif isinstance(node, a.Variable):
+            named[node.name] += 1
+        elif isinstance(node, a.FunctionCall) and node.name == "count" and len(node.args) == 1 \
+                and isinstance(node.args[0], a.Variable):
+            counted[node.args[0].name] += 1
+    return frozenset(name for name, seen in patterns.items() if seen == 1 and named[name] == counted[name])
 
 
 def evaluate(expressions: Sequence[a.Expr], kinds: Mapping[str, int], inputs: Inputs) -> tuple[Statement, list[T]]:

@@ -1,0 +1,56 @@
+"""How a statement's rows come back: at most one row past the row budget, and JSON values read exactly as the
+standard parser reads them, whichever parser reads them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg.types.json import Jsonb
+
+from houndgraph.db import Database
+from houndgraph.graph.budget import ResultTooLarge, WorkBudget
+from houndgraph.graph.cypher.parser import parse
+from houndgraph.graph.cypher.statement import Result, load_json, run_statement
+from tests.graph.cypher.conftest import cypher
+
+
+def _statement_rows(database: Database, query: str, budget: WorkBudget) -> Result:
+    async def go() -> Result:
+        async with await psycopg.AsyncConnection.connect(database.conninfo) as conn:
+            kinds = dict(await (await conn.execute("SELECT name, id FROM kind")).fetchall())
+            return await run_statement(conn, parse(query), kinds, budget=budget)
+
+    return asyncio.run(go())
+
+
+def test_a_result_past_the_row_budget_is_cut_one_row_after_it_in_its_order(empty_graph: Database) -> None:
+    result = _statement_rows(empty_graph, "UNWIND range(1, 1000) AS x RETURN x ORDER BY x DESC", WorkBudget(max_rows=5))
+    assert [row[0] for row in result.rows] == [1000, 999, 998, 997, 996, 995]
+    with pytest.raises(ResultTooLarge):
+        cypher(empty_graph, "UNWIND range(1, 1000) AS x RETURN x", budget=WorkBudget(max_rows=5))
+    within = cypher(empty_graph, "UNWIND range(1, 5) AS x RETURN x", budget=WorkBudget(max_rows=5))
+    assert [row[0] for row in within.rows] == [1, 2, 3, 4, 5]
+    union = _statement_rows(empty_graph, "UNWIND range(1, 3) AS x RETURN x UNION ALL UNWIND range(4, 9) AS x RETURN x",
+                            WorkBudget(max_rows=4))
+    assert len(union.rows) == 5
+
+
+@pytest.mark.parametrize("text", [
+    b'"ALICE@LAB.LOCAL"', b"1600000000", b"-0.0", b"1.5e300", b'[1, 2.5, "x", null, true]', b'{"a": {"b": [1]}}',
+    b"12345678901234567890123", b"-9223372036854775809", b"1e400", b'"\\ud800"', b'["S-1-5-21-1234567890123456789"]',
+])
+def test_json_values_read_as_the_standard_parser_reads_them(text: bytes) -> None:
+    value, expected = load_json(text), json.loads(text)
+    assert value == expected and type(value) is type(expected)
+
+
+def test_an_integer_beyond_64_bits_comes_back_exact(run: Any, empty_graph: Database, graph: dict[str, int]) -> None:
+    with empty_graph.connect_raw(autocommit=True) as conn:
+        conn.execute("UPDATE node SET properties = properties || %s WHERE id = %s",
+                     (Jsonb({"big": 12345678901234567890123}), graph["alice"]))
+    assert run("MATCH (u:User) WHERE u.big IS NOT NULL RETURN u.big, u.name").rows == [
+        (12345678901234567890123, "ALICE@LAB.LOCAL")]
