@@ -147,6 +147,7 @@ class Connection:
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
+        self.body = b""
 
     @classmethod
     async def open(cls, url: str) -> Connection:
@@ -154,6 +155,7 @@ class Connection:
         return cls(*await asyncio.open_connection(host, int(port)))
 
     async def request(self, method: str, path: str, headers: dict[str, str], body: bytes) -> int:
+        """Sends a request and reads its answer: returns the status; the body is left in `self.body`."""
         lines = [f"{method} {path} HTTP/1.1", "Host: load", f"Content-Length: {len(body)}",
                  *(f"{name}: {value}" for name, value in headers.items())]
         self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
@@ -161,12 +163,15 @@ class Connection:
         head = (await self.reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
         fields = {name.strip().lower(): value.strip()
                   for name, _, value in (line.partition(":") for line in head[1:] if line)}
+        self.body = b""
         if "content-length" in fields:
-            await self.reader.readexactly(int(fields["content-length"]))
+            self.body = await self.reader.readexactly(int(fields["content-length"]))
         elif fields.get("transfer-encoding", "").lower() == "chunked":
+            chunks = []
             while size := int((await self.reader.readline()).strip(), 16):
-                await self.reader.readexactly(size + 2)
+                chunks.append((await self.reader.readexactly(size + 2))[:-2])
             await self.reader.readline()
+            self.body = b"".join(chunks)
         if fields.get("connection", "").lower() == "close":
             self.close()
             self.reader, self.writer = await asyncio.open_connection(*self.writer.get_extra_info("peername")[:2])

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.exc import DBAPIError
@@ -111,8 +112,11 @@ def install_error_handlers(app: FastAPI) -> None:
     async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
         return _error_response(request, BadRequest(_validation_message(request, error)))
 
+    # Statements sent on the driver's connection (graph searches, `db.graph_connection`) raise psycopg's own
+    # errors, not SQLAlchemy's wrapper of them: both are answered alike, a cancelled statement as a timeout.
     @app.exception_handler(DBAPIError)
-    async def database_error(request: Request, error: DBAPIError) -> JSONResponse:
+    @app.exception_handler(psycopg.Error)
+    async def database_error(request: Request, error: Exception) -> JSONResponse:
         if is_query_canceled(error):
             return _error_response(request, RequestTimedOut())
         if (message := data_error_message(error)) is not None:

@@ -9,6 +9,7 @@ deadline passes or the client leaves), the one way graph code reaches that sessi
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import re
 import select
@@ -20,8 +21,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import orjson
 import psutil
 import psycopg
+import psycopg.types.json
 from psycopg.rows import tuple_row
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
@@ -112,6 +115,7 @@ class Database:
     sessionmaker: async_sessionmaker[AsyncSession] = field(init=False)
 
     def __post_init__(self) -> None:
+        psycopg.types.json.set_json_loads(read_json)
         sa_url = _sqlalchemy_url(self.url)
         # Requests' connections are not pinged at checkout (one more round trip per request): a look at the
         # socket tells a connection the server dropped (restart, terminated backend), and the pool replaces it.
@@ -179,6 +183,18 @@ class Database:
                     yield session
                 finally:
                     deadline.detach(connection)
+
+
+# A run of 19 digits or more: maybe a number beyond 64 bits, which orjson reads as a float, losing digits.
+LONG_DIGITS = re.compile(rb"[0-9]{19}")
+
+
+def read_json(data: str | bytes) -> Any:
+    """json and jsonb values as psycopg hands them over, read by orjson (graph nodes' properties: several
+    times faster than the standard library). jsonb holds integers of any size, which orjson would turn into
+    floats: text with a long run of digits is read by the standard library, which keeps them whole."""
+    raw = data.encode() if isinstance(data, str) else bytes(data)
+    return json.loads(raw) if LONG_DIGITS.search(raw) else orjson.loads(raw)
 
 
 def dropped(connection: psycopg.AsyncConnection[Any]) -> bool:

@@ -8,7 +8,8 @@ the new number and the changed rows become visible together. Each request reads 
 statement (the one that sets its deadline); when it moved, the cache is emptied before it is asked. A logout,
 a deleted token or a disabled user is therefore refused by every process from the next transaction on, with
 no waiting time.
-Time-bound facts (a session's expiry) are checked on every use.
+Time-bound facts (a session's expiry) are checked on every use. The user as `/self` shows it is kept too:
+since migration 0023 any change of a user row moves the generation.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from houndgraph.auth.context import AuthContext
+from houndgraph.user.schemas import UserView
 
 # Beyond this many credentials the cache starts again (a bound on memory, not an expected size).
 MAX_ENTRIES = 10_000
@@ -58,6 +60,7 @@ class AuthCache:
     sessions: dict[int, KnownSession] = field(default_factory=dict)
     tokens: dict[uuid.UUID, KnownToken] = field(default_factory=dict)
     touched: dict[uuid.UUID, float] = field(default_factory=dict)
+    users: dict[uuid.UUID, UserView] = field(default_factory=dict)
     # Decoding a JWT (signature, claims) costs more than the rest of authentication: once per token string.
     # Not tied to the generation: a signature stays valid; the session it names is checked at each use.
     claims: dict[str, BearerClaims] = field(default_factory=dict)
@@ -70,6 +73,7 @@ class AuthCache:
         if self.generation is None or generation > self.generation:
             self.sessions.clear()
             self.tokens.clear()
+            self.users.clear()
             self.generation = generation
         return generation == self.generation
 
@@ -86,6 +90,13 @@ class AuthCache:
     def remember_token(self, generation: int | None, token_id: uuid.UUID, known: KnownToken) -> None:
         if self._current(generation):
             self._bound(self.tokens)[token_id] = known
+
+    def user(self, generation: int | None, user_id: uuid.UUID) -> UserView | None:
+        return self.users.get(user_id) if self._current(generation) else None
+
+    def remember_user(self, generation: int | None, user_id: uuid.UUID, view: UserView) -> None:
+        if self._current(generation):
+            self._bound(self.users)[user_id] = view
 
     def bearer_claims(self, token: str) -> BearerClaims | None:
         return self.claims.get(token)

@@ -2,11 +2,10 @@ from __future__ import annotations
 
 from fastapi import Request, Response
 
-from houndgraph.auth import repository, service
-from houndgraph.auth.dependencies import ClientAddress, CurrentAuth, PasswordPoolDep
+from houndgraph.auth import service
+from houndgraph.auth.dependencies import ClientAddress, CurrentAuth, PasswordPoolDep, auth_cache
 from houndgraph.auth.schemas import LoginRequest, LoginResponse
 from houndgraph.deps import SessionDep, SettingsDep
-from houndgraph.errors import NotFound
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.user.schemas import UserView
 
@@ -25,8 +24,5 @@ async def logout(auth: CurrentAuth, session: SessionDep) -> Response:
     return Response(status_code=200, media_type="text/plain", headers={"Location": "/ui/login"})
 
 
-async def get_self(auth: CurrentAuth, session: SessionDep) -> DataEnvelope[UserView]:
-    user = await repository.user_by_id(session, auth.user_id)
-    if user is None:
-        raise NotFound()
-    return DataEnvelope(data=UserView.of(user))
+async def get_self(auth: CurrentAuth, session: SessionDep, request: Request) -> DataEnvelope[UserView]:
+    return DataEnvelope(data=await service.self_view(session, auth.user_id, auth_cache(request)))

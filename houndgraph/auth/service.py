@@ -23,9 +23,10 @@ from houndgraph.auth.context import AuthContext
 from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
 from houndgraph.db import cache_generation
-from houndgraph.errors import BadRequest, Forbidden, ServiceError, TooManyRequests, Unauthorized
+from houndgraph.errors import BadRequest, Forbidden, NotFound, ServiceError, TooManyRequests, Unauthorized
 from houndgraph.settings import Settings
 from houndgraph.user import mfa
+from houndgraph.user.schemas import UserView
 
 JWT_ALGORITHM = "HS256"
 SIGNATURE_SKEW = timedelta(hours=1)
@@ -160,6 +161,19 @@ async def authenticate_bearer(session: AsyncSession, settings: Settings, token: 
     if known.user_id != user_id or known.expires_at <= _now():
         raise Unauthorized(TOKEN_AUTH_FAILED)
     return known.context
+
+
+async def self_view(session: AsyncSession, user_id: uuid.UUID, cache: AuthCache) -> UserView:
+    """The caller as `/self` shows it; read once per cache generation (any change of the user moves it)."""
+    generation = cache_generation(session)
+    view = cache.user(generation, user_id)
+    if view is None:
+        user = await repository.user_by_id(session, user_id)
+        if user is None:
+            raise NotFound()
+        view = UserView.of(user)
+        cache.remember_user(generation, user_id, view)
+    return view
 
 
 @dataclass(frozen=True, slots=True)

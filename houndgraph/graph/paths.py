@@ -1,14 +1,15 @@
 """Shortest paths over the edge table: breadth-first search with one batched query per level.
 
 One source and one target: bidirectional BFS; while both frontiers are small both sides advance in the same
-query (one round trip per two levels), then the smaller one. Many sources and few targets (the everyday "all
-users -> Domain Admins"): one reverse BFS per target that reaches every source at once, never a search per
-pair, until its frontier outgrows the sources not reached yet; from then on those grow searches of their own
-toward it, all in one query per level, and whichever side has the smaller frontier advances (sparse sources
-such as Kerberoastable users meet it a level or two from themselves); their searches carry on toward the
-next target. The mirror image when targets outnumber sources. `all_paths` keeps every parent at the shortest
-depth (allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so that a query with a
-LIMIT stops the search once it has its rows. DESIGN.md gives the measurements behind this.
+query (one round trip per two levels), then the smaller one; the level where they meet reads only the edges
+from one frontier to the other. Many sources and few targets (the everyday "all users -> Domain Admins"):
+one reverse BFS per target that reaches every source at once, never a search per pair, until its frontier
+outgrows the sources not reached yet; from then on those grow searches of their own toward it, all in one
+query per level, and whichever side has the smaller frontier advances (sparse sources such as Kerberoastable
+users meet it a level or two from themselves); their searches carry on toward the next target. The mirror
+image when targets outnumber sources. `all_paths` keeps every parent at the shortest depth
+(allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so that a query with a LIMIT
+stops the search once it has its rows. DESIGN.md gives the measurements behind this.
 
 Every search draws on a `WorkBudget` (nodes visited, path members found, the deadline), checked at each
 level and while paths are enumerated, so an all-pairs search stops with `WorkExhausted` rather than growing
@@ -101,9 +102,14 @@ async def _level(conn: GraphConnection, steps: Steps, kind_ids: Sequence[int] | 
     """The rows of each (frontier, forward) step, all steps in one query."""
     sql, params = _level_sql(steps, kind_ids)
     cursor = await conn.execute(sql, params)
+    return _rows_of_steps(steps, await cursor.fetchall())
+
+
+def _rows_of_steps(steps: Steps, records: Iterable[tuple[int, int, int, int]]) -> list[Rows]:
+    """(step, node, kind id, neighbour) records as each step's rows."""
     found: list[Rows] = [[] for _ in steps]
     forwards = [forward for _, forward in steps]
-    for index, node, kind, neighbour in await cursor.fetchall():
+    for index, node, kind, neighbour in records:
         key = (node, kind, neighbour) if forwards[index] else (neighbour, kind, node)
         found[index].append((node, key, neighbour))
     return found
@@ -154,9 +160,12 @@ async def _with_edge_ids(conn: GraphConnection, batches: list[list[KeyPath]]) ->
 
 
 async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], direction: Direction,
-                  kind_ids: Sequence[int] | None, all_paths: bool, budget: WorkBudget) -> list[list[int]]:
+                  kind_ids: Sequence[int] | None, all_paths: bool, budget: WorkBudget,
+                  meeting: _Search | None = None) -> list[list[int]]:
     """Advance each (side, whether it grows from the left end) by one level, all in one query; returns
-    each side's newly reached nodes."""
+    each side's newly reached nodes. With `meeting` (the search the first side grows toward), when the first
+    side's edges reach that search's frontier, only those edges are read and only the first side advances,
+    onto the nodes where the two meet (see `_meeting_level`)."""
     budget.check_time()
     steps: list[tuple[list[int], bool]] = []
     for side, from_left in sides:
@@ -164,10 +173,39 @@ async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], 
             steps.append((side.frontier, from_left))
         if direction in (Direction.IN, Direction.BOTH):
             steps.append((side.frontier, not from_left))
-    found = iter(await _level(conn, steps, kind_ids))
     per_side = 2 if direction is Direction.BOTH else 1
+    if meeting is None:
+        levels = await _level(conn, steps, kind_ids)
+    else:
+        met, levels = await _meeting_level(conn, steps, per_side, meeting.frontier, kind_ids)
+        if met:
+            first, _ = sides[0]
+            return [_advance(first, chain.from_iterable(levels[:per_side]), all_paths, budget)]
+    found = iter(levels)
     return [_advance(side, [row for _ in range(per_side) for row in next(found)], all_paths, budget)
             for side, _ in sides]
+
+
+async def _meeting_level(conn: GraphConnection, steps: Steps, checked: int, frontier: list[int],
+                         kind_ids: Sequence[int] | None) -> tuple[bool, list[Rows]]:
+    """A level of a search that meets another: if edges of the first `checked` steps end on `frontier`,
+    those edges alone, and True; otherwise every row of every step, as `_level` reads them.
+
+    When two searches that have not met yet are about to, every shortest path takes one edge from the one's
+    frontier to the other's (a node nearer to either end would have been reached by both already), so the
+    edges of the level that lead elsewhere are never used: PostgreSQL leaves them out of the answer. At the
+    last level of a search they are most of it (a user's groups lead to a thousand computers and groups, a
+    dozen of them members of Domain Admins)."""
+    sql, params = _level_sql(steps, kind_ids)
+    params["frontier"] = _array(frontier)
+    cursor = await conn.execute(
+        f"WITH found AS MATERIALIZED ({sql}), "
+        f"met AS (SELECT * FROM found WHERE step < {int(checked)} "
+        "AND far IN (SELECT unnest(%(frontier)s::bigint[]))) "
+        "SELECT step, node, kind_id, far, true FROM met "
+        "UNION ALL SELECT step, node, kind_id, far, false FROM found WHERE NOT EXISTS (SELECT FROM met)", params)
+    records = await cursor.fetchall()
+    return bool(records and records[0][4]), _rows_of_steps(steps, (record[:4] for record in records))
 
 
 def _advance(side: _Search, rows: Iterable[tuple[int, EdgeKey, int]], all_paths: bool, budget: WorkBudget
@@ -417,7 +455,8 @@ async def _bidirectional(conn: GraphConnection, left: int, right: int, kind_ids:
             sides = [(forward, True)]
         else:
             sides = [(backward, False)]
-        reached = await _expand(conn, sides, direction, kind_ids, all_paths, budget)
+        other = backward if sides[0][0] is forward else forward
+        reached = await _expand(conn, sides, direction, kind_ids, all_paths, budget, meeting=other)
         # The sides met only now: every node both have reached was reached in this round.
         met = [n for new in reached for n in new if n in forward.depth and n in backward.depth]
         if met:

@@ -144,3 +144,29 @@ def test_api_keys_switched_off_are_refused_at_once(admin: httpx.Client, second: 
         assert signed_get(admin, token, SELF) == 401
         assert signed_get(second, token, SELF) == 401
     assert signed_get(second, token, SELF) == 200
+
+
+def test_self_shows_a_change_of_the_user_at_once_in_both_processes(admin: httpx.Client, second: httpx.Client,
+                                                                   user: dict, database: Database) -> None:
+    """`/self` is answered from each process's cache (migration 0023): a change of the user made in one
+    process, or behind the service's back, shows in both on the next request."""
+    session = bearer(admin, user["principal_name"])
+    token = new_token(admin, session)
+    both_use(admin, second, session, token)
+    response = second.patch(f"/api/v2/bloodhound-users/{user['id']}", headers=admin.headers,
+                            json={"first_name": "Renamed", "roles": [ROLE_IDS["User"]]})
+    assert response.status_code == 200, response.text
+    for http in (admin, second):
+        assert http.get(SELF, headers=session).json()["data"]["first_name"] == "Renamed"
+        signed = http.get(SELF, headers=signed_headers(token["id"], token["key"], "GET", SELF))
+        assert signed.json()["data"]["first_name"] == "Renamed"
+    with database.connect_raw(autocommit=True) as conn:
+        conn.execute("UPDATE users SET email_address = 'moved@example.test', eula_accepted = true WHERE id = %s",
+                     (user["id"],))
+    for http in (admin, second):
+        shown = http.get(SELF, headers=session).json()["data"]
+        assert (shown["email_address"], shown["eula_accepted"]) == ("moved@example.test", True)
+    roles = admin.patch(f"/api/v2/bloodhound-users/{user['id']}", json={"roles": [ROLE_IDS["Upload-Only"]]})
+    assert roles.status_code == 200, roles.text
+    for http in (admin, second):
+        assert [role["name"] for role in http.get(SELF, headers=session).json()["data"]["roles"]] == ["Upload-Only"]

@@ -50,3 +50,20 @@ def test_path_routes_over_the_budget_answer_the_reference_timeout(admin: httpx.C
     # A nearer pair has few enough paths (4 x 4 through the first two layers).
     near = admin.get(route, params={"start_node": source, "end_node": "LAYERED-10"})
     assert near.status_code == 200
+
+
+@pytest.mark.parametrize("route", ["/api/v2/graphs/shortest-path", "/api/v2/pathfinding"])
+def test_a_search_cancelled_by_the_request_deadline_answers_request_timed_out(
+        admin: httpx.Client, database: Database, layered: tuple[str, str], route: str) -> None:
+    """PostgreSQL cancels a search statement still running when the deadline (`Prefer: wait=1`) passes: the
+    route answers the reference's timeout, not an internal error. Here the search cannot finish in time
+    because another transaction holds the edge table."""
+    source, target = layered
+    with database.connect_raw() as blocker:
+        blocker.execute("LOCK TABLE edge IN ACCESS EXCLUSIVE MODE")
+        response = admin.get(route, params={"start_node": source, "end_node": "LAYERED-10"},
+                             headers={"Prefer": "wait=1"})
+        blocker.rollback()
+    _assert_reference_error(response, REQUEST_TIMED_OUT)
+    # The same search, unhindered, answers.
+    assert admin.get(route, params={"start_node": source, "end_node": "LAYERED-10"}).status_code == 200
