@@ -9,7 +9,6 @@ deadline passes or the client leaves), the one way graph code reaches that sessi
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import re
 import select
@@ -21,7 +20,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import orjson
 import psutil
 import psycopg
 import psycopg.types.json
@@ -35,6 +33,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from houndgraph.deadline import RequestDeadline
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
+from houndgraph.graph.json_values import read_json
 from houndgraph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -183,18 +182,6 @@ class Database:
                     yield session
                 finally:
                     deadline.detach(connection)
-
-
-# A run of 19 digits or more: maybe a number beyond 64 bits, which orjson reads as a float, losing digits.
-LONG_DIGITS = re.compile(rb"[0-9]{19}")
-
-
-def read_json(data: str | bytes) -> Any:
-    """json and jsonb values as psycopg hands them over, read by orjson (graph nodes' properties: several
-    times faster than the standard library). jsonb holds integers of any size, which orjson would turn into
-    floats: text with a long run of digits is read by the standard library, which keeps them whole."""
-    raw = data.encode() if isinstance(data, str) else bytes(data)
-    return json.loads(raw) if LONG_DIGITS.search(raw) else orjson.loads(raw)
 
 
 def dropped(connection: psycopg.AsyncConnection[Any]) -> bool:

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
-import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 import psycopg
-from psycopg.types.json import set_json_loads
 
 from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.budget import WorkBudget
@@ -159,34 +154,11 @@ async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Map
     return await _execute(conn, compile_query(query, kinds, {0: found}, stats=stats))
 
 
-# A run of digits that may be an integer beyond 64 bits.
-_LONG_NUMBER = re.compile(rb"\d{19}")
-
-
-def load_json(data: str | bytes) -> Any:
-    """A json or jsonb value as the standard parser reads it, through orjson (ten times faster on the many small
-    values of a large result) wherever the two agree: orjson reads integers beyond 64 bits as floats and
-    refuses numbers beyond a double and lone surrogates, so such texts go to `json.loads`."""
-    if isinstance(data, str):
-        data = data.encode()
-    if _LONG_NUMBER.search(data) is None:
-        with contextlib.suppress(orjson.JSONDecodeError):
-            return orjson.loads(data)
-    return json.loads(data)
-
-
-def fast_cursor(conn: psycopg.AsyncConnection) -> psycopg.AsyncCursor[Any]:
-    """A cursor of `conn` that reads json and jsonb with `load_json`."""
-    cursor = conn.cursor()
-    set_json_loads(load_json, cursor)
-    return cursor
-
-
 async def _execute(conn: psycopg.AsyncConnection, statement: Statement, max_rows: int | None = None) -> Result:
     """The statement's rows; with `max_rows`, at most one more than that (the caller refuses such a result), so
     that a query of a million rows is refused after the database made the first 100,001, not all of them."""
     sql = statement.sql if max_rows is None else f"SELECT * FROM ({statement.sql}) AS result LIMIT {int(max_rows) + 1}"
-    cursor = await fast_cursor(conn).execute(sql, statement.params)
+    cursor = await conn.execute(sql, statement.params)
     rows = [tuple(row) for row in await cursor.fetchall()]
     return Result([name for name, _ in statement.columns], [kind for _, kind in statement.columns], rows,
                   statement)

@@ -14,7 +14,8 @@ from psycopg.types.json import Jsonb
 from houndgraph.db import Database
 from houndgraph.graph.budget import ResultTooLarge, WorkBudget
 from houndgraph.graph.cypher.parser import parse
-from houndgraph.graph.cypher.statement import Result, load_json, run_statement
+from houndgraph.graph.cypher.statement import Result, run_statement
+from houndgraph.graph.json_values import read_json
 from tests.graph.cypher.conftest import cypher
 
 
@@ -44,7 +45,7 @@ def test_a_result_past_the_row_budget_is_cut_one_row_after_it_in_its_order(empty
     b"12345678901234567890123", b"-9223372036854775809", b"1e400", b'"\\ud800"', b'["S-1-5-21-1234567890123456789"]',
 ])
 def test_json_values_read_as_the_standard_parser_reads_them(text: bytes) -> None:
-    value, expected = load_json(text), json.loads(text)
+    value, expected = read_json(text), json.loads(text)
     assert value == expected and type(value) is type(expected)
 
 
