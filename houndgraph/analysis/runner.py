@@ -19,7 +19,7 @@ import psycopg
 from houndgraph.analysis import generation
 from houndgraph.analysis.context import AnalysisOptions, Context
 from houndgraph.analysis.rule import Rule
-from houndgraph.analysis.sink import EdgeCounts, write_kind
+from houndgraph.analysis.sink import EdgeCounts, StoredEdges, write_kind
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
 
 if TYPE_CHECKING:
@@ -91,8 +91,9 @@ def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: Analy
             log.info("analysis rules skipped: no graph write since the analysis of %s (generation %s)",
                      report.unchanged_since.isoformat(), graph_generation)
         else:
+            stored = StoredEdges.load(context, (kind for rule in rules for kind in rule.produces))
             for rule in rules:
-                report.rules.append(_run_rule(context, rule, progress))
+                report.rules.append(_run_rule(context, rule, stored, progress))
         if finish is not None:
             finish(context, report)
         generation.save(conn, graph_generation, key, context.now, report.findings_inputs)
@@ -102,14 +103,14 @@ def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: Analy
     return report
 
 
-def _run_rule(context: Context, rule: Rule, progress: Progress | None) -> RuleReport:
+def _run_rule(context: Context, rule: Rule, stored: StoredEdges, progress: Progress | None) -> RuleReport:
     if progress is not None:
         progress(rule.name)
     started = perf_counter()
     derived = rule.compute(context)
     report = RuleReport(rule.name, 0.0)
     for kind in rule.produces:
-        report.edges[kind] = write_kind(context, kind, derived.get(kind, ()))
+        report.edges[kind] = write_kind(context, kind, derived.get(kind, ()), stored)
     report.seconds = perf_counter() - started
     log.info("analysis rule %s: %.3f s, %d edges added, %d removed, %d in all", rule.name,
              report.seconds, report.added, report.removed, report.total)
