@@ -9,8 +9,11 @@ The edges a run may replace are read once, at its start, for every kind its rule
 (`StoredEdges`): the edge table has no index on the kind alone, so finding a kind's stored edges is a
 pass over the whole table, which cost about 0.1 s of database time for each of the 49 kinds, most of
 them with nothing stored. The diff is made here; each statement then touches only the rows it
-changes, by id, and new edges are plain inserts. Nothing else writes these kinds while a run holds
-the graph writer's lock.
+changes, by id, and new edges are copied straight into the table, sorted by key, with their final
+properties. Nothing else writes these kinds, or deletes nodes, while a run holds the graph writer's
+lock (ingest and Cypher writes take it; clearing the database runs in the datapipe's loop, as
+analysis does), so the diff stays true until the run commits and the ends of a new edge exist: the
+rules read them in this transaction.
 """
 
 from __future__ import annotations
@@ -34,33 +37,21 @@ SELECT kind_id, string_agg(int8send(id), ''::bytea), string_agg(int8send(start_i
        string_agg(int8send(end_id), ''::bytea)
 FROM edge WHERE kind_id = ANY(%s) GROUP BY kind_id
 """
+# The edges still derived: their ids and their properties as the rule gives them.
 _STAGE = """
-CREATE TEMP TABLE IF NOT EXISTS hg_derived (
-    edge_id bigint,
-    start_id bigint NOT NULL,
-    end_id bigint NOT NULL,
+CREATE TEMP TABLE IF NOT EXISTS hg_kept (
+    edge_id bigint NOT NULL,
     properties text NOT NULL
 ) ON COMMIT DELETE ROWS
 """
 _DELETE_GONE = "DELETE FROM edge WHERE id = ANY(%s::bigint[])"
 _REFRESH_KEPT = """
 UPDATE edge AS e
-SET properties = e.properties || (d.properties::jsonb - 'firstseen') || jsonb_build_object('lastseen', %(now)s::text)
+SET properties = e.properties || (k.properties::jsonb - 'firstseen') || jsonb_build_object('lastseen', %(now)s::text)
                  || (CASE WHEN e.properties ? 'firstseen' THEN '{}'::jsonb
                      ELSE jsonb_build_object('firstseen', %(now)s::text) END)
-FROM hg_derived d
-WHERE d.edge_id IS NOT NULL AND e.id = d.edge_id
-"""
-# Only between nodes that exist (a rule reads them in this transaction, but a node's deletion is not
-# the rule's business); in key order, the order every writer follows.
-_INSERT_NEW = """
-INSERT INTO edge (start_id, end_id, kind_id, properties)
-SELECT d.start_id, d.end_id, %(kind)s,
-       d.properties::jsonb || jsonb_build_object('lastseen', %(now)s::text, 'firstseen', %(now)s::text)
-FROM hg_derived d
-WHERE d.edge_id IS NULL
-  AND EXISTS (SELECT 1 FROM node s WHERE s.id = d.start_id) AND EXISTS (SELECT 1 FROM node t WHERE t.id = d.end_id)
-ORDER BY d.start_id, d.end_id
+FROM hg_kept k
+WHERE e.id = k.edge_id
 """
 
 
@@ -102,26 +93,43 @@ def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> 
     gone = sorted(edge for pair, edge in existing.items() if pair not in derived)
     if gone:
         counts.deleted = max(conn.execute(_DELETE_GONE, (gone,)).rowcount, 0)
-    if not derived:
-        return counts
-    conn.execute(_STAGE)
-    conn.execute("TRUNCATE hg_derived")
-    with conn.cursor().copy("COPY hg_derived (edge_id, start_id, end_id, properties) FROM STDIN") as copy:
-        for pair in sorted(derived):
-            copy.write_row((existing.get(pair), pair[0], pair[1], derived[pair]))
-    if len(derived) > 5000:
-        # A fresh temporary table has no statistics; without them the planner guesses its joins blind.
-        conn.execute("ANALYZE hg_derived")
-    kept = conn.execute(_REFRESH_KEPT, {"now": ctx.lastseen}).rowcount if len(existing) > len(gone) else 0
-    if len(derived) > len(existing) - len(gone):
-        counts.created = conn.execute(_INSERT_NEW, {"kind": kind_id, "now": ctx.lastseen}).rowcount
-    counts.total = max(kept, 0) + max(counts.created, 0)
+    kept = sorted(pair for pair in derived if pair in existing)
+    if kept:
+        conn.execute(_STAGE)
+        conn.execute("TRUNCATE hg_kept")
+        with conn.cursor().copy("COPY hg_kept (edge_id, properties) FROM STDIN") as copy:
+            copy.write("".join(f"{existing[pair]}\t{_copy_text(_stamped(derived[pair], {}))}\n" for pair in kept))
+        if len(kept) > 5000:
+            # A fresh temporary table has no statistics; without them the planner guesses its join blind.
+            conn.execute("ANALYZE hg_kept")
+        counts.total = max(conn.execute(_REFRESH_KEPT, {"now": ctx.lastseen}).rowcount, 0)
+    new = sorted(pair for pair in derived if pair not in existing)
+    if new:
+        stamps = {"lastseen": ctx.lastseen, "firstseen": ctx.lastseen}
+        bare = _copy_text(orjson.dumps(stamps).decode())
+        with conn.cursor().copy("COPY edge (start_id, end_id, kind_id, properties) FROM STDIN") as copy:
+            copy.write("".join(
+                f"{start}\t{end}\t{kind_id}\t"
+                f"{bare if derived[start, end] is None else _copy_text(_stamped(derived[start, end], stamps))}\n"
+                for start, end in new))
+        counts.created = len(new)
+        counts.total += len(new)
     return counts
 
 
-def _derived(edges: EdgeSet) -> dict[Pair, str]:
-    """(start, end) -> the edge's own properties as JSON, self-edges left out."""
+def _derived(edges: EdgeSet) -> dict[Pair, Mapping[str, Any] | None]:
+    """(start, end) -> the edge's own properties (None: none), self-edges left out."""
     if isinstance(edges, Mapping):
-        return {(start, end): orjson.dumps(dict(properties)).decode()
-                for (start, end), properties in edges.items() if start != end}
-    return {(start, end): "{}" for start, end in edges if start != end}
+        return {(start, end): properties for (start, end), properties in edges.items() if start != end}
+    return {(start, end): None for start, end in edges if start != end}
+
+
+def _stamped(properties: Mapping[str, Any] | None, stamps: dict[str, str]) -> str:
+    return orjson.dumps({**(properties or {}), **stamps}).decode()
+
+
+def _copy_text(value: str) -> str:
+    """A value in COPY's text format: backslash and the separators escaped."""
+    if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
+        return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    return value
