@@ -111,7 +111,7 @@ class Context:
             return found
         rows = self.conn.execute(
             "SELECT end_id, start_id FROM edge WHERE end_id = ANY(%s) AND kind_id = ANY(%s)", (end_ids, ids)
-        )
+        ).fetchall()
         for end, start in rows:
             found[end].add(start)
         return found

@@ -87,49 +87,41 @@ class StoredEdges:
 def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> EdgeCounts:
     conn = ctx.conn
     kind_id = ctx.catalogue.id(kind)
-    derived = _derived(edges)
+    properties = edges if isinstance(edges, Mapping) else None
+    derived = {pair for pair in edges if pair[0] != pair[1]}
     existing = stored.take(kind_id)
     counts = EdgeCounts()
     gone = sorted(edge for pair, edge in existing.items() if pair not in derived)
     if gone:
         counts.deleted = max(conn.execute(_DELETE_GONE, (gone,)).rowcount, 0)
-    kept = sorted(pair for pair in derived if pair in existing)
+    kept = sorted(derived & existing.keys())
     if kept:
         conn.execute(_STAGE)
         conn.execute("TRUNCATE hg_kept")
         with conn.cursor().copy("COPY hg_kept (edge_id, properties) FROM STDIN") as copy:
-            copy.write("".join(f"{existing[pair]}\t{_copy_text(_stamped(derived[pair], {}))}\n" for pair in kept))
+            copy.write("".join(f"{existing[pair]}\t{_json(properties, pair, {})}\n" for pair in kept))
         if len(kept) > 5000:
             # A fresh temporary table has no statistics; without them the planner guesses its join blind.
             conn.execute("ANALYZE hg_kept")
         counts.total = max(conn.execute(_REFRESH_KEPT, {"now": ctx.lastseen}).rowcount, 0)
-    new = sorted(pair for pair in derived if pair not in existing)
+    new = sorted(derived - existing.keys())
     if new:
         stamps = {"lastseen": ctx.lastseen, "firstseen": ctx.lastseen}
-        bare = _copy_text(orjson.dumps(stamps).decode())
         with conn.cursor().copy("COPY edge (start_id, end_id, kind_id, properties) FROM STDIN") as copy:
-            copy.write("".join(
-                f"{start}\t{end}\t{kind_id}\t"
-                f"{bare if derived[start, end] is None else _copy_text(_stamped(derived[start, end], stamps))}\n"
-                for start, end in new))
+            if properties is None:
+                rest = f"\t{kind_id}\t{_json(None, (0, 0), stamps)}\n"
+                copy.write("".join(f"{start}\t{end}{rest}" for start, end in new))
+            else:
+                copy.write("".join(f"{pair[0]}\t{pair[1]}\t{kind_id}\t{_json(properties, pair, stamps)}\n"
+                                   for pair in new))
         counts.created = len(new)
         counts.total += len(new)
     return counts
 
 
-def _derived(edges: EdgeSet) -> dict[Pair, Mapping[str, Any] | None]:
-    """(start, end) -> the edge's own properties (None: none), self-edges left out."""
-    if isinstance(edges, Mapping):
-        return {(start, end): properties for (start, end), properties in edges.items() if start != end}
-    return {(start, end): None for start, end in edges if start != end}
-
-
-def _stamped(properties: Mapping[str, Any] | None, stamps: dict[str, str]) -> str:
-    return orjson.dumps({**(properties or {}), **stamps}).decode()
-
-
-def _copy_text(value: str) -> str:
-    """A value in COPY's text format: backslash and the separators escaped."""
+def _json(properties: Mapping[Pair, Mapping[str, Any]] | None, pair: Pair, stamps: dict[str, str]) -> str:
+    """The edge's own properties (a rule's, if it gives any) with `stamps`, as JSON in COPY's text format."""
+    value = orjson.dumps({**(properties[pair] if properties is not None else {}), **stamps}).decode()
     if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
         return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
     return value
