@@ -69,9 +69,9 @@ def _keep_smallest(found: NDArray[np.int64], owners: NDArray[np.int64], values: 
 
 
 class Membership:
-    def __init__(self, pairs: Sequence[tuple[int, int]], *, excluded: Iterable[int] = ()) -> None:
+    def __init__(self, pairs: Sequence[tuple[int, int]] | NDArray[np.int64], *, excluded: Iterable[int] = ()) -> None:
         self.excluded = frozenset(excluded)
-        if pairs:
+        if len(pairs):
             array = np.asarray(pairs, dtype=np.int64)
             members, groups = array[:, 0], array[:, 1]
         else:

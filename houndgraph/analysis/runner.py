@@ -144,6 +144,7 @@ def _run_rule(context: Context, rule: Rule, stored: StoredEdges, progress: Progr
     report = RuleReport(rule.name, 0.0)
     for kind in rule.produces:
         report.edges[kind] = write_kind(context, kind, derived.get(kind, ()), stored)
+        context.wrote_edges(kind)
     report.seconds = perf_counter() - started
     log.info("analysis rule %s: %.3f s, %d edges added, %d removed, %d in all", rule.name,
              report.seconds, report.added, report.removed, report.total)
