@@ -45,6 +45,15 @@ CREATE TEMP TABLE IF NOT EXISTS hg_kept (
 ) ON COMMIT DELETE ROWS
 """
 _DELETE_GONE = "DELETE FROM edge WHERE id = ANY(%s::bigint[])"
+# Kept edges with no properties of their own (most kinds): by id, which walks the primary key (a join with the
+# staged ids was planned as a pass over the whole edge table).
+_REFRESH_KEPT_BARE = """
+UPDATE edge AS e
+SET properties = e.properties || jsonb_build_object('lastseen', %(now)s::text)
+                 || (CASE WHEN e.properties ? 'firstseen' THEN '{}'::jsonb
+                     ELSE jsonb_build_object('firstseen', %(now)s::text) END)
+WHERE e.id = ANY(%(ids)s::bigint[])
+"""
 _REFRESH_KEPT = """
 UPDATE edge AS e
 SET properties = e.properties || (k.properties::jsonb - 'firstseen') || jsonb_build_object('lastseen', %(now)s::text)
@@ -95,7 +104,10 @@ def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> 
     if gone:
         counts.deleted = max(conn.execute(_DELETE_GONE, (gone,)).rowcount, 0)
     kept = sorted(derived & existing.keys())
-    if kept:
+    if kept and properties is None:
+        ids = sorted(existing[pair] for pair in kept)
+        counts.total = max(conn.execute(_REFRESH_KEPT_BARE, {"now": ctx.lastseen, "ids": ids}).rowcount, 0)
+    elif kept:
         conn.execute(_STAGE)
         conn.execute("TRUNCATE hg_kept")
         with conn.cursor().copy("COPY hg_kept (edge_id, properties) FROM STDIN") as copy:
