@@ -1,11 +1,15 @@
 """Full analysis of a synthetic 100k-object AD collection: the time of each rule and the total.
 
-    .venv/bin/python bench/analysis.py [--objects 100000] [--runs 2]
+    .venv/bin/python bench/analysis.py [--objects 100000] [--runs 2] [--serial]
 
 Generates a SharpHound-like domain (users 55 %, computers 30 %, groups 12 %, OUs, GPOs, one enterprise
 CA with templates), writes it through the graph store (the path ingest takes) into a throw-away
 embedded PostgreSQL, then runs `run_analysis` `--runs` times (nothing is written between runs, so the second
 run measures a re-analysis of an unchanged graph: the rules are skipped, the closing steps run).
+
+Besides wall-clock seconds, each run prints the CPU seconds of this process and of its database backend (from
+/proc), which a busy machine inflates less. PostgreSQL's parallel workers are other processes: with `--serial`
+the run's statements use none, so the backend's figure is all the database work.
 """
 
 from __future__ import annotations
@@ -167,12 +171,15 @@ def load(db: Database, objects: int) -> tuple[int, int, float]:
 
 
 @contextmanager
-def loaded_collection(description: str) -> Iterator[tuple[argparse.Namespace, Database]]:
+def loaded_collection(description: str, *,
+                      serial_option: bool = False) -> Iterator[tuple[argparse.Namespace, Database]]:
     """What the analysis-side benchmarks start with: `--objects` and `--runs`, the machine printed, and a
     throwaway database holding the synthetic collection."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--objects", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=2)
+    if serial_option:
+        parser.add_argument("--serial", action="store_true", help="no parallel workers: all database CPU counted")
     args = parser.parse_args()
     print(f"{machine()}, load average {os.getloadavg()[0]:.1f}")
     with throwaway_database("hgb-") as db:
@@ -181,13 +188,29 @@ def loaded_collection(description: str) -> Iterator[tuple[argparse.Namespace, Da
         yield args, db
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process on this machine (the embedded database is local)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> None:
-    with loaded_collection(__doc__.splitlines()[0]) as (args, db):
+    with loaded_collection(__doc__.splitlines()[0], serial_option=True) as (args, db):
         for run in range(1, args.runs + 1):
             with db.connect_raw() as conn:
-                report = run_analysis(conn)
+                backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
+                if args.serial:
+                    conn.execute("SET max_parallel_workers_per_gather = 0")
                 conn.commit()
-            print(f"\nrun {run}: {report.seconds:.1f} s in total, load average {os.getloadavg()[0]:.1f}")
+                python_began, backend_began = time.process_time(), process_cpu_seconds(backend)
+                report = run_analysis(conn)
+                python_cpu = time.process_time() - python_began
+                backend_cpu = process_cpu_seconds(backend) - backend_began
+                conn.commit()
+            print(f"\nrun {run}: {report.seconds:.1f} s in total, load average {os.getloadavg()[0]:.1f}; CPU seconds: "
+                  f"Python {python_cpu:.1f}, database backend {backend_cpu:.1f}"
+                  f"{'' if args.serial else ' (parallel workers not counted)'}")
             if report.unchanged_since is not None:
                 print(f"rules skipped: no graph write since the analysis of {report.unchanged_since:%H:%M:%S}")
             else:

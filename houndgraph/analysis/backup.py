@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from houndgraph.analysis.context import Context
-from houndgraph.analysis.local_groups import direct_local_members, local_groups
+from houndgraph.analysis.local_groups import BACKUP_OPERATORS_SUFFIX, direct_local_members, local_groups
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge, ADNode
-
-BACKUP_OPERATORS_SUFFIX = "-551"
 
 
 def compute(ctx: Context) -> Derived:

@@ -7,7 +7,8 @@ Reference `packages/go/analysis/ad/queries.go`, in our words:
 * Local-group completeness: enabled Computers whose `operatingsystem` contains WINDOWS (any case), with
   a numeric `lastlogontimestamp`, within 14 days of the newest one; the share of them that are the end
   of at least one AdminTo, CanRDP, CanPSRemote, ExecuteDCOM or CanBackup edge.
-Both can be restricted to one domain (`domainsid`), as the data-quality snapshot does.
+Both are also given per domain (`domainsid`, the newest timestamp taken within the domain), as the
+data-quality snapshot needs.
 
 The SQL is written once here, in psycopg's parameter style, and run both by analysis (psycopg) and by
 the completeness endpoint (SQLAlchemy's `exec_driver_sql`, which hands it to psycopg unchanged).
@@ -15,6 +16,7 @@ the completeness endpoint (SQLAlchemy's `exec_driver_sql`, which hands it to psy
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -24,48 +26,70 @@ from houndgraph.graph.kinds import ADEdge, ADNode
 ACTIVE_WINDOW_SECONDS = 14 * 24 * 3600
 LOCAL_GROUP_EDGES = [ADEdge.AdminTo, ADEdge.CanRDP, ADEdge.CanPSRemote, ADEdge.ExecuteDCOM, ADEdge.CanBackup]
 
+# One pass gives the whole graph's figure (the first row, domain NULL) and each listed domain's (a row per
+# domain with candidates): the candidates and their edges are read once however many domains there are.
 _COMPLETENESS = """
-WITH candidates AS (
-    SELECT n.id, (n.properties->>'lastlogontimestamp')::double precision AS seen
+WITH candidates AS MATERIALIZED (
+    SELECT n.id, n.properties->>'domainsid' AS sid, (n.properties->>'lastlogontimestamp')::double precision AS seen
     FROM node n
     WHERE n.kind_ids @> ARRAY[(SELECT id FROM kind WHERE name = %(kind)s)]::smallint[]
       AND n.properties->'enabled' = 'true'::jsonb
       AND jsonb_typeof(n.properties->'lastlogontimestamp') = 'number'
       AND (%(os)s::text IS NULL OR upper(n.properties->>'operatingsystem') LIKE %(os)s)
-      AND (%(sid)s::text IS NULL OR n.properties->>'domainsid' = %(sid)s)
+), newest_in_domain AS (
+    SELECT sid, max(seen) AS seen FROM candidates WHERE sid = ANY(%(sids)s::text[]) GROUP BY sid
 ), active AS (
-    SELECT id FROM candidates WHERE seen >= (SELECT max(seen) FROM candidates) - %(window)s
+    SELECT c.id, c.sid, c.seen >= (SELECT max(seen) FROM candidates) - %(window)s AS in_graph,
+           coalesce(c.seen >= d.seen - %(window)s, false) AS in_domain
+    FROM candidates c LEFT JOIN newest_in_domain d ON d.sid = c.sid
+), counted AS MATERIALIZED (
+    SELECT a.sid, a.in_graph, a.in_domain, EXISTS (
+               SELECT 1 FROM edge e
+               WHERE e.end_id = a.id AND e.kind_id IN (SELECT id FROM kind WHERE name = ANY(%(edges)s::text[]))
+           ) AS covered
+    FROM active a WHERE a.in_graph OR a.in_domain
 )
-SELECT count(*) FILTER (WHERE EXISTS (
-           SELECT 1 FROM edge e
-           WHERE e.end_id = a.id AND e.kind_id IN (SELECT id FROM kind WHERE name = ANY(%(edges)s::text[]))
-       )),
-       count(*)
-FROM active a
+SELECT NULL::text, count(*) FILTER (WHERE in_graph AND covered), count(*) FILTER (WHERE in_graph) FROM counted
+UNION ALL
+SELECT sid, count(*) FILTER (WHERE covered), count(*) FROM counted WHERE in_domain GROUP BY sid
+ORDER BY 1 NULLS FIRST
 """
 
 
-def session_query(domain_sid: str | None = None) -> tuple[str, dict[str, Any]]:
-    return _COMPLETENESS, {"kind": ADNode.User.value, "os": None, "sid": domain_sid,
+def session_query(domain_sids: list[str] | None = None) -> tuple[str, dict[str, Any]]:
+    return _COMPLETENESS, {"kind": ADNode.User.value, "os": None, "sids": domain_sids or [],
                            "window": ACTIVE_WINDOW_SECONDS, "edges": [ADEdge.HasSession.value]}
 
 
-def local_group_query(domain_sid: str | None = None) -> tuple[str, dict[str, Any]]:
-    return _COMPLETENESS, {"kind": ADNode.Computer.value, "os": "%WINDOWS%", "sid": domain_sid,
+def local_group_query(domain_sids: list[str] | None = None) -> tuple[str, dict[str, Any]]:
+    return _COMPLETENESS, {"kind": ADNode.Computer.value, "os": "%WINDOWS%", "sids": domain_sids or [],
                            "window": ACTIVE_WINDOW_SECONDS, "edges": [kind.value for kind in LOCAL_GROUP_EDGES]}
 
 
-def fraction(row: tuple[int, int] | None) -> float:
-    if not row or not row[1]:
+def fraction(row: tuple[Any, ...] | None) -> float:
+    """The figure of a row `(..., covered, counted)`; the first row of a query above is the whole graph's."""
+    if not row or not row[-1]:
         return 0.0
-    return row[0] / row[1]
+    return float(row[-2] / row[-1])
 
 
-def session_completeness(conn: psycopg.Connection, domain_sid: str | None = None) -> float:
-    query, params = session_query(domain_sid)
-    return fraction(conn.execute(query, params).fetchone())
+@dataclass(frozen=True, slots=True)
+class Completeness:
+    graph: float
+    domains: dict[str, float]  # domain SID -> its figure; 0 for a domain with nothing to count
+
+    def of(self, domain_sid: str) -> float:
+        return self.domains.get(domain_sid, 0.0)
 
 
-def local_group_completeness(conn: psycopg.Connection, domain_sid: str | None = None) -> float:
-    query, params = local_group_query(domain_sid)
-    return fraction(conn.execute(query, params).fetchone())
+def session_completeness(conn: psycopg.Connection, domain_sids: list[str] | None = None) -> Completeness:
+    return _completeness(conn, *session_query(domain_sids))
+
+
+def local_group_completeness(conn: psycopg.Connection, domain_sids: list[str] | None = None) -> Completeness:
+    return _completeness(conn, *local_group_query(domain_sids))
+
+
+def _completeness(conn: psycopg.Connection, query: str, params: dict[str, Any]) -> Completeness:
+    rows = conn.execute(query, params).fetchall()
+    return Completeness(graph=fraction(rows[0]), domains={row[0]: fraction(row) for row in rows[1:]})

@@ -13,11 +13,13 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
+import numpy as np
 import psycopg
+from numpy.typing import NDArray
 
 from houndgraph.analysis.membership import Membership
 from houndgraph.graph.kind_catalogue import KindCatalogue
-from houndgraph.graph.kinds import ADEdge, ADNode
+from houndgraph.graph.kinds import ADEdge, ADNode, AZEdge
 from houndgraph.graph.store import rfc3339
 
 # Well-known SID suffixes the rules match on (the reference's `wellknown` package).
@@ -25,6 +27,21 @@ EVERYONE_SUFFIX = "S-1-1-0"
 AUTHENTICATED_USERS_SUFFIX = "S-1-5-11"
 DOMAIN_ADMINS_SUFFIX = "-512"
 ENTERPRISE_ADMINS_SUFFIX = "-519"
+
+# The kinds rules read whole (`Context.edges`). The edge table has no index on the kind alone, so each read was a
+# pass over the whole table; the first read takes every one of these kinds in the same pass, and the others are
+# then served from memory (until a rule writes the kind).
+SHARED_READS = (
+    ADEdge.MemberOf, ADEdge.MemberOfLocalGroup, ADEdge.Contains, ADEdge.RemoteInteractiveLogonRight,
+    ADEdge.BackupPrivilege, ADEdge.RestorePrivilege, ADEdge.IssuedSignedBy, ADEdge.EnterpriseCAFor, ADEdge.RootCAFor,
+    ADEdge.NTAuthStoreFor, ADEdge.TrustedForNTAuth, ADEdge.SameForestTrust, ADEdge.DCFor, ADEdge.EnrollOnBehalfOf,
+    ADEdge.ExtendedByPolicy, ADEdge.OIDGroupLink, AZEdge.MemberOf, AZEdge.Contains, AZEdge.HasRole,
+)
+# Each column as one bytea of big-endian int8s per kind: one client round for all of them.
+_EDGES_BY_KIND = """
+SELECT kind_id, string_agg(int8send(start_id), ''::bytea), string_agg(int8send(end_id), ''::bytea)
+FROM edge WHERE kind_id = ANY(%s) GROUP BY kind_id
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +58,8 @@ class Context:
     options: AnalysisOptions = field(default_factory=AnalysisOptions)
     # Data several rules share within a run (e.g. the ADCS lookups), keyed by the module that owns it.
     cache: dict[str, Any] = field(default_factory=dict)
+    # Kind id -> its edges as an (n, 2) array of (start, end), for the kinds read so far (see SHARED_READS).
+    _edges_read: dict[int, NDArray[np.int64]] = field(default_factory=dict)
 
     @cached_property
     def catalogue(self) -> KindCatalogue:
@@ -96,11 +115,29 @@ class Context:
 
     def edges(self, *kinds: str) -> list[tuple[int, int]]:
         """All `(start, end)` pairs of edges of the given kinds."""
+        pairs = self.edge_array(*kinds)
+        return list(zip(pairs[:, 0].tolist(), pairs[:, 1].tolist(), strict=True))
+
+    def edge_array(self, *kinds: str) -> NDArray[np.int64]:
+        """All edges of the given kinds as an (n, 2) array of (start, end)."""
         ids = self.kind_ids(kinds)
+        missing = [kind for kind in ids if kind not in self._edges_read]
+        if missing:
+            shared = [kind for kind in self.kind_ids(SHARED_READS) if kind not in self._edges_read]
+            wanted = sorted({*missing, *shared})
+            self._edges_read.update(dict.fromkeys(wanted, np.empty((0, 2), dtype=np.int64)))
+            for kind, starts, ends in self.conn.execute(_EDGES_BY_KIND, (wanted,), binary=True):
+                self._edges_read[kind] = np.column_stack(
+                    [np.frombuffer(column, dtype=">i8").astype(np.int64) for column in (starts, ends)])
         if not ids:
-            return []
-        rows = self.conn.execute("SELECT start_id, end_id FROM edge WHERE kind_id = ANY(%s)", (ids,))
-        return rows.fetchall()
+            return np.empty((0, 2), dtype=np.int64)
+        return np.concatenate([self._edges_read[kind] for kind in ids])
+
+    def wrote_edges(self, kind: str) -> None:
+        """A rule wrote edges of `kind`: the next read takes them from the table again."""
+        kind_id = self.kind_id(kind)
+        if kind_id is not None:
+            self._edges_read.pop(kind_id, None)
 
     def sources(self, end_ids: Iterable[int], *kinds: str) -> dict[int, set[int]]:
         """For each end node, the start nodes of its inbound edges of the given kinds."""
@@ -111,7 +148,7 @@ class Context:
             return found
         rows = self.conn.execute(
             "SELECT end_id, start_id FROM edge WHERE end_id = ANY(%s) AND kind_id = ANY(%s)", (end_ids, ids)
-        )
+        ).fetchall()
         for end, start in rows:
             found[end].add(start)
         return found
@@ -121,7 +158,7 @@ class Context:
     @cached_property
     def membership(self) -> Membership:
         """Group membership (MemberOf and MemberOfLocalGroup), loaded once per run: no rule writes it."""
-        pairs = self.edges(ADEdge.MemberOf, ADEdge.MemberOfLocalGroup)
+        pairs = self.edge_array(ADEdge.MemberOf, ADEdge.MemberOfLocalGroup)
         return Membership(pairs, excluded=self.shortcut_groups)
 
     @cached_property

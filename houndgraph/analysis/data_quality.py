@@ -41,14 +41,14 @@ FROM node n JOIN kind k ON k.id = ANY(n.kind_ids)
 WHERE k.name = ANY(%(kinds)s) AND n.properties->>%(owner)s = ANY(%(owners)s)
 GROUP BY 1, 2
 """
+# Kinds by id, not looked up in the statement: the planner then knows how many start nodes match and walks
+# their outbound edges with a hash aggregate (a lookup in the statement made it guess four nodes, then sort all
+# their edges by domain on disk).
 _EDGES_BY_OWNER = """
-SELECT s.properties->>%(owner)s, count(*),
-       count(*) FILTER (WHERE e.kind_id IN (SELECT id FROM kind WHERE name = ANY(%(acls)s))),
-       count(*) FILTER (WHERE e.kind_id = (SELECT id FROM kind WHERE name = %(session)s)
-                          AND s.kind_ids @> ARRAY[(SELECT id FROM kind WHERE name = %(computer)s)]::smallint[])
-FROM edge e JOIN node s ON s.id = e.start_id
-WHERE s.kind_ids @> ARRAY[(SELECT id FROM kind WHERE name = %(base)s)]::smallint[]
-  AND s.properties->>%(owner)s = ANY(%(owners)s)
+SELECT s.properties->>%(owner)s, count(*), count(*) FILTER (WHERE e.kind_id = ANY(%(acls)s::smallint[])),
+       count(*) FILTER (WHERE e.kind_id = %(session)s AND s.kind_ids @> ARRAY[%(computer)s]::smallint[])
+FROM node s JOIN edge e ON e.start_id = s.id
+WHERE s.kind_ids @> ARRAY[%(base)s]::smallint[] AND s.properties->>%(owner)s = ANY(%(owners)s)
 GROUP BY 1
 """
 
@@ -64,10 +64,12 @@ def _counts(ctx: Context, owner: str, owners: list[str], kinds: dict[str, str], 
     rows = ctx.conn.execute(_NODES_BY_OWNER, {"owner": owner, "kinds": list(by_kind), "owners": owners})
     for sid, kind, count in rows:
         counts[sid][by_kind[kind]] = count
-    edges = ctx.conn.execute(_EDGES_BY_OWNER, {
-        "owner": owner, "owners": owners, "acls": sorted(AD_ACL_EDGES), "session": ADEdge.HasSession,
-        "computer": ADNode.Computer, "base": base,
-    })
+    base_id = ctx.kind_id(base)
+    edges = [] if base_id is None else ctx.conn.execute(_EDGES_BY_OWNER, {
+        "owner": owner, "owners": owners, "acls": ctx.kind_ids(sorted(AD_ACL_EDGES)),
+        "session": ctx.kind_id(ADEdge.HasSession) or -1, "computer": ctx.kind_id(ADNode.Computer) or -1,
+        "base": base_id,
+    }).fetchall()
     for sid, relationships, acls, sessions in edges:
         counts[sid].update(relationships=relationships, acls=acls, sessions=sessions)
     return {sid: counts[sid] for sid in owners}
@@ -124,6 +126,7 @@ def _record_ad(ctx: Context, run_id: str) -> bool:
     if not domains:
         return False
     counts = _counts(ctx, "domainsid", domains, AD_COUNTED_KINDS, ADNode.Base)
+    sessions, local_groups = session_completeness(ctx.conn, domains), local_group_completeness(ctx.conn, domains)
     columns = _AD_COUNTERS
     totals = dict.fromkeys(columns, 0)
     for sid in domains:
@@ -132,13 +135,11 @@ def _record_ad(ctx: Context, run_id: str) -> bool:
             totals[column] += row[column]
         _insert(ctx, "ad_data_quality_stats", {
             "domain_sid": sid, **row, "run_id": run_id,
-            "session_completeness": session_completeness(ctx.conn, sid),
-            "local_group_completeness": local_group_completeness(ctx.conn, sid),
+            "session_completeness": sessions.of(sid), "local_group_completeness": local_groups.of(sid),
         })
     _insert(ctx, "ad_data_quality_aggregations", {
         "domains": len(domains), **totals, "run_id": run_id,
-        "session_completeness": session_completeness(ctx.conn),
-        "local_group_completeness": local_group_completeness(ctx.conn),
+        "session_completeness": sessions.graph, "local_group_completeness": local_groups.graph,
     })
     return True
 

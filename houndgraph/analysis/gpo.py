@@ -42,13 +42,13 @@ def compute(ctx: Context) -> Derived:
     ous = set(ctx.node_ids(ADNode.OU))
     containers = set(ctx.node_ids(ADNode.Container)) | ous
     leaves = set(ctx.node_ids(ADNode.User)) | set(ctx.node_ids(ADNode.Computer))
+    principals = leaves | set(ctx.node_ids(ADNode.Group))
     blocking = set(ctx.node_ids(ADNode.OU, "n.properties->'blocksinheritance' = 'true'::jsonb"))
     links: dict[int, list[tuple[int, bool]]] = defaultdict(list)
     gpo, gplink = ctx.kind_id(ADNode.GPO), ctx.kind_id(ADEdge.GPLink)
     if gpo is not None and gplink is not None:
         for source, target, enforced in ctx.conn.execute(_LINKS, {"gpo": gpo, "gplink": gplink}):
             links[target].append((source, bool(enforced)))
-    principals = set(ctx.node_ids(ADNode.User)) | set(ctx.node_ids(ADNode.Group)) | set(ctx.node_ids(ADNode.Computer))
     linkers = ctx.sources(sorted(ous | set(domains)), *LINK_RIGHTS)
 
     for domain in domains:

@@ -29,6 +29,7 @@ ADMINISTRATORS_SUFFIX = "-544"
 REMOTE_MANAGEMENT_USERS_SUFFIX = "-580"
 DCOM_USERS_SUFFIX = "-562"
 REMOTE_DESKTOP_USERS_SUFFIX = "-555"
+BACKUP_OPERATORS_SUFFIX = "-551"
 DIRECT_ACCESS_USERS = "Direct Access Users"
 
 EDGE_BY_SUFFIX = {
@@ -53,19 +54,25 @@ WHERE l.kind_id = %(local_to_computer)s AND g.properties->>'name' ILIKE %(name)s
 """
 
 
+_ALL_SUFFIXES = [*EDGE_BY_SUFFIX, REMOTE_DESKTOP_USERS_SUFFIX, BACKUP_OPERATORS_SUFFIX]
+
+
 def local_groups(ctx: Context, suffixes: list[str]) -> dict[str, dict[int, int]]:
-    """suffix -> computer -> its local group with that suffix (the first one, there is one)."""
-    computer, local_to_computer = ctx.kind_id(ADNode.Computer), ctx.kind_id(ADEdge.LocalToComputer)
-    found: dict[str, dict[int, int]] = {suffix: {} for suffix in suffixes}
-    if computer is None or local_to_computer is None:
-        return found
-    rows = ctx.conn.execute(
-        _LOCAL_GROUPS + " ORDER BY g.id",
-        {"computer": computer, "local_to_computer": local_to_computer, "suffixes": suffixes},
-    )
-    for computer_id, suffix, group in rows:
-        found[suffix].setdefault(computer_id, group)
-    return found
+    """suffix -> computer -> its local group with that suffix (the first one, there is one). Read once per run
+    for every suffix the local-group rules use (here and CanBackup): each read joins every LocalToComputer edge."""
+    found: dict[str, dict[int, int]] | None = ctx.cache.get(__name__)
+    if found is None:
+        found = {suffix: {} for suffix in _ALL_SUFFIXES}
+        computer, local_to_computer = ctx.kind_id(ADNode.Computer), ctx.kind_id(ADEdge.LocalToComputer)
+        if computer is not None and local_to_computer is not None:
+            rows = ctx.conn.execute(
+                _LOCAL_GROUPS + " ORDER BY g.id",
+                {"computer": computer, "local_to_computer": local_to_computer, "suffixes": _ALL_SUFFIXES},
+            ).fetchall()
+            for computer_id, suffix, group in rows:
+                found[suffix].setdefault(computer_id, group)
+        ctx.cache[__name__] = found
+    return {suffix: found[suffix] for suffix in suffixes}
 
 
 def direct_local_members(ctx: Context, groups: set[int]) -> dict[int, set[int]]:

@@ -32,14 +32,46 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, connected_components
 
+_NONE = np.iinfo(np.int64).max  # an empty witness slot
+
+
+def _ranges(starts: NDArray[np.int64], rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The positions `starts[r]:starts[r + 1]` of every row `r` in `rows`, concatenated."""
+    lengths = starts[rows + 1] - starts[rows]
+    total = int(lengths.sum())
+    if not total:
+        return np.empty(0, dtype=np.int64)
+    offsets = np.repeat(starts[rows] - np.cumsum(lengths) + lengths, lengths)
+    return offsets + np.arange(total)
+
+
+def _keep_smallest(found: NDArray[np.int64], owners: NDArray[np.int64], values: NDArray[np.int64]) -> None:
+    """Set each owner's row of `found` to the smallest distinct of its `values` (as many as the row holds)."""
+    present = values != _NONE
+    owners, values = owners[present], values[present]
+    if not owners.size:
+        return
+    order = np.lexsort((values, owners))
+    owners, values = owners[order], values[order]
+    distinct = np.ones(owners.size, dtype=np.bool_)
+    distinct[1:] = (owners[1:] != owners[:-1]) | (values[1:] != values[:-1])
+    owners, values = owners[distinct], values[distinct]
+    first = np.ones(owners.size, dtype=np.bool_)
+    first[1:] = owners[1:] != owners[:-1]
+    group_start = np.maximum.accumulate(np.where(first, np.arange(owners.size), 0))
+    rank = np.arange(owners.size) - group_start
+    kept = rank < found.shape[1]
+    found[owners[kept], rank[kept]] = values[kept]
+
 
 class Membership:
-    def __init__(self, pairs: Sequence[tuple[int, int]], *, excluded: Iterable[int] = ()) -> None:
+    def __init__(self, pairs: Sequence[tuple[int, int]] | NDArray[np.int64], *, excluded: Iterable[int] = ()) -> None:
         self.excluded = frozenset(excluded)
-        if pairs:
+        if len(pairs):
             array = np.asarray(pairs, dtype=np.int64)
             members, groups = array[:, 0], array[:, 1]
         else:
@@ -96,55 +128,54 @@ class Membership:
         return bool(self._component_size[self._component[index]] > 1)
 
     def witnesses(self, sought: set[int], limit: int = 2) -> dict[int, frozenset[int]]:
-        """For every group, up to `limit` of its transitive members that are in `sought`.
+        """For every node, up to `limit` of the nodes in `sought` among itself and its transitive members: the
+        `limit` smallest ids.
 
         One pass over the membership graph, members before their groups (strongly connected components
         share one answer), instead of one walk per group: enough to ask "does this group contain a
-        sought node other than X" for thousands of groups at once.
+        sought node other than X" for thousands of groups at once. The pass goes level by level (a
+        component is done once all its member components are), each level in numpy.
         """
         count = len(self._ids)
         if not count or not sought:
             return {}
-        components = int(self._component.max()) + 1
-        component: list[int] = self._component.tolist()  # plain ints: indexing numpy one element at a time is slow
-        found: list[set[int]] = [set() for _ in range(components)]
-        for node in sought:
-            index = self._index.get(node)
-            if index is not None and len(found[component[index]]) < limit:
-                found[component[index]].add(node)
-        # Edges between components, group component -> member component (in the matrix's order, group by
-        # group); visit members first.
+        component = self._component
+        components = int(component.max()) + 1
+        # Member -> group edges between components, deduplicated: (group component, member component).
         indptr, indices = self._matrix.indptr, self._matrix.indices
-        group_components = self._component[np.repeat(np.arange(count), np.diff(indptr))]
-        member_components = self._component[indices]
+        group_components = component[np.repeat(np.arange(count), np.diff(indptr))].astype(np.int64)
+        member_components = component[indices].astype(np.int64)
         between = group_components != member_components
-        children: list[set[int]] = [set() for _ in range(components)]
-        for group_component, member_component in zip(group_components[between].tolist(),
-                                                     member_components[between].tolist(), strict=True):
-            children[group_component].add(member_component)
-        done = [False] * components
-        for root in range(components):
-            if done[root]:
-                continue
-            stack = [(root, False)]
-            while stack:
-                current, expanded = stack.pop()
-                if expanded:
-                    for child in children[current]:
-                        if len(found[current]) >= limit:
-                            break
-                        for witness in found[child]:
-                            if len(found[current]) >= limit:
-                                break
-                            found[current].add(witness)
-                    done[current] = True
-                    continue
-                if done[current]:
-                    continue
-                stack.append((current, True))
-                stack.extend((child, False) for child in children[current] if not done[child])
-        return {node: frozenset(found[component[i]])
-                for i, node in enumerate(self._ids.tolist()) if found[component[i]]}
+        keys = np.sort(group_components[between] * components + member_components[between])
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if keys.size else keys
+        parents, children = keys // components, keys % components  # sorted by parent
+        parent_start = np.searchsorted(parents, np.arange(components + 1))
+        by_child = np.argsort(children, kind="stable")
+        child_start = np.searchsorted(children[by_child], np.arange(components + 1))
+        # Each component's own sought nodes first.
+        found = np.full((components, limit), _NONE, dtype=np.int64)
+        own = np.asarray(sorted(self._index[node] for node in sought if node in self._index), dtype=np.int64)
+        _keep_smallest(found, component[own].astype(np.int64), self._ids[own].astype(np.int64))
+        waiting = np.diff(parent_start)  # member components not done yet
+        ready = np.flatnonzero(waiting == 0)
+        while ready.size:
+            edges = _ranges(parent_start, ready)
+            if edges.size:
+                values = found[children[edges]]
+                owners = np.repeat(parents[edges], limit)
+                _keep_smallest(found, np.concatenate([np.repeat(ready, limit), owners]),
+                               np.concatenate([found[ready].ravel(), values.ravel()]))
+            released = parents[by_child[_ranges(child_start, ready)]]
+            if not released.size:
+                break
+            waiting = waiting - np.bincount(released, minlength=components)
+            done = np.zeros(components, dtype=np.bool_)
+            done[released[waiting[released] == 0]] = True
+            ready = np.flatnonzero(done)
+        per_node = found[component]
+        has = np.flatnonzero(per_node[:, 0] != _NONE)
+        return {node: frozenset(value for value in row if value != _NONE)
+                for node, row in zip(self._ids[has].tolist(), per_node[has].tolist(), strict=True)}
 
     def groups_of(self, node: int) -> set[int]:
         """Direct groups of `node` (used rarely; the matrix is stored group -> member)."""

@@ -4,15 +4,27 @@ Edges that are still derived keep their row and their `firstseen`, and get the r
 ones are inserted with both; those no longer derived are deleted. Self-edges are dropped here, once,
 whatever the rule produced (a principal never "can DCSync" towards itself in a useful sense, and the
 reference never writes them).
+
+The edges a run may replace are read once, at its start, for every kind its rules produce
+(`StoredEdges`): the edge table has no index on the kind alone, so finding a kind's stored edges is a
+pass over the whole table, which cost about 0.1 s of database time for each of the 49 kinds, most of
+them with nothing stored. The diff is made here; each statement then touches only the rows it
+changes, by id, and new edges are copied straight into the table, sorted by key, with their final
+properties. Nothing else writes these kinds, or deletes nodes, while a run holds the graph writer's
+lock (ingest and Cypher writes take it; clearing the database runs in the datapipe's loop, as
+analysis does), so the diff stays true until the run commits and the ends of a new edge exist: the
+rules read them in this transaction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import orjson
+from numpy.typing import NDArray
 
 from houndgraph.analysis.context import Context
 
@@ -20,35 +32,36 @@ Pair = tuple[int, int]
 # Either bare pairs, or pairs with extra edge properties (e.g. Owns keeps the ACE's inheritance data).
 EdgeSet = Iterable[Pair] | Mapping[Pair, Mapping[str, Any]]
 
+# Each column read as one bytea of big-endian int8s, per kind: one client round for the whole table.
+_STORED = """
+SELECT kind_id, string_agg(int8send(id), ''::bytea), string_agg(int8send(start_id), ''::bytea),
+       string_agg(int8send(end_id), ''::bytea)
+FROM edge WHERE kind_id = ANY(%s) GROUP BY kind_id
+"""
+# The edges still derived: their ids and their properties as the rule gives them.
 _STAGE = """
-CREATE TEMP TABLE IF NOT EXISTS hg_derived (
-    start_id bigint NOT NULL,
-    end_id bigint NOT NULL,
+CREATE TEMP TABLE IF NOT EXISTS hg_kept (
+    edge_id bigint NOT NULL,
     properties text NOT NULL
 ) ON COMMIT DELETE ROWS
 """
-_DELETE_STALE = """
-DELETE FROM edge AS e
-WHERE e.kind_id = %(kind)s
-  AND NOT EXISTS (SELECT 1 FROM hg_derived d WHERE d.start_id = e.start_id AND d.end_id = e.end_id)
+_DELETE_GONE = "DELETE FROM edge WHERE id = ANY(%s::bigint[])"
+# Kept edges with no properties of their own (most kinds): by id, which walks the primary key (a join with the
+# staged ids was planned as a pass over the whole edge table).
+_REFRESH_KEPT_BARE = """
+UPDATE edge AS e
+SET properties = e.properties || jsonb_build_object('lastseen', %(now)s::text)
+                 || (CASE WHEN e.properties ? 'firstseen' THEN '{}'::jsonb
+                     ELSE jsonb_build_object('firstseen', %(now)s::text) END)
+WHERE e.id = ANY(%(ids)s::bigint[])
 """
-# Sorted by key so two writers (analysis and an ingest task) lock rows in one order.
-_UPSERT = """
-WITH written AS (
-    INSERT INTO edge AS e (start_id, end_id, kind_id, properties)
-    SELECT d.start_id, d.end_id, %(kind)s,
-           d.properties::jsonb || jsonb_build_object('lastseen', %(now)s::text, 'firstseen', %(now)s::text)
-    FROM hg_derived d
-    JOIN node s ON s.id = d.start_id
-    JOIN node t ON t.id = d.end_id
-    ORDER BY d.start_id, d.end_id
-    ON CONFLICT (start_id, kind_id, end_id) DO UPDATE
-    SET properties = e.properties || (EXCLUDED.properties - 'firstseen')
-                     || (CASE WHEN e.properties ? 'firstseen' THEN '{}'::jsonb
-                         ELSE jsonb_build_object('firstseen', %(now)s::text) END)
-    RETURNING xmax::text = '0' AS inserted
-)
-SELECT count(*) FILTER (WHERE inserted), count(*) FROM written
+_REFRESH_KEPT = """
+UPDATE edge AS e
+SET properties = e.properties || (k.properties::jsonb - 'firstseen') || jsonb_build_object('lastseen', %(now)s::text)
+                 || (CASE WHEN e.properties ? 'firstseen' THEN '{}'::jsonb
+                     ELSE jsonb_build_object('firstseen', %(now)s::text) END)
+FROM hg_kept k
+WHERE e.id = k.edge_id
 """
 
 
@@ -59,31 +72,74 @@ class EdgeCounts:
     deleted: int = 0  # no longer derived
 
 
-def write_kind(ctx: Context, kind: str, edges: EdgeSet) -> EdgeCounts:
+@dataclass(slots=True)
+class StoredEdges:
+    """The stored edges of the kinds a run derives, as the run began: kind id -> (edge ids, starts, ends). Kept
+    as arrays (24 bytes an edge) and turned into a look-up one kind at a time, as each is replaced."""
+
+    by_kind: dict[int, tuple[NDArray[np.int64], ...]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, ctx: Context, kinds: Iterable[str]) -> StoredEdges:
+        kind_ids = ctx.kind_ids(sorted(set(kinds)))
+        stored = cls()
+        if not kind_ids:
+            return stored
+        for kind_id, *columns in ctx.conn.execute(_STORED, (kind_ids,), binary=True):
+            stored.by_kind[kind_id] = tuple(np.frombuffer(column, dtype=">i8").astype(np.int64) for column in columns)
+        return stored
+
+    def take(self, kind_id: int) -> dict[Pair, int]:
+        """The kind's stored edges, (start, end) -> edge id; the caller replaces them, so they are no longer held
+        here."""
+        columns = self.by_kind.pop(kind_id, None)
+        if columns is None:
+            return {}
+        ids, starts, ends = (column.tolist() for column in columns)
+        return dict(zip(zip(starts, ends, strict=True), ids, strict=True))
+
+
+def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> EdgeCounts:
     conn = ctx.conn
     kind_id = ctx.catalogue.id(kind)
-    conn.execute(_STAGE)
-    conn.execute("TRUNCATE hg_derived")
-    rows = _rows(edges)
-    with conn.cursor().copy("COPY hg_derived (start_id, end_id, properties) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
-    if len(rows) > 5000:
-        # A fresh temporary table has no statistics; without them the anti-join below can go quadratic.
-        conn.execute("ANALYZE hg_derived")
-    deleted = conn.execute(_DELETE_STALE, {"kind": kind_id}).rowcount
-    created, total = 0, 0
-    if rows:
-        result = conn.execute(_UPSERT, {"kind": kind_id, "now": ctx.lastseen}).fetchone()
-        assert result is not None
-        created, total = result
-    return EdgeCounts(total=total, created=created, deleted=max(deleted, 0))
+    properties = edges if isinstance(edges, Mapping) else None
+    derived = {pair for pair in edges if pair[0] != pair[1]}
+    existing = stored.take(kind_id)
+    counts = EdgeCounts()
+    gone = sorted(edge for pair, edge in existing.items() if pair not in derived)
+    if gone:
+        counts.deleted = max(conn.execute(_DELETE_GONE, (gone,)).rowcount, 0)
+    kept = sorted(derived & existing.keys())
+    if kept and properties is None:
+        ids = sorted(existing[pair] for pair in kept)
+        counts.total = max(conn.execute(_REFRESH_KEPT_BARE, {"now": ctx.lastseen, "ids": ids}).rowcount, 0)
+    elif kept:
+        conn.execute(_STAGE)
+        conn.execute("TRUNCATE hg_kept")
+        with conn.cursor().copy("COPY hg_kept (edge_id, properties) FROM STDIN") as copy:
+            copy.write("".join(f"{existing[pair]}\t{_json(properties, pair, {})}\n" for pair in kept))
+        if len(kept) > 5000:
+            # A fresh temporary table has no statistics; without them the planner guesses its join blind.
+            conn.execute("ANALYZE hg_kept")
+        counts.total = max(conn.execute(_REFRESH_KEPT, {"now": ctx.lastseen}).rowcount, 0)
+    new = sorted(derived - existing.keys())
+    if new:
+        stamps = {"lastseen": ctx.lastseen, "firstseen": ctx.lastseen}
+        with conn.cursor().copy("COPY edge (start_id, end_id, kind_id, properties) FROM STDIN") as copy:
+            if properties is None:
+                rest = f"\t{kind_id}\t{_json(None, (0, 0), stamps)}\n"
+                copy.write("".join(f"{start}\t{end}{rest}" for start, end in new))
+            else:
+                copy.write("".join(f"{pair[0]}\t{pair[1]}\t{kind_id}\t{_json(properties, pair, stamps)}\n"
+                                   for pair in new))
+        counts.created = len(new)
+        counts.total += len(new)
+    return counts
 
 
-def _rows(edges: EdgeSet) -> list[tuple[int, int, str]]:
-    if isinstance(edges, Mapping):
-        return sorted(
-            (start, end, orjson.dumps(dict(properties)).decode())
-            for (start, end), properties in edges.items() if start != end
-        )
-    return sorted((start, end, "{}") for start, end in set(edges) if start != end)
+def _json(properties: Mapping[Pair, Mapping[str, Any]] | None, pair: Pair, stamps: dict[str, str]) -> str:
+    """The edge's own properties (a rule's, if it gives any) with `stamps`, as JSON in COPY's text format."""
+    value = orjson.dumps({**(properties[pair] if properties is not None else {}), **stamps}).decode()
+    if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
+        return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    return value

@@ -84,6 +84,7 @@ def compute(ctx: Context) -> Derived:
         links.update({(start, end): (start, end, member_of, link_properties) for start, end in pairs})
     if links:
         upsert_edges(ctx.conn, links.values())
+        ctx.wrote_edges(ADEdge.MemberOf)
     # The membership snapshot and the shortcut groups may have been read before these writes.
     ctx.__dict__.pop("membership", None)
     ctx.__dict__.pop("shortcut_groups", None)

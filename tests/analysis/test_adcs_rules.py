@@ -162,3 +162,15 @@ def test_esc13_targets_the_group_linked_to_the_issuance_policy(graph: Graph) -> 
     graph.edges(ADEdge.Enroll, [("Eve", "T"), ("Eve", "CA"), ("Bob", "Unlinked"), ("Bob", "CA")])
     graph.run(pki.CERTIFICATES_RULE, esc13.RULE)
     assert graph.derived(ADEdge.ADCSESC13) == {("Eve", "Privileged")}
+
+
+def test_esc3_reads_the_enroll_on_behalf_of_edges_derived_earlier_in_the_same_run(graph: Graph) -> None:
+    # The first run derives no EnrollOnBehalfOf edge but leaves the kind known; in the second, the edge the
+    # EnrollOnBehalfOf rule writes is what ESC3 reads, not what the run found stored when it began.
+    esc3_graph(graph, target_signatures=0)
+    graph.run(pki.CERTIFICATES_RULE, pki.ENROLL_ON_BEHALF_OF_RULE, esc3.RULE)
+    assert graph.derived(ADEdge.ADCSESC3) == set()
+    template(graph, "Target", schemaversion=2, authorizedsignatures=1, applicationpolicies=[EKU_CERT_REQUEST_AGENT])
+    graph.run(pki.CERTIFICATES_RULE, pki.ENROLL_ON_BEHALF_OF_RULE, esc3.RULE)
+    assert graph.derived(ADEdge.EnrollOnBehalfOf) == {("Agent", "Target")}
+    assert graph.derived(ADEdge.ADCSESC3) == {("Eve", "D")}

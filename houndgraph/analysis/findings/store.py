@@ -14,9 +14,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-import orjson
 import psycopg
 
 _COLUMNS = ("finding", "domain_sid", "principal_hash", "principal", "principal_kind", "principal_props", "target",
@@ -62,12 +60,12 @@ class FindingRow:
     principal_hash: str
     principal: str
     principal_kind: str
-    principal_props: dict[str, Any]
+    principal_props: str  # JSON text, as the database gives it
     target: str | None
     target_kind: str | None
-    target_props: dict[str, Any] | None
+    target_props: str | None
     rel_kind: str | None
-    rel_props: dict[str, Any] | None
+    rel_props: str | None
     edge_id: int | None
     impact_count: int = 0
     impact_percentage: float = 0.0
@@ -112,18 +110,14 @@ def accepted_keys(conn: psycopg.Connection, now: datetime) -> set[tuple[str, str
     return {(row[0], row[1], row[2]) for row in rows}
 
 
-def _json(value: dict[str, Any] | None) -> str | None:
-    return None if value is None else orjson.dumps(value).decode()
-
-
 def write_findings(conn: psycopg.Connection, rows: Sequence[FindingRow], now: datetime) -> None:
     conn.execute(_STAGE)
     conn.execute("TRUNCATE hg_findings")
     with conn.cursor().copy(f"COPY hg_findings ({', '.join(_COLUMNS)}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row((row.finding, row.domain_sid, row.principal_hash, row.principal, row.principal_kind,
-                            _json(row.principal_props), row.target, row.target_kind, _json(row.target_props),
-                            row.rel_kind, _json(row.rel_props), row.edge_id, row.impact_count,
+                            row.principal_props, row.target, row.target_kind, row.target_props,
+                            row.rel_kind, row.rel_props, row.edge_id, row.impact_count,
                             row.impact_percentage))
     conn.execute(_RESOLVE, {"now": now})
     conn.execute(_UPSERT, {"now": now})

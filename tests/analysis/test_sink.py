@@ -1,0 +1,52 @@
+"""Writing a rule's result over what an earlier run stored: kept, changed, new and gone edges."""
+
+from __future__ import annotations
+
+from houndgraph.analysis import owns
+from houndgraph.graph.kinds import ADEdge, ADNode
+from tests.analysis.graphs import Graph
+
+# Text COPY would misread unless escaped: a backslash, a tab, a newline, a carriage return, a quote.
+AWKWARD = 'a\\b\tc\nd\re"f'
+
+
+def owners(graph: Graph) -> None:
+    graph.domain("D")
+    for name in ("Alice", "Bob", "Carol", "Target"):
+        graph.node(name, ADNode.User)
+    graph.edge("Alice", ADEdge.OwnsRaw, "Target", isinherited=False, inheritancehash=AWKWARD)
+    graph.edge("Bob", ADEdge.OwnsRaw, "Target", isinherited=False, inheritancehash="")
+
+
+def test_a_rerun_updates_kept_edges_inserts_new_ones_and_deletes_the_rest(graph: Graph) -> None:
+    owners(graph)
+    first = graph.run(owns.RULE).rules[0].edges[ADEdge.Owns]
+    assert (first.total, first.created, first.deleted) == (2, 2, 0)
+    before = graph.edge_properties("Alice", ADEdge.Owns, "Target")
+    assert before["inheritancehash"] == AWKWARD and before["firstseen"] == before["lastseen"]
+    # Alice's ACE is now inherited, Bob's is gone, Carol's is new; a self-edge of the kind was stored by hand.
+    graph.conn.execute("UPDATE edge SET properties = properties || '{\"isinherited\": true}' WHERE kind_id = "
+                       "(SELECT id FROM kind WHERE name = %s) AND start_id = (SELECT id FROM node WHERE "
+                       "properties->>'objectid' = 'ALICE')", (ADEdge.OwnsRaw,))
+    graph.conn.execute("DELETE FROM edge WHERE kind_id = (SELECT id FROM kind WHERE name = %s) AND start_id = "
+                       "(SELECT id FROM node WHERE properties->>'objectid' = 'BOB')", (ADEdge.OwnsRaw,))
+    graph.edge("Carol", ADEdge.OwnsRaw, "Target", isinherited=True, inheritancehash="h")
+    graph.edge("Target", ADEdge.Owns, "Target")
+    graph.load()
+    again = graph.run(owns.RULE).rules[0].edges[ADEdge.Owns]
+    assert (again.total, again.created, again.deleted) == (2, 1, 2)
+    assert graph.derived(ADEdge.Owns) == {("Alice", "Target"), ("Carol", "Target")}
+    after = graph.edge_properties("Alice", ADEdge.Owns, "Target")
+    assert after["isinherited"] is True and after["inheritancehash"] == AWKWARD
+    assert after["firstseen"] == before["firstseen"] and after["lastseen"] >= before["lastseen"]
+    carol = graph.edge_properties("Carol", ADEdge.Owns, "Target")
+    assert carol["isacl"] is True and carol["inheritancehash"] == "h" and carol["firstseen"] == carol["lastseen"]
+
+
+def test_a_rule_deriving_nothing_removes_what_its_kinds_held(graph: Graph) -> None:
+    owners(graph)
+    graph.run(owns.RULE)
+    graph.conn.execute("DELETE FROM edge WHERE kind_id = (SELECT id FROM kind WHERE name = %s)", (ADEdge.OwnsRaw,))
+    counts = graph.run(owns.RULE).rules[0].edges[ADEdge.Owns]
+    assert (counts.total, counts.created, counts.deleted) == (0, 0, 2)
+    assert graph.derived(ADEdge.Owns) == set()
