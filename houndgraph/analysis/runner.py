@@ -7,17 +7,14 @@ derived edges in place.
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from time import perf_counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import orjson
 import psycopg
 from psycopg.pq import Format
 from psycopg.types.json import set_json_loads
@@ -26,6 +23,7 @@ from houndgraph.analysis import generation
 from houndgraph.analysis.context import AnalysisOptions, Context
 from houndgraph.analysis.rule import Rule
 from houndgraph.analysis.sink import EdgeCounts, StoredEdges, write_kind
+from houndgraph.graph.json_values import read_json
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
 
 if TYPE_CHECKING:
@@ -34,7 +32,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str], None]
-_LONG_DIGITS = re.compile(rb"\d{19}")
 
 
 @dataclass(slots=True)
@@ -110,24 +107,13 @@ def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: Analy
     return report
 
 
-def _loads(data: str | bytes) -> Any:
-    # orjson reads an integer beyond 64 bits as a float (every such integer has 19 digits or more), and refuses
-    # what json reads otherwise (1e400, a lone surrogate): those go to json, so the values are the same.
-    if _LONG_DIGITS.search(data if isinstance(data, bytes) else data.encode()):
-        return json.loads(data)
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return json.loads(data)
-
-
 @contextmanager
 def _fast_json(conn: psycopg.Connection) -> Iterator[None]:
     """JSON and jsonb values read with orjson while the run lasts: rules read some 140k property values at 100k
     objects, and the standard library's parser took about a second of them. The same values either way."""
     types = [conn.adapters.types[name].oid for name in ("json", "jsonb")]
     previous = [(oid, conn.adapters.get_loader(oid, form)) for oid in types for form in Format]
-    set_json_loads(_loads, conn)
+    set_json_loads(read_json, conn)
     try:
         yield
     finally:

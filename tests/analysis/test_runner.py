@@ -8,7 +8,7 @@ import pytest
 from psycopg.pq import Format
 
 from houndgraph.analysis import dcsync
-from houndgraph.analysis.runner import _loads
+from houndgraph.graph.json_values import read_json
 from tests.analysis.graphs import Graph
 
 AWKWARD_DOCUMENTS = [
@@ -24,7 +24,7 @@ AWKWARD_DOCUMENTS = [
 def test_the_run_reads_json_as_the_standard_parser_does(document: str) -> None:
     expected = json.loads(document)
     for data in (document, document.encode()):
-        value = _loads(data)
+        value = read_json(data)
         assert repr(value) == repr(expected)
 
 
