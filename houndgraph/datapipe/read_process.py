@@ -17,6 +17,7 @@ ends when its parent does (the socket closes).
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -31,6 +32,7 @@ from functools import lru_cache
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+import houndgraph
 from houndgraph.graph.store.merge import PreparedBatch, prepare_batch
 from houndgraph.graph.store.read_ahead import bulk_tuning
 from houndgraph.ingest.errors import IngestError
@@ -40,6 +42,9 @@ from houndgraph.ingest.reader import read_file
 # An idle reading process is closed after this long (it holds memory from its last file).
 IDLE_SECONDS = 60.0
 _EXIT_WAIT_SECONDS = 5.0
+# Where this process imported houndgraph from: the reading process imports the same code, whatever its current
+# directory holds (`-P` keeps that directory off its import path).
+_IMPORT_ROOT = str(Path(houndgraph.__file__).resolve().parent.parent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +101,7 @@ class ReadingProcess:
             # A session of its own: a Ctrl-C at the terminal reaches the service, which stops the datapipe,
             # rather than every reading process at once.
             self._process = subprocess.Popen(
-                [sys.executable, "-m", __name__, str(child.fileno())],
+                [sys.executable, "-P", "-m", __name__, str(child.fileno())], env=_child_environment(),
                 pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, start_new_session=True,
             )
         self._connection = Connection(parent.detach())
@@ -159,6 +164,11 @@ class ReadingProcess:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+
+
+def _child_environment() -> dict[str, str]:
+    paths = [_IMPORT_ROOT, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 _lock = threading.Lock()

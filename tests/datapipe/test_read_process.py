@@ -114,3 +114,13 @@ def test_a_reading_process_that_dies_is_reported_not_waited_for() -> None:
     with reading_process() as fresh:
         assert fresh.pid != reader.pid
         assert len(list(fresh.read(job(LAB / "groups.json"), []))) > 0
+
+
+def test_the_reading_process_imports_this_houndgraph_whatever_its_directory_holds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    decoy = tmp_path / "houndgraph"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text('raise ImportError("the decoy package in the current directory")\n')
+    monkeypatch.chdir(tmp_path)
+    with reading_process() as reader:
+        assert len(list(reader.read(job(LAB / "users.json"), []))) > 0
