@@ -8,22 +8,18 @@ derived edges in place.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from time import perf_counter
 from typing import TYPE_CHECKING
 
 import psycopg
-from psycopg.pq import Format
-from psycopg.types.json import set_json_loads
 
 from houndgraph.analysis import generation
 from houndgraph.analysis.context import AnalysisOptions, Context
 from houndgraph.analysis.rule import Rule
 from houndgraph.analysis.sink import EdgeCounts, StoredEdges, write_kind
-from houndgraph.graph.json_values import read_json
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
 
 if TYPE_CHECKING:
@@ -86,7 +82,7 @@ def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: Analy
     report = AnalysisReport(started_at=context.now)
     key = generation.fingerprint(rules, options, None if finish is None else finish.__qualname__)
     began = perf_counter()
-    with _fast_json(conn), conn.transaction():
+    with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
         graph_generation = generation.current(conn)
         generation.mark_own_writes(conn, True)
@@ -105,21 +101,6 @@ def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: Analy
     report.seconds = perf_counter() - began
     log.info("analysis: %d rules in %.3f s", len(report.rules), report.seconds)
     return report
-
-
-@contextmanager
-def _fast_json(conn: psycopg.Connection) -> Iterator[None]:
-    """JSON and jsonb values read with orjson while the run lasts: rules read some 140k property values at 100k
-    objects, and the standard library's parser took about a second of them. The same values either way."""
-    types = [conn.adapters.types[name].oid for name in ("json", "jsonb")]
-    previous = [(oid, conn.adapters.get_loader(oid, form)) for oid in types for form in Format]
-    set_json_loads(read_json, conn)
-    try:
-        yield
-    finally:
-        for oid, loader in previous:
-            if loader is not None:
-                conn.adapters.register_loader(oid, loader)
 
 
 def _run_rule(context: Context, rule: Rule, stored: StoredEdges, progress: Progress | None) -> RuleReport:

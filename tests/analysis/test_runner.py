@@ -1,4 +1,5 @@
-"""What a run does to the connection it is given: property values read as the standard parser reads them."""
+"""What a run does to the connection it is given: property values read as the standard parser reads them
+(psycopg's reader for the process, set by `Database`), and the connection's loaders left as they were."""
 
 from __future__ import annotations
 
