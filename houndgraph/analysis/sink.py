@@ -27,6 +27,8 @@ import orjson
 from numpy.typing import NDArray
 
 from houndgraph.analysis.context import Context
+from houndgraph.graph.store.edges import copy_text
+from houndgraph.graph.store.sql import COPY_NEW_EDGES
 
 Pair = tuple[int, int]
 # Either bare pairs, or pairs with extra edge properties (e.g. Owns keeps the ACE's inheritance data).
@@ -117,7 +119,8 @@ def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> 
         conn.execute(_STAGE)
         conn.execute("TRUNCATE hg_kept")
         with conn.cursor().copy("COPY hg_kept (edge_id, properties) FROM STDIN") as copy:
-            copy.write("".join(f"{existing[pair]}\t{_json(properties, pair, {})}\n" for pair in kept))
+            text = "".join(f"{existing[pair]}\t{_json(properties, pair, {})}\n" for pair in kept)
+            copy.write(text.replace("\\", "\\\\"))  # orjson writes no raw tab or newline: see `copy_text`
         if len(kept) > 5000:
             # A fresh temporary table has no statistics; without them the planner guesses its join blind.
             conn.execute("ANALYZE hg_kept")
@@ -125,21 +128,15 @@ def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> 
     new = sorted(derived - existing.keys())
     if new:
         stamps = {"lastseen": ctx.lastseen, "firstseen": ctx.lastseen}
-        with conn.cursor().copy("COPY edge (start_id, end_id, kind_id, properties) FROM STDIN") as copy:
-            if properties is None:
-                rest = f"\t{kind_id}\t{_json(None, (0, 0), stamps)}\n"
-                copy.write("".join(f"{start}\t{end}{rest}" for start, end in new))
-            else:
-                copy.write("".join(f"{pair[0]}\t{pair[1]}\t{kind_id}\t{_json(properties, pair, stamps)}\n"
-                                   for pair in new))
+        bare = _json(None, (0, 0), stamps) if properties is None else None  # the same for every edge
+        with conn.cursor().copy(COPY_NEW_EDGES) as copy:
+            copy.write(copy_text((start, end, kind_id, bare or _json(properties, (start, end), stamps))
+                                 for start, end in new))
         counts.created = len(new)
         counts.total += len(new)
     return counts
 
 
 def _json(properties: Mapping[Pair, Mapping[str, Any]] | None, pair: Pair, stamps: dict[str, str]) -> str:
-    """The edge's own properties (a rule's, if it gives any) with `stamps`, as JSON in COPY's text format."""
-    value = orjson.dumps({**(properties[pair] if properties is not None else {}), **stamps}).decode()
-    if "\\" in value or "\t" in value or "\n" in value or "\r" in value:
-        return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    return value
+    """The edge's own properties (a rule's, if it gives any) with `stamps`, as JSON."""
+    return orjson.dumps({**(properties[pair] if properties is not None else {}), **stamps}).decode()
