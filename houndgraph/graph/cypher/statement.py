@@ -123,20 +123,26 @@ async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
                         inputs: Inputs | None = None, budget: WorkBudget | None = None) -> Result:
     budget = budget or WorkBudget()
     stats = await kind_statistics(conn, graph_generation_seen())
-    wanted = shortest.rows_wanted(query) if inputs is None else None
-    if wanted is not None:
-        pending = shortest.requests(query, kinds)
-        if len(pending) == 1:
-            return await _run_limited(conn, query, kinds, pending[0], wanted, budget, stats)
+    if inputs is None:
+        limited = shortest.rows_wanted(query)
+        # With no LIMIT: stop searching once the paths give more rows than a response carries (refused).
+        wanted = limited or shortest.rows_past(query, budget.max_rows)
+        if wanted is not None:
+            pending = shortest.requests(query, kinds)
+            if len(pending) == 1:
+                return await _run_limited(conn, query, kinds, pending[0], wanted, budget, stats,
+                                          in_search_order=limited is None)
     return await _execute(conn, await statement_for(conn, query, kinds, {}, inputs, budget, stats), budget.max_rows)
 
 
 async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
                        request: ShortestRequest, wanted: tuple[int, int], budget: WorkBudget,
-                       stats: KindStatistics | None) -> Result:
+                       stats: KindStatistics | None, in_search_order: bool = False) -> Result:
     """A query of one shortest path search whose rows only grow with the paths (shortest.rows_wanted):
     the search goes on, nearest pairs first, only until the statement over the paths found so far
-    returns its LIMIT rows (e.g. all users -> Domain Admins LIMIT 1000 stops a few levels from the target)."""
+    returns its LIMIT rows (e.g. all users -> Domain Admins LIMIT 1000 stops a few levels from the target).
+    `in_search_order`: a complete search hands the statement its paths in the order of
+    `graph_paths.shortest_paths`, so that a query without LIMIT answers as one that searched them all first."""
     lefts, rights = await _ends(conn, request, kinds, {}, None, budget, stats)
     skip, limit = wanted
     found: list[FoundPath] = []
@@ -146,12 +152,23 @@ async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Map
         async for batch in batches:
             found.extend(batch)
             if len(found) >= check_at:
-                result = await _execute(conn, compile_query(query, kinds, {0: found}, stats=stats))
+                result = await _execute(conn, compile_query(query, kinds, {0: found}, stats=stats), limit)
                 if len(result.rows) >= limit:
                     return result
                 # Filters dropped rows: search on, and try again once the paths have doubled.
                 check_at = 2 * len(found)
+    if in_search_order:
+        found = _in_search_order(found, lefts, rights)
     return await _execute(conn, compile_query(query, kinds, {0: found}, stats=stats))
+
+
+def _in_search_order(found: list[FoundPath], lefts: Sequence[int], rights: Sequence[int]) -> list[FoundPath]:
+    """The paths in the order `graph_paths.shortest_paths` returns them: by their root (the end on the smaller
+    side), then by their other end; a node's empty path to itself first. The sort is stable, so each pair's
+    paths keep the order the search found them in."""
+    if len(set(lefts)) <= len(set(rights)):
+        return sorted(found, key=lambda p: (p[0] != p[1], p[0], p[1]))
+    return sorted(found, key=lambda p: (p[0] != p[1], p[1], p[0]))
 
 
 async def _execute(conn: psycopg.AsyncConnection, statement: Statement, max_rows: int | None = None) -> Result:

@@ -8,6 +8,7 @@ import asyncio
 import random
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg
 import pytest
@@ -15,6 +16,8 @@ from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
 from houndgraph.graph import paths
+from houndgraph.graph.budget import ResultTooLarge, WorkBudget
+from houndgraph.graph.cypher.execute import run_query
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.translate import shortest
 from houndgraph.graph.paths import Path, shortest_paths
@@ -186,3 +189,35 @@ def test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
                                     direction, max_depth)
     # The same paths; a pair's own paths may come in another order.
     assert sorted(map(repr, together)) == sorted(repr(path) for paths in per_pair for path in paths), f"seed {seed}"
+
+
+
+def _run_with_budget(database: Database, query: str, budget: WorkBudget) -> list[tuple[Any, ...]]:
+    async def go() -> list[tuple[Any, ...]]:
+        async with await psycopg.AsyncConnection.connect(database.conninfo) as conn:
+            return [tuple(row) for row in (await run_query(conn, query, load_entities=False, budget=budget)).rows]
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("shortest_form", ["shortestPath", "allShortestPaths"])
+def test_without_limit_a_search_past_the_row_budget_is_refused_before_it_ends(
+        empty_graph: Database, seed: int, shortest_form: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    graph, sources, targets = _drawn(empty_graph, seed)
+    query = f"MATCH p={shortest_form}((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 {PATH_ROW}"
+    assert shortest.rows_past(parse(query), 3) == (0, 4)
+    assert shortest.rows_past(parse(query + " LIMIT 10"), 3) is None
+    assert shortest.rows_past(parse(f"MATCH p={shortest_form}((u:A)-[:R*1..]->(t:B)) RETURN count(p)"), 3) is None
+    whole = WorkBudget()
+    answer = _run_with_budget(empty_graph, query, whole)
+    # Within the budget: the rows of the plain way (every path searched first, then the statement), in its order.
+    with monkeypatch.context() as plain:
+        plain.setattr(shortest, "rows_past", lambda *args: None)
+        assert answer == _run_with_budget(empty_graph, query, WorkBudget()), f"seed {seed}"
+    if len(answer) <= 3:
+        return
+    # Past it: refused once the paths found give more rows than the budget, before the search has found them all.
+    small = WorkBudget(max_rows=3)
+    with pytest.raises(ResultTooLarge):
+        _run_with_budget(empty_graph, query, small)
+    assert small.path_members < whole.path_members, f"seed {seed}: {len(answer)} rows"

@@ -56,18 +56,38 @@ def rows_wanted(query: a.Query) -> tuple[int, int] | None:
     search may stop there. `MATCH (c)-[:MemberOf]->(g) WHERE ... MATCH p=shortestPath((n)-[*1..]->(c))
     RETURN p LIMIT 1000` is one. None for every other query (an OPTIONAL MATCH row without paths would
     vanish once they come)."""
-    if len(query.parts) != 1 or len(query.parts[0].clauses) < 2:
-        return None
-    *matches, ret = query.parts[0].clauses
-    if any(not isinstance(match, a.Match) or match.optional for match in matches) or not isinstance(ret, a.Return):
-        return None
-    projection = ret.projection
-    if projection.order or any(contains_aggregate(item.expression) for item in projection.items):
+    projection = _growing_projection(query)
+    if projection is None or projection.order:
         return None
     skip, limit = _count(projection.skip, 0), _count(projection.limit, None)
     if skip is None or limit is None or limit < 1:
         return None
     return skip, limit
+
+
+def rows_past(query: a.Query, max_rows: int) -> tuple[int, int] | None:
+    """(SKIP, max_rows + 1) of a query whose rows only grow with the paths found, as for `rows_wanted`, but
+    with no LIMIT (an ORDER BY does not matter here): once the paths found so far give more rows than
+    `max_rows`, all of them will too, and the query can be refused without searching on. Every principal to
+    Tier Zero is one such: a path per (principal, Tier Zero object) pair, millions at 100k objects."""
+    projection = _growing_projection(query)
+    if projection is None or projection.limit is not None:
+        return None
+    skip = _count(projection.skip, 0)
+    return None if skip is None else (skip, max_rows + 1)
+
+
+def _growing_projection(query: a.Query) -> a.Projection | None:
+    """The RETURN projection of a query whose rows only grow with the paths found: MATCH clauses (none
+    optional), then a RETURN with no aggregate."""
+    if len(query.parts) != 1 or len(query.parts[0].clauses) < 2:
+        return None
+    *matches, ret = query.parts[0].clauses
+    if any(not isinstance(match, a.Match) or match.optional for match in matches) or not isinstance(ret, a.Return):
+        return None
+    if any(contains_aggregate(item.expression) for item in ret.projection.items):
+        return None
+    return ret.projection
 
 
 def _count(e: a.Expr | None, default: int | None) -> int | None:
