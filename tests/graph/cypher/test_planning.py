@@ -242,3 +242,35 @@ def test_the_ends_after_an_earlier_match_give_each_shortest_path_once(run: Any) 
                  "RETURN DISTINCT u.name, g.name, length(p)")
     assert sorted(rows(result)) == [("ALICE@LAB.LOCAL", "DOMAIN ADMINS@LAB.LOCAL", 2), ("ALICE@LAB.LOCAL", IT, 1),
                                     ("BOB@LAB.LOCAL", "HELPDESK@LAB.LOCAL", 1)]
+
+
+_PER_NODE = re.compile(r"CROSS JOIN \(SELECT (n\d+)\.\*, .* AS t0(, .* AS t1)? FROM node AS \1 OFFSET 0\) AS \1")
+
+
+@pytest.mark.parametrize(("query", "per_node"), [
+    # Every node against every word: the node's lower-cased name and description are computed once per node.
+    ("UNWIND ['ali', 'LAB', 'win', 3, null] AS word MATCH (n) WHERE toLower(n.name) CONTAINS toLower(word) "
+     "OR toLower(n.operatingsystem) CONTAINS toLower(word) RETURN word, n.name", True),
+    ("UNWIND ['alice', 'bob'] AS w MATCH (n) WHERE toLower(n.name) STARTS WITH w WITH w, n MATCH (m) "
+     "WHERE toUpper(m.name) = toUpper(n.name) RETURN w, n.name, m.name", True),
+    # A condition on the node alone, or a label: its rows may come from an index, so its scan stays plain.
+    ("UNWIND ['ali', 'bob'] AS word MATCH (n) WHERE toLower(n.name) CONTAINS toLower(word) AND n.enabled "
+     "RETURN word, n.name", False),
+    ("UNWIND ['ali', 'bob'] AS word MATCH (n:User) WHERE toLower(n.name) CONTAINS toLower(word) "
+     "RETURN word, n.name", False),
+    ("UNWIND ['ali', 'bob'] AS n MATCH (m) WHERE any(n IN [m.name] WHERE toLower(n) CONTAINS 'a') "
+     "RETURN n, m.name", False),
+])
+def test_string_functions_of_a_node_compared_with_earlier_rows_are_computed_once_per_node(
+        run: Any, monkeypatch: pytest.MonkeyPatch, query: str, per_node: bool) -> None:
+    sql = translate(parse(query), KINDS).sql
+    assert bool(_PER_NODE.search(sql)) is per_node, sql
+    # The words' text is computed once per word as well.
+    assert "END AS t FROM jsonb_array_elements(" in sql
+    answer = sorted(map(repr, rows(run(query))))
+    with monkeypatch.context() as plain:
+        plain.setattr(patterns, "per_node_texts", lambda *args: {})
+        assert not _PER_NODE.search(translate(parse(query), KINDS).sql)
+        assert answer == sorted(map(repr, rows(run(query))))
+    if per_node:
+        assert answer

@@ -359,7 +359,10 @@ def string_text(st: Translation, e: a.Expr, scope: Scope) -> str | None:
     if isinstance(e, a.Literal) and isinstance(e.value, str):
         return st.params.add(e.value, "text")
     if isinstance(e, a.FunctionCall) and e.name in fn.STRING_FUNCTIONS and len(e.args) == 1 and not e.distinct:
-        return fn.STRING_FUNCTIONS[e.name].replace("s", fn.text_of(expr(st, e.args[0], scope)), 1)
+        if (column := st.node_texts.get(e)) is not None:
+            return column
+        value = expr(st, e.args[0], scope)
+        return fn.STRING_FUNCTIONS[e.name].replace("s", st.texts.get(value.sql) or fn.text_of(value), 1)
     return None
 
 

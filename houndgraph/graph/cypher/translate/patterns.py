@@ -11,10 +11,12 @@ from __future__ import annotations
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.translate import expressions as ex
+from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import planning
 from houndgraph.graph.cypher.translate import shortest as sp
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import From, Scope, T, Typed, relationship_kind_ids
+from houndgraph.graph.cypher.validate import walk
 
 UNDIRECTED_EDGES = (
     "(SELECT id, start_id, end_id, kind_id, properties, start_id AS s, end_id AS t FROM edge "
@@ -85,12 +87,54 @@ def bind_patterns(st: Translation, frm: From, scope: Scope, patterns: tuple[a.Pa
     rels = []
     filters = where_filters(where)
     labels = planning.where_labels(where)
+    outer = st.node_texts
+    st.per_node, st.node_texts = per_node_texts(where, scope, patterns), dict(outer)
     for part in patterns:
         rels.extend(pattern_part(st, frm, scope, part, filters, labels))
     unique_relationships(frm, rels)
     if where is not None:
         frm.where.append(ex.pred(st, where, scope))
         frm.where.extend(join_keys(st, where, scope))
+    # The columns stand for these expressions only in this MATCH: a later `n` may be another node.
+    st.per_node, st.node_texts = {}, outer
+
+
+def per_node_texts(where: a.Expr | None, scope: Scope, patterns: tuple[a.PatternPart, ...]
+                   ) -> dict[str, list[a.FunctionCall]]:
+    """The string functions of node properties to compute once per node row, by node variable.
+    `UNWIND [...12 words] AS word MATCH (n) WHERE toLower(n.name) CONTAINS toLower(word) OR ...` compares
+    every node with every word, and PostgreSQL evaluates a join condition per pair: each node's name would be
+    read out of its JSON and lower-cased twelve times. For a node new to this MATCH, with no label or property
+    map, whose every WHERE condition also names a variable bound before it (so that none could pick its rows
+    from an index), its `toLower(n.key)`-like calls become columns of the node's scan, under a subquery the
+    database does not flatten (OFFSET 0)."""
+    if where is None:
+        return {}
+    terms = sp.conjuncts(where)
+    found: dict[str, list[a.FunctionCall]] = {}
+    for node in (n for part in patterns for n in part.nodes):
+        variable = node.variable
+        if variable is None or scope.has(variable) or node.labels or node.properties is not None:
+            continue
+        own = [term for term in terms if variable in sp.free_variables(term)]
+        if not own or any(not any(scope.has(name) for name in sp.free_variables(term) - {variable})
+                          or _rebinds(term, variable) for term in own):
+            continue
+        calls = [e for term in own for e in walk(term)
+                 if isinstance(e, a.FunctionCall) and _text_of_property(e, variable)]
+        if calls:
+            found[variable] = list(dict.fromkeys(calls))
+    return found
+
+
+def _rebinds(term: a.Expr, variable: str) -> bool:
+    return any(isinstance(e, a.ListComprehension | a.Quantifier) and e.variable == variable for e in walk(term))
+
+
+def _text_of_property(e: a.FunctionCall, variable: str) -> bool:
+    return (e.name in fn.STRING_FUNCTIONS and len(e.args) == 1 and not e.distinct
+            and isinstance(e.args[0], a.Property) and isinstance(e.args[0].subject, a.Variable)
+            and e.args[0].subject.name == variable)
 
 
 def join_keys(st: Translation, where: a.Expr, scope: Scope) -> list[str]:
@@ -132,8 +176,16 @@ def node(st: Translation, frm: From, scope: Scope, pattern: a.NodePattern) -> Ty
         frm.where.append(f"{value.sql} IS NOT NULL")
     else:
         alias = st.aliases.new("n")
-        frm.join(f"CROSS JOIN node AS {alias}")
         value = Typed(f"{alias}.id", T.NODE, alias)
+        texts = st.per_node.pop(pattern.variable, []) if pattern.variable is not None else []
+        if texts:
+            local = scope.child()
+            local.bind(pattern.variable or "", value)
+            columns = ", ".join(f"{ex.string_text(st, call, local)} AS t{i}" for i, call in enumerate(texts))
+            frm.join(f"CROSS JOIN (SELECT {alias}.*, {columns} FROM node AS {alias} OFFSET 0) AS {alias}")
+            st.node_texts.update((call, f"{alias}.t{i}") for i, call in enumerate(texts))
+        else:
+            frm.join(f"CROSS JOIN node AS {alias}")
         if pattern.variable is not None:
             scope.bind(pattern.variable, value)
     if pattern.labels:

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.statistics import KindStatistics
 from houndgraph.graph.cypher.translate.values import Aliases, Inputs, Params
 
@@ -34,6 +35,12 @@ class Translation:
     hoisting: bool = False
     # Node variables written in one node pattern and named nowhere but in count(): patterns.edge_end_only.
     counted_only: frozenset[str] = frozenset()
+    # String functions of a node's property computed once per node row (patterns.per_node_texts), by node
+    # variable while its pattern is placed, then by expression once they have a column.
+    per_node: dict[str, list[a.FunctionCall]] = field(default_factory=dict)
+    node_texts: dict[a.Expr, str] = field(default_factory=dict)
+    # The text column of a value computed once per row where it comes from (an UNWIND's element), by its SQL.
+    texts: dict[str, str] = field(default_factory=dict)
 
     @contextmanager
     def within(self, *, aggregating: bool | None = None, top_match: bool | None = None,
