@@ -258,6 +258,8 @@ _PER_NODE = re.compile(r"CROSS JOIN \(SELECT (n\d+)\.\*, .* AS t0(, .* AS t1)? F
      "RETURN word, n.name", False),
     ("UNWIND ['ali', 'bob'] AS word MATCH (n:User) WHERE toLower(n.name) CONTAINS toLower(word) "
      "RETURN word, n.name", False),
+    ("UNWIND ['ALICE@LAB.LOCAL', 'BOB@LAB.LOCAL'] AS word MATCH (n) WHERE n.name = word "
+     "AND toLower(n.name) STARTS WITH toLower(word) RETURN word, n.name", False),
     ("UNWIND ['ali', 'bob'] AS n MATCH (m) WHERE any(n IN [m.name] WHERE toLower(n) CONTAINS 'a') "
      "RETURN n, m.name", False),
 ])

@@ -118,13 +118,21 @@ def per_node_texts(where: a.Expr | None, scope: Scope, patterns: tuple[a.Pattern
             continue
         own = [term for term in terms if variable in sp.free_variables(term)]
         if not own or any(not any(scope.has(name) for name in sp.free_variables(term) - {variable})
-                          or _rebinds(term, variable) for term in own):
+                          or _rebinds(term, variable) or _keyed(term, variable) for term in own):
             continue
         calls = [e for term in own for e in walk(term)
                  if isinstance(e, a.FunctionCall) and _text_of_property(e, variable)]
         if calls:
             found[variable] = list(dict.fromkeys(calls))
     return found
+
+
+def _keyed(term: a.Expr, variable: str) -> bool:
+    """Whether `term` compares a property of the node itself with another value: `n.objectid = id` may find the
+    node by an index for each earlier row, which a subquery the database does not flatten would prevent."""
+    return isinstance(term, a.Binary) and term.op in ("=", "IN", "STARTS", "ENDS") and any(
+        isinstance(side, a.Property) and isinstance(side.subject, a.Variable) and side.subject.name == variable
+        for side in (term.left, term.right))
 
 
 def _rebinds(term: a.Expr, variable: str) -> bool:
