@@ -18,7 +18,7 @@ import orjson
 
 from houndgraph.graph.kinds import AD_NODE_KINDS, AZ_NODE_KINDS, ADNode, AZNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
-from houndgraph.graph.store.encoding import to_json, with_keys
+from houndgraph.graph.store.encoding import json_lines, to_json, with_keys
 from houndgraph.graph.store.properties import StoreProperty
 
 Properties = dict[str, Any]
@@ -153,14 +153,14 @@ class EdgeRows:
         starts, kinds, ends = zip(*edges, strict=True)
         objectids = list(dict.fromkeys(starts + ends))
         kind_names = list(dict.fromkeys(kinds))
-        position = {objectid: index for index, objectid in enumerate(objectids)}.__getitem__
-        kind_position = {kind: index for index, kind in enumerate(kind_names)}.__getitem__
+        position = dict(zip(objectids, range(len(objectids)), strict=True)).__getitem__
+        kind_position = dict(zip(kind_names, range(len(kind_names)), strict=True)).__getitem__
         count = len(starts)
         columns = np.empty((count, 3), dtype=np.int32)
         columns[:, 0] = np.fromiter(map(position, starts), dtype=np.int32, count=count)
         columns[:, 1] = np.fromiter(map(kind_position, kinds), dtype=np.int32, count=count)
         columns[:, 2] = np.fromiter(map(position, ends), dtype=np.int32, count=count)
-        properties = "\n".join([with_keys(to_json(props), stamp) for props in edges.values()])
+        properties = json_lines(list(edges.values()), stamp)
         return cls(objectids, kind_names, columns, properties)
 
     def rows(self) -> Iterator[tuple[str, str, str, str]]:
