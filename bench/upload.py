@@ -17,7 +17,7 @@ import socket
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -88,9 +88,11 @@ def service(data_dir: Path) -> Iterator[httpx.Client]:
         yield http
 
 
-def upload_all(http: httpx.Client, paths: list[Path], poll: float = 0.05) -> tuple[dict, dict[str, float]]:
+def upload_all(http: httpx.Client, paths: list[Path], poll: float = 0.05,
+               on_ingested: Callable[[], None] = lambda: None) -> tuple[dict, dict[str, float]]:
     """Upload `paths` as one job; the job and the seconds spent uploading, ingesting and analysing, read from the
-    job's status every `poll` seconds (each read costs the service a request: poll a long upload less often)."""
+    job's status every `poll` seconds (each read costs the service a request: poll a long upload less often).
+    `on_ingested` runs once, when the job is first seen past ingesting."""
     started = time.monotonic()
     job_id = http.post("/api/v2/file-upload/start").json()["data"]["id"]
     for path in paths:
@@ -101,11 +103,17 @@ def upload_all(http: httpx.Client, paths: list[Path], poll: float = 0.05) -> tup
         response.raise_for_status()
     http.post(f"/api/v2/file-upload/{job_id}/end").raise_for_status()
     uploaded = analysing = time.monotonic()
+    ingested = False
     while (job := http.get("/api/v2/file-upload", params={"id": f"eq:{job_id}"}).json()["data"][0])["status"] \
             not in (2, 3, 4, 5, 8):
         if job["status"] != 7:
             analysing = time.monotonic()
+        elif not ingested:
+            ingested = True
+            on_ingested()
         time.sleep(poll)
+    if not ingested:
+        on_ingested()
     done = time.monotonic()
     return job, {"total": done - started, "upload": uploaded - started, "ingest": analysing - uploaded,
                  "analysis": done - analysing}

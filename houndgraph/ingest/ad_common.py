@@ -35,6 +35,7 @@ _RIGHT_BY_NAME.update({name.lower(): kind for name, kind in list(_RIGHT_BY_NAME.
 # ACE field names as SharpHound spells them, and lower-cased for other writers.
 _ACE_FIELDS = ("PrincipalSID", "PrincipalType", "RightName", "IsInherited", "InheritanceHash")
 _ACE_FIELDS_LOWER = tuple(name.lower() for name in _ACE_FIELDS)
+_TYPED_ID, _TYPED_KIND = "ObjectIdentifier", "ObjectType"
 _OWNS = frozenset({ADEdge.Owns, ADEdge.OwnsRaw})
 _WRITE_OWNER = frozenset({ADEdge.WriteOwner, ADEdge.WriteOwnerRaw})
 
@@ -43,6 +44,10 @@ def lower_keys(value: Any) -> dict[str, Any]:
     """A JSON object with lower-cased keys; anything else (null, a list) becomes an empty object."""
     if not isinstance(value, dict):
         return {}
+    # SharpHound writes `Properties` in lower case already: then a plain copy does (keys that together hold
+    # no upper-case letter are their own lower case).
+    if "".join(value).islower():
+        return dict(value)
     return {key.lower(): item for key, item in value.items()}
 
 
@@ -80,6 +85,9 @@ def base_properties(record: dict[str, Any]) -> dict[str, Any]:
 
 def typed(value: Any) -> tuple[str, str]:
     """(object id, kind) of a SharpHound TypedPrincipal `{ObjectIdentifier, ObjectType}`."""
+    if isinstance(value, dict) and len(value) == 2 and _TYPED_ID in value and _TYPED_KIND in value:
+        # SharpHound's own spelling, and nothing else: no other spelling of the same fields can compete.
+        return as_str(value[_TYPED_ID]), principal_kind(value[_TYPED_KIND])
     principal = lower_keys(value)
     return as_str(principal.get("objectidentifier")), principal_kind(principal.get("objecttype"))
 

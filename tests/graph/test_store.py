@@ -438,6 +438,30 @@ def test_edge_properties_keep_backslashes_quotes_tabs_and_newlines_on_new_and_ex
     assert without_lastseen(stored[(ADMINS, "GenericAll", ALICE)]) == awkward
 
 
+@pytest.mark.parametrize("odd_one", ["empty", "nul", "enum key", "none"])
+def test_every_edge_of_a_batch_keeps_its_own_properties_whatever_shapes_share_the_batch(
+        conn: psycopg.Connection, odd_one: str) -> None:
+    # A batch's edge properties are encoded together; one object of another shape must not change the others.
+    odd: dict[str, Any] = {
+        "empty": {},
+        "nul": {"description": "bad\x00value"},
+        "enum key": {ADEdge.MemberOf: "kind as key"},
+        "none": {"nested": {"a": {"b": "}"}}, "text": "}\n{", "list": [{}, {"c": None}]},
+    }[odd_one]
+    plain = [{"isacl": True, "isinherited": index % 2 == 0, "inheritancehash": f"h{index}"} for index in range(3)]
+    ends = [f"{DOMAIN}-{3000 + index}" for index in range(4)]
+    batch = Batch(nodes=[group(ADMINS)], edges=[
+        edge(end, "GenericAll", ADMINS, ADNode.User, **properties) for end, properties in zip(ends, [*plain, odd],
+                                                                                              strict=True)
+    ])
+    GraphStore(conn).write(batch, seen_at=SEEN)
+
+    stored = {start: without_lastseen(properties) for (start, _, _), properties in edges(conn).items()}
+    expected_odd = {"description": "badvalue"} if odd_one == "nul" else {str(key): value for key, value in odd.items()}
+    assert [stored[end] for end in ends] == [*plain, expected_odd]
+    assert all(properties["lastseen"] == "2026-03-01T12:30:00Z" for properties in edges(conn).values())
+
+
 def test_a_rolled_back_transaction_leaves_no_stale_kind_or_node_in_the_stores_caches(
     empty_graph: Database,
 ) -> None:

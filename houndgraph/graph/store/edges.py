@@ -7,8 +7,10 @@ end): ingest, the analysis rules that add single edges and Cypher's CREATE all g
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
+import numpy as np
+import numpy.typing as npt
 import orjson
 import psycopg
 
@@ -20,6 +22,8 @@ from houndgraph.graph.store.nodes import WrittenNodes
 
 # (start_id, end_id, kind_id, properties as JSON text): a row of the staging table.
 StagedEdge = tuple[int, int, int, str]
+# Kind ids are smallints: (node id, kind id) packed into one integer as node id * _KIND_SPAN + kind id.
+_KIND_SPAN = 1 << 16
 
 
 def copy_text(rows: Iterable[StagedEdge]) -> bytes:
@@ -33,49 +37,56 @@ def copy_text(rows: Iterable[StagedEdge]) -> bytes:
 def write_edges(
     conn: psycopg.Connection, catalogue: KindCatalogue, prepared: PreparedBatch, nodes: WrittenNodes
 ) -> int:
-    """Write the batch's edges, every end already a node; returns how many."""
-    names = sorted({row[1] for row in prepared.edge_rows})
-    kind_ids = dict(zip(names, catalogue.ids(names), strict=True))
+    """Write the batch's edges, every end already a node; returns how many. Column-wise: one node id look-up
+    per distinct object id, then numpy over the batch (`EdgeRows`)."""
+    rows = prepared.edge_rows
+    count = len(rows)
     node_ids, created = nodes.ids, nodes.created
-    fresh: list[StagedEdge] = []
-    others: list[StagedEdge] = []
-    for start, kind, end, properties in prepared.edge_rows:
-        start_id, end_id = node_ids[start], node_ids[end]
-        row = (start_id, end_id, kind_ids[kind], properties)
-        # An edge touching a node this batch created cannot exist yet (batch duplicates are merged):
-        # it is copied straight into the table, skipping the staging table and the conflict check.
-        (fresh if start_id in created or end_id in created else others).append(row)
-    if others:
+    ids = np.fromiter(map(node_ids.__getitem__, rows.objectids), dtype=np.int64, count=len(rows.objectids))
+    kind_ids = np.array(catalogue.ids(rows.kinds), dtype=np.int64)
+    start, kind, end = ids[rows.ends[:, 0]], kind_ids[rows.ends[:, 1]], ids[rows.ends[:, 2]]
+    # An edge touching a node this batch created cannot exist yet (batch duplicates are merged): it is
+    # copied straight into the table, skipping the staging table and the conflict check.
+    is_new = np.fromiter((node_id in created for node_id in ids.tolist()), dtype=bool, count=len(ids))
+    fresh = is_new[rows.ends[:, 0]] | is_new[rows.ends[:, 2]]
+    if not fresh.all():
         # Nor can an edge into a node no stored edge of its kind enters, or out of one none of its kind
         # leaves: so the edges of objects an earlier file only named (children an OU lists, members of a
         # group, placeholders) are copied as well. COPY inserts rows in bulk; the upsert inserts them one at
         # a time, at about twice the cost.
-        entered = _stored_pairs(conn, sql.ENTERED, {(end_id, kind_id) for _, end_id, kind_id, _ in others})
-        others = _split(others, fresh, lambda row: (row[1], row[2]) in entered)
-        left = _stored_pairs(conn, sql.LEFT, {(start_id, kind_id) for start_id, _, kind_id, _ in others})
-        others = _split(others, fresh, lambda row: (row[0], row[2]) in left)
-    if fresh:
-        fresh.sort()
+        for query, side in ((sql.ENTERED, end), (sql.LEFT, start)):
+            others = ~fresh
+            fresh[others] = ~_stored_pairs(conn, query, side[others], kind[others])
+            if fresh.all():
+                break
+    properties = rows.properties_list()
+    if fresh.any():
+        # Sorted by key, so the table and its indexes are written in order.
+        chosen = np.flatnonzero(fresh)
+        chosen = chosen[np.lexsort((kind[chosen], end[chosen], start[chosen]))]
         with conn.cursor().copy(sql.COPY_NEW_EDGES) as copy:
-            copy.write(copy_text(fresh))
-    if others:
-        upsert_edges(conn, others)
-    return len(prepared.edge_rows)
+            copy.write(copy_text(_staged(chosen, start, end, kind, properties)))
+    if not fresh.all():
+        upsert_edges(conn, _staged(np.flatnonzero(~fresh), start, end, kind, properties))
+    return count
 
 
-def _stored_pairs(conn: psycopg.Connection, query: str, pairs: set[tuple[int, int]]) -> set[tuple[int, int]]:
-    if not pairs:
-        return set()
-    return set(conn.execute(query, {"pairs": orjson.dumps(sorted(pairs)).decode()}).fetchall())
+def _staged(chosen: npt.NDArray[np.intp], start: npt.NDArray[np.int64], end: npt.NDArray[np.int64],
+            kind: npt.NDArray[np.int64], properties: list[str]) -> list[StagedEdge]:
+    return list(zip(start[chosen].tolist(), end[chosen].tolist(), kind[chosen].tolist(),
+                    [properties[index] for index in chosen.tolist()], strict=True))
 
 
-def _split(rows: list[StagedEdge], fresh: list[StagedEdge], may_exist: Callable[[StagedEdge], bool]
-           ) -> list[StagedEdge]:
-    """Moves the rows that cannot exist to `fresh`; returns the others."""
-    kept: list[StagedEdge] = []
-    for row in rows:
-        (kept if may_exist(row) else fresh).append(row)
-    return kept
+def _stored_pairs(conn: psycopg.Connection, query: str, node_ids: npt.NDArray[np.int64],
+                  kind_ids: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """Of each (node id, kind id), whether it is one of the stored pairs `query` returns (one probe per
+    distinct pair)."""
+    keys = node_ids * _KIND_SPAN + kind_ids
+    distinct = np.unique(keys)
+    pairs = np.stack((distinct // _KIND_SPAN, distinct % _KIND_SPAN), axis=1)
+    found = conn.execute(query, {"pairs": orjson.dumps(pairs, option=orjson.OPT_SERIALIZE_NUMPY).decode()}).fetchall()
+    stored = np.array([node_id * _KIND_SPAN + kind_id for node_id, kind_id in found], dtype=np.int64)
+    return np.isin(keys, stored)
 
 
 def upsert_edges(conn: psycopg.Connection, edges: Iterable[StagedEdge]) -> None:

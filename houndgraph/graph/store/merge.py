@@ -7,16 +7,18 @@ SQL applies against what is already stored.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import orjson
 
 from houndgraph.graph.kinds import AD_NODE_KINDS, AZ_NODE_KINDS, ADNode, AZNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
-from houndgraph.graph.store.encoding import to_json, with_keys
+from houndgraph.graph.store.encoding import json_lines, to_json, with_keys
 from houndgraph.graph.store.properties import StoreProperty
 
 Properties = dict[str, Any]
@@ -90,9 +92,10 @@ class PreparedBatch:
     copied: set[EdgeKey] = field(default_factory=set)
     # Every object id an edge end gives (`match_by: id`), with each kind it gives for it.
     ends: set[tuple[str, str | None]] = field(default_factory=set)
-    # The records and edges with their properties as JSON, ready for COPY (`encode_nodes`, `encode_edges`).
+    # The records with their properties as JSON, ready for COPY (`encode_nodes`).
     node_rows: list[tuple[str, tuple[str, ...], str]] = field(default_factory=list)
-    edge_rows: list[tuple[str, str, str, str]] = field(default_factory=list)
+    # The edges, ready for COPY (`encode_edges`).
+    edge_rows: EdgeRows = field(default_factory=lambda: EdgeRows.of({}, ""))
     # The object ids of `records`, which outlive them (`for_writer`).
     record_ids: set[str] = field(default_factory=set)
     # The number of records, edge records and deletions the batch was prepared from.
@@ -122,12 +125,52 @@ class PreparedBatch:
         self.record_ids = set(self.records)
 
     def encode_edges(self, lastseen: str) -> None:
-        """Each edge's properties as JSON with lastseen written in; after every edge is merged (those
-        with name ends only once their names are resolved)."""
+        """The merged edges as `EdgeRows`; after every edge is merged (those with name ends only once their
+        names are resolved)."""
+        self.edge_rows = EdgeRows.of(self.edges, lastseen)
+
+
+@dataclass(slots=True)
+class EdgeRows:
+    """A batch's edges by position: each end an index into `objectids` and each kind one into `kinds` (the
+    columns of `ends`: start, kind, end), with the properties as JSON texts, `lastseen` written in, joined by
+    newlines (JSON text holds none). The writer maps each distinct object id to its node id once, not each
+    end, and the batch crosses from the reading process as a few large values rather than four per edge."""
+
+    objectids: list[str]
+    kinds: list[str]
+    ends: npt.NDArray[np.int32]
+    properties: str
+
+    def __len__(self) -> int:
+        return int(self.ends.shape[0])
+
+    @classmethod
+    def of(cls, edges: dict[EdgeKey, Properties], lastseen: str) -> EdgeRows:
         stamp = orjson.dumps({StoreProperty.LAST_SEEN.value: lastseen}).decode()
-        self.edge_rows = [
-            (start, kind, end, with_keys(to_json(props), stamp)) for (start, kind, end), props in self.edges.items()
-        ]
+        if not edges:
+            return cls([], [], np.zeros((0, 3), dtype=np.int32), "")
+        starts, kinds, ends = zip(*edges, strict=True)
+        objectids = list(dict.fromkeys(starts + ends))
+        kind_names = list(dict.fromkeys(kinds))
+        position = dict(zip(objectids, range(len(objectids)), strict=True)).__getitem__
+        kind_position = dict(zip(kind_names, range(len(kind_names)), strict=True)).__getitem__
+        count = len(starts)
+        columns = np.empty((count, 3), dtype=np.int32)
+        columns[:, 0] = np.fromiter(map(position, starts), dtype=np.int32, count=count)
+        columns[:, 1] = np.fromiter(map(kind_position, kinds), dtype=np.int32, count=count)
+        columns[:, 2] = np.fromiter(map(position, ends), dtype=np.int32, count=count)
+        properties = json_lines(list(edges.values()), stamp)
+        return cls(objectids, kind_names, columns, properties)
+
+    def rows(self) -> Iterator[tuple[str, str, str, str]]:
+        """(start object id, kind, end object id, properties) of each edge, in batch order."""
+        objectids, kinds = self.objectids, self.kinds
+        for (start, kind, end), properties in zip(self.ends.tolist(), self.properties_list(), strict=True):
+            yield objectids[start], kinds[kind], objectids[end], properties
+
+    def properties_list(self) -> list[str]:
+        return self.properties.split("\n") if len(self) else []
 
 
 def prepare_batch(batch: Batch, lastseen: str) -> PreparedBatch:
