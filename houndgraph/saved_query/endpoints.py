@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, cast
 from urllib.parse import quote
 
 from fastapi import Depends, Query, Request, Response
@@ -43,10 +43,16 @@ Scope = Annotated[str | None, Query(description="Comma-separated owned, shared, 
 async def list_saved_queries(auth: CurrentAuth, query: SavedQueryListQuery, page: SavedQueryPage,
                              session: SessionDep, scope: Scope = None
                              ) -> PageEnvelope[list[SerializeAsAny[SavedQueryView]]]:
+    if scope is None:
+        rows, count = await service.list_owned(session, auth, query, page)
+        body = {"count": count, "skip": page.skip, "limit": page.limit,
+                "data": [SavedQueryView.json_of(row) for row in rows]}
+        # FastAPI sends a Response as it is; the annotation still describes it in the OpenAPI document.
+        return cast(PageEnvelope[list[SerializeAsAny[SavedQueryView]]], JSONResponse(body))
     listing = await service.list_queries(session, auth, query, page, scope)
     data: list[SavedQueryView] = [
-        SavedQueryView.of(row) if scope is None else ScopedSavedQueryView.scoped(row, scope)
-        for row, scope in listing.items
+        SavedQueryView.of(row) if label is None else ScopedSavedQueryView.scoped(row, label)
+        for row, label in listing.items
     ]
     return PageEnvelope(count=listing.count, skip=listing.page.skip, limit=listing.page.limit, data=data)
 
