@@ -30,22 +30,15 @@ class SavedQueryView(BaseModel):
 
     @staticmethod
     def json_of(row: tuple[Any, ...]) -> dict[str, Any]:
-        """A row of `repository.LISTED_COLUMNS` as this model writes it in JSON (`model_dump(mode="json")`),
-        built directly: a long list costs a fraction of validating and dumping a model per row."""
+        """A row of `repository.LISTED_COLUMNS` as this model writes it, for orjson with `OPT_UTC_Z` (which
+        writes times as pydantic does): a long list costs a fraction of validating and dumping a model per row."""
         query_id, user_id, name, query, description, created_at, updated_at = row
         return {"id": query_id, "user_id": str(user_id), "name": name, "query": query, "description": description,
-                "created_at": json_time(created_at), "updated_at": json_time(updated_at),
-                "deleted_at": NO_DELETION}
+                "created_at": created_at, "updated_at": updated_at, "deleted_at": NO_DELETION}
 
 
 # `deleted_at` of a listed query (deleted ones are gone), as SqlNullTime writes it.
 NO_DELETION: dict[str, Any] = SqlNullTime().model_dump(mode="json")
-
-
-def json_time(value: datetime) -> str:
-    """A datetime as pydantic writes it in JSON: ISO 8601, `Z` for UTC."""
-    text = value.isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class ScopedSavedQueryView(SavedQueryView):
