@@ -20,7 +20,7 @@ from houndgraph.graph.kinds import (
     KNOWN_EDGE_KINDS,
     ADEdge,
 )
-from houndgraph.graph.paths import Direction, edges_between, shortest_paths
+from houndgraph.graph.paths import Direction, edges_between, pair_paths
 from houndgraph.graph.related import KindIds
 from houndgraph.kit.graph_shapes import UnifiedGraph, bh_graph, unified_graph
 from houndgraph.pathfinding import repository
@@ -89,14 +89,14 @@ async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names
     if kind_names is not None:
         kinds = await _kind_ids(session, conn)
         kind_ids = sorted(kinds.ids[name] for name in kind_names if name in kinds.ids)
+    if start == end:
+        return [], []
     try:
-        found = await shortest_paths(conn, [start], [end], kind_ids=kind_ids, direction=Direction.OUT,
-                                     all_paths=True, budget=work_budget(session))
+        walks = await pair_paths(conn, start, end, kind_ids=kind_ids, direction=Direction.OUT, all_paths=True,
+                                 budget=work_budget(session))
     except WorkExhausted as error:
         raise RequestTimedOut() from error
-    node_ids = {step for _, _, walk in found for step in walk[0::2]}
-    edge_ids = {step for _, _, walk in found for step in walk[1::2]}
-    return await lookup.nodes_by_id(conn, node_ids), await lookup.edges_by_id(conn, edge_ids)
+    return await repository.path_graph(conn, walks)
 
 
 async def shortest_path(session: AsyncSession, start: str, end: str, relationship_kinds: str | None,
