@@ -22,7 +22,9 @@ from urllib.parse import quote
 
 import psutil
 import psycopg
+import psycopg.generators
 import psycopg.types.json
+from psycopg import pq
 from psycopg.rows import tuple_row
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
@@ -118,7 +120,9 @@ class Database:
         sa_url = _sqlalchemy_url(self.url)
         # Requests' connections are not pinged at checkout (one more round trip per request): a look at the
         # socket tells a connection the server dropped (restart, terminated backend), and the pool replaces it.
-        self.async_engine = create_async_engine(sa_url, pool_size=10, max_overflow=20)
+        # Last in, first out: a quiet service keeps reusing the few connections whose backends have warmed up
+        # (catalogue caches, prepared statements); a backend's first graph query costs a few hundred ms.
+        self.async_engine = create_async_engine(sa_url, pool_size=10, max_overflow=20, pool_use_lifo=True)
         event.listen(self.async_engine.sync_engine, "checkout", _refuse_dropped)
         self.sync_engine = create_engine(sa_url, pool_size=5, max_overflow=5, pool_pre_ping=True)
         self.sessionmaker = async_sessionmaker(self.async_engine, expire_on_commit=False)
@@ -176,7 +180,7 @@ class Database:
                     return
                 session.info[DEADLINE_KEY] = deadline
                 connection = await graph_connection(session)
-                session.info[CACHE_GENERATION_KEY] = await start_request(connection, deadline.remaining())
+                session.info[REQUEST_START_KEY] = await start_request(connection, deadline.remaining())
                 deadline.attach(connection)
                 try:
                     yield session
@@ -209,25 +213,75 @@ def _refuse_dropped(dbapi_connection: Any, record: ConnectionPoolEntry, proxy: A
 
 
 DEADLINE_KEY = "houndgraph.deadline"
-CACHE_GENERATION_KEY = "houndgraph.cache_generation"
+REQUEST_START_KEY = "houndgraph.request_start"
 
 
-async def start_request(connection: GraphConnection, seconds: float) -> int:
-    """The first statement of a request's transaction, one round trip: its statement timeout (`SET LOCAL`,
-    never 0, which is no limit), and the cache generation (migration 0017) in-process caches are valid for.
-    Sent on the driver's connection: SQLAlchemy's statement machinery costs more than the round trip."""
+@dataclass(frozen=True, slots=True)
+class RequestStart:
+    """What the first statement of a request's transaction read: the cache generation (migration 0017) the
+    process's auth caches are valid for, and the kind table's row count with the graph generation (migration
+    0019), which let the kind catalogue answer from its process cache with no statement of its own
+    (`kind_catalogue.kind_map_at_start`)."""
+
+    generation: int
+    kind_count: int
+    graph_generation: int
+
+
+# Read in one statement, which also sets the statement timeout of the transaction (`SET LOCAL`).
+START_REQUEST = ("SELECT generation, set_config('statement_timeout', '{milliseconds}', true), "
+                 "(SELECT count(*) FROM kind), (SELECT last_value FROM graph_generation) FROM cache_generation")
+
+
+async def start_request(connection: GraphConnection, seconds: float) -> RequestStart:
+    """The first statement of a request's transaction: its statement timeout (never 0, which is no limit)
+    and what `RequestStart` holds. Sent on the driver's connection: SQLAlchemy's statement machinery costs
+    more than the round trip.
+
+    When the transaction has not begun yet (the usual case: the session's connection was just checked out),
+    BEGIN and the statement go together in one simple-protocol message, one round trip where psycopg would
+    make two (its own BEGIN first). psycopg and SQLAlchemy both read the transaction's state from the
+    connection (libpq's status), so they carry on inside it as if they had begun it."""
     milliseconds = max(int(seconds * 1000), 1)
+    query = START_REQUEST.format(milliseconds=milliseconds)
+    if _plain_begin(connection):
+        async with connection.lock:
+            connection.pgconn.send_query(f"BEGIN; {query}".encode())
+            results = await connection.wait(psycopg.generators.execute(connection.pgconn))
+        for result in results:
+            if result.status == pq.ExecStatus.FATAL_ERROR:
+                raise psycopg.errors.error_from_result(result, encoding=connection.info.encoding)
+        last = results[-1]
+        if last.status != pq.ExecStatus.TUPLES_OK or last.ntuples != 1:
+            raise psycopg.InternalError(f"unexpected answer to the request's first statement: {last.status}")
+        values = [last.get_value(0, column) for column in (0, 2, 3)]
+        assert all(value is not None for value in values), "migrations 0017 and 0019 write the rows"
+        generation, kind_count, graph_generation = (int(value or b"0") for value in values)
+        return RequestStart(generation, kind_count, graph_generation)
     async with connection.cursor(row_factory=tuple_row) as cursor:
-        await cursor.execute("SELECT generation, set_config('statement_timeout', %s, true) FROM cache_generation",
-                             (str(milliseconds),))
+        await cursor.execute(query)
         row = await cursor.fetchone()
     assert row is not None, "migration 0017 writes the one row"
-    return int(row[0])
+    return RequestStart(int(row[0]), int(row[2]), int(row[3]))
+
+
+def _plain_begin(connection: GraphConnection) -> bool:
+    """Whether psycopg would begin the next statement's transaction with a plain BEGIN: no transaction yet,
+    not autocommit, no isolation level, read-only or deferrable option of its own, no pipeline."""
+    return (connection.pgconn.transaction_status == pq.TransactionStatus.IDLE and not connection.autocommit
+            and connection.isolation_level is None and connection.read_only is None
+            and connection.deferrable is None and connection.pgconn.pipeline_status == pq.PipelineStatus.OFF)
+
+
+def request_start(session: AsyncSession) -> RequestStart | None:
+    """What the request's first statement read; None outside a request."""
+    return session.info.get(REQUEST_START_KEY)
 
 
 def cache_generation(session: AsyncSession) -> int | None:
     """The cache generation read when the request's transaction began; None outside a request."""
-    return session.info.get(CACHE_GENERATION_KEY)
+    start = request_start(session)
+    return start.generation if start is not None else None
 
 
 def work_budget(session: AsyncSession) -> WorkBudget:

@@ -62,6 +62,9 @@ class Settings(BaseSettings):
     # Seconds of work a request may do, its database work included. `Prefer: wait=N` may only lower it;
     # raising it is for the administrator who runs the service, here.
     request_timeout_seconds: int = Field(default=30, ge=1)
+    # Each process runs a small graph query as it starts (`app.warm_up`), so that no user's first query pays
+    # for what loads once. Off for test services that start by the hundred.
+    warm_up: bool = True
     # The largest JSON response body; a bigger answer is refused with 400 (narrow the query instead).
     max_response_bytes: int = Field(default=64 * 1024**2, ge=1024)
     # Password hashes computed at once (each argon2 verification takes ~50 ms of one core and 64 MiB);

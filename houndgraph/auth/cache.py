@@ -9,13 +9,15 @@ statement (the one that sets its deadline); when it moved, the cache is emptied 
 a deleted token or a disabled user is therefore refused by every process from the next transaction on, with
 no waiting time.
 Time-bound facts (a session's expiry) are checked on every use. The user as `/self` shows it is kept too:
-since migration 0023 any change of a user row moves the generation.
+since migration 0023 any change of a user row moves the generation. So are the answers of a few routes that
+read nothing else (the configuration, the minimal user list; users added move it too since migration 0024).
 """
 
 from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -61,6 +63,8 @@ class AuthCache:
     tokens: dict[uuid.UUID, KnownToken] = field(default_factory=dict)
     touched: dict[uuid.UUID, float] = field(default_factory=dict)
     users: dict[uuid.UUID, UserView] = field(default_factory=dict)
+    # Answers of routes that read only rows whose every change moves the generation (`generation_cached`).
+    answers: dict[Hashable, Any] = field(default_factory=dict)
     # Decoding a JWT (signature, claims) costs more than the rest of authentication: once per token string.
     # Not tied to the generation: a signature stays valid; the session it names is checked at each use.
     claims: dict[str, BearerClaims] = field(default_factory=dict)
@@ -74,6 +78,7 @@ class AuthCache:
             self.sessions.clear()
             self.tokens.clear()
             self.users.clear()
+            self.answers.clear()
             self.generation = generation
         return generation == self.generation
 
@@ -97,6 +102,13 @@ class AuthCache:
     def remember_user(self, generation: int | None, user_id: uuid.UUID, view: UserView) -> None:
         if self._current(generation):
             self._bound(self.users)[user_id] = view
+
+    def answer(self, generation: int | None, key: Hashable) -> Any | None:
+        return self.answers.get(key) if self._current(generation) else None
+
+    def remember_answer(self, generation: int | None, key: Hashable, answer: Any) -> None:
+        if self._current(generation):
+            self._bound(self.answers)[key] = answer
 
     def bearer_claims(self, token: str) -> BearerClaims | None:
         return self.claims.get(token)

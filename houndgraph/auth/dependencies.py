@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import tempfile
 import uuid
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,9 +16,12 @@ from houndgraph.auth.cache import AuthCache
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.passwords import PasswordPool
 from houndgraph.auth.permissions import P
+from houndgraph.db import cache_generation
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.errors import NOT_AUTHENTICATED, NOT_AUTHORIZED, BadRequest, Forbidden, NotFound, Unauthorized
 from houndgraph.settings import Settings
+
+T = TypeVar("T")
 
 # Bodies of signed requests are hashed while they are spooled: in memory up to this, then on disk.
 SPOOL_IN_MEMORY = 8 * 1024 * 1024
@@ -42,6 +46,21 @@ def streams_body(request: Request) -> bool:
 
 def auth_cache(request: Request) -> AuthCache:
     return request.app.state.auth_cache
+
+
+async def generation_cached(request: Request, session: AsyncSession, compute: Callable[[], Awaitable[T]]) -> T:
+    """The route's answer for this query string, from the process's cache while the cache generation holds,
+    else `compute()`'s (kept for the next request). Only for routes that read nothing but rows whose every
+    change moves the generation (auth/cache.py), and whose answer is the same for every caller allowed in."""
+    cache = auth_cache(request)
+    route: Any = request.scope.get("route")
+    key = ("answer", request.method, getattr(route, "path", request.url.path), request.scope.get("query_string", b""))
+    generation = cache_generation(session)
+    found = cache.answer(generation, key)
+    if found is None:
+        found = await compute()
+        cache.remember_answer(generation, key, found)
+    return found
 
 
 async def _authenticate_signature(request: Request, session: AsyncSession, settings: Settings,

@@ -167,6 +167,18 @@ async def kind_map(conn: GraphConnection) -> dict[str, int]:
     return {**_COMMITTED.ids, **local}
 
 
+async def kind_map_at_start(conn: GraphConnection, kind_count: int, graph_generation: int) -> dict[str, int]:
+    """`kind_map` for a transaction that has written nothing yet, given the kind table's row count and the
+    graph generation its first statement read (`db.RequestStart`): no statement of its own while that count
+    is the one of the process's last full read, the usual case. A transaction that has written must call
+    `kind_map`, which also finds the kinds it created."""
+    global _graph_generation
+    if kind_count == _full_read_count:
+        _graph_generation = graph_generation
+        return dict(_COMMITTED.ids)
+    return await kind_map(conn)
+
+
 async def ensure_kinds(conn: GraphConnection, kinds: dict[str, int], names: Iterable[str]) -> None:
     """Adds the missing kind names to the table and to `kinds` (this transaction's map)."""
     missing = sorted({name for name in names if name not in kinds})

@@ -265,6 +265,17 @@ async def shortest_paths(conn: GraphConnection, lefts: Sequence[int], rights: Se
     return sorted(found, key=lambda p: (p[0] != p[1], p[1], p[0]))
 
 
+async def pair_paths(conn: GraphConnection, left: int, right: int, *, kind_ids: Sequence[int] | None,
+                     direction: Direction = Direction.OUT, all_paths: bool = False,
+                     budget: WorkBudget | None = None) -> list[KeyPath]:
+    """The shortest paths from `left` to a distinct `right` as `shortest_paths` finds them, but with each edge
+    as its key (start id, kind id, end id), not yet its id: for a caller that reads the edges' rows by key
+    itself, in one statement with the nodes (the path routes), rather than their ids first."""
+    if left == right:
+        raise ValueError("a path between two distinct nodes")
+    return await _bidirectional(conn, left, right, kind_ids, direction, None, all_paths, budget or WorkBudget())
+
+
 async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rights: Sequence[int], *,
                                 kind_ids: Sequence[int] | None, direction: Direction = Direction.OUT,
                                 min_depth: int = 1, max_depth: int | None = None, all_paths: bool = False,

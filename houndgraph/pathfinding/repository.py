@@ -6,7 +6,10 @@ from collections.abc import Sequence
 
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.kinds import ADEdge, ADNode
+from houndgraph.graph.lookup import KIND_NAMES
+from houndgraph.graph.paths import EdgeKey, KeyPath
 from houndgraph.graph.related import KindIds
+from houndgraph.graph.rows import EdgeRow, NodeRow
 
 
 async def node_ids_by_object_id(conn: GraphConnection, object_ids: Sequence[str]) -> list[int | None]:
@@ -17,6 +20,41 @@ async def node_ids_by_object_id(conn: GraphConnection, object_ids: Sequence[str]
         "FROM unnest(%(oids)s::text[]) WITH ORDINALITY AS u(oid, pos) ORDER BY u.pos",
         {"oids": [object_id.upper() for object_id in object_ids]})
     return [row[0] for row in await cursor.fetchall()]
+
+
+# The nodes and the edges of paths in one statement: edges found by their key (the edge table's unique key),
+# nodes by id; `node` tells the rows apart.
+PATH_GRAPH = (
+    "SELECT false AS node, e.id, e.start_id, e.kind_id, e.end_id, k.name, e.properties, NULL::text[] "
+    "FROM unnest(%(s)s::bigint[], %(k)s::smallint[], %(e)s::bigint[]) AS key(s, kind, e) "
+    "JOIN edge e ON e.start_id = key.s AND e.kind_id = key.kind AND e.end_id = key.e JOIN kind k ON k.id = e.kind_id "
+    f"UNION ALL SELECT true, n.id, NULL, NULL, NULL, NULL, n.properties, {KIND_NAMES} FROM node n "
+    "WHERE n.id = ANY(%(n)s::bigint[])")
+
+
+async def path_graph(conn: GraphConnection, walks: Sequence[KeyPath]) -> tuple[list[NodeRow], list[EdgeRow]]:
+    """The nodes and edges of `walks` (edges as keys, `paths.pair_paths`), ordered by id, in one round trip.
+    A walk one of whose edges is gone since the search read it (a concurrent write) is left out, as
+    `paths.shortest_paths` leaves it out."""
+    keys = sorted({step for _, _, walk in walks for step in walk[1::2] if isinstance(step, tuple)})
+    node_ids = sorted({step for _, _, walk in walks for step in walk[0::2] if isinstance(step, int)})
+    if not keys:
+        return [], []
+    starts, kinds, ends = (list(column) for column in zip(*keys, strict=True))
+    cursor = await conn.execute(PATH_GRAPH, {"s": starts, "k": kinds, "e": ends, "n": node_ids})
+    edges: dict[EdgeKey, EdgeRow] = {}
+    nodes: dict[int, NodeRow] = {}
+    for is_node, row_id, start, kind_id, end, kind, properties, kind_names in await cursor.fetchall():
+        if is_node:
+            nodes[row_id] = NodeRow(id=row_id, kinds=tuple(kind_names), properties=properties or {})
+        else:
+            edges[(start, kind_id, end)] = EdgeRow(id=row_id, start_id=start, end_id=end, kind=kind,
+                                                   properties=properties or {})
+    kept = [walk for _, _, walk in walks if all(step in edges for step in walk[1::2])]
+    used_edges = {edges[step].id: edges[step] for walk in kept for step in walk[1::2] if isinstance(step, tuple)}
+    used_nodes = {step for walk in kept for step in walk[0::2] if isinstance(step, int)}
+    return ([nodes[node] for node in sorted(used_nodes) if node in nodes],
+            [used_edges[edge] for edge in sorted(used_edges)])
 
 
 async def edge_exists(conn: GraphConnection, start: int, kind: str, end: int, kinds: KindIds) -> bool:

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, cast
 from urllib.parse import quote
 
+import orjson
 from fastapi import Depends, Query, Request, Response
 from pydantic import SerializeAsAny
 
@@ -35,6 +36,7 @@ def _attachment(filename: str) -> str:
     return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(filename)}"
 
 
+SavedQueryList = PageEnvelope[list[SerializeAsAny[SavedQueryView]]]
 SavedQueryListQuery = Annotated[ListQuery, Depends(list_query(service.SAVED_QUERIES))]
 SavedQueryPage = Annotated[Page, Depends(page_query(service.DEFAULT_LIMIT))]
 Scope = Annotated[str | None, Query(description="Comma-separated owned, shared, public or all (export: one).")]
@@ -42,11 +44,17 @@ Scope = Annotated[str | None, Query(description="Comma-separated owned, shared, 
 
 async def list_saved_queries(auth: CurrentAuth, query: SavedQueryListQuery, page: SavedQueryPage,
                              session: SessionDep, scope: Scope = None
-                             ) -> PageEnvelope[list[SerializeAsAny[SavedQueryView]]]:
+                             ) -> SavedQueryList:
+    if scope is None:
+        rows, count = await service.list_owned(session, auth, query, page)
+        body = orjson.dumps({"count": count, "skip": page.skip, "limit": page.limit,
+                             "data": [SavedQueryView.json_of(row) for row in rows]}, option=orjson.OPT_UTC_Z)
+        # FastAPI sends a Response as it is; the annotation still describes it in the OpenAPI document.
+        return cast(SavedQueryList, Response(body, media_type="application/json"))
     listing = await service.list_queries(session, auth, query, page, scope)
     data: list[SavedQueryView] = [
-        SavedQueryView.of(row) if scope is None else ScopedSavedQueryView.scoped(row, scope)
-        for row, scope in listing.items
+        SavedQueryView.of(row) if label is None else ScopedSavedQueryView.scoped(row, label)
+        for row, label in listing.items
     ]
     return PageEnvelope(count=listing.count, skip=listing.page.skip, limit=listing.page.limit, data=data)
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, exists, func, or_, select, true
+from sqlalchemy import ColumnElement, Dialect, and_, bindparam, delete, exists, func, or_, select, true
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.db import graph_connection
 from houndgraph.models import SavedQuery, SavedQueryPermission, User
 
 Condition = ColumnElement[bool] | None
@@ -53,6 +55,44 @@ async def list_owned(session: AsyncSession, user_id: uuid.UUID, condition: Condi
     if limit is not None:
         statement = statement.limit(limit)
     return list(await session.scalars(statement)), count
+
+
+# The columns of a saved query as the list shows it, in `SavedQueryView`'s order.
+LISTED_COLUMNS = (SavedQuery.id, SavedQuery.user_id, SavedQuery.name, SavedQuery.query, SavedQuery.description,
+                  SavedQuery.created_at, SavedQuery.updated_at)
+
+
+async def list_owned_rows(session: AsyncSession, user_id: uuid.UUID, condition: Condition, order: list[Any],
+                          skip: int, limit: int) -> tuple[list[tuple[Any, ...]], int]:
+    """`list_owned`'s page as plain rows of `LISTED_COLUMNS`, and the count, read on the driver's connection in
+    one statement: a list of hundreds of queries costs the ORM (entities, then SQLAlchemy's result rows)
+    several times what PostgreSQL spends on it."""
+    where = and_(SavedQuery.user_id == user_id, condition if condition is not None else true())
+    if condition is None and not order:
+        sql = _plain_owned_page(session.get_bind().dialect)
+        params: dict[str, Any] = {"user_id": user_id, "skip": skip, "limit": limit}
+    else:
+        statement = (select(*LISTED_COLUMNS, func.count().over()).where(where).order_by(*order, SavedQuery.id)
+                     .offset(skip).limit(limit))
+        compiled = statement.compile(dialect=session.get_bind().dialect,
+                                     compile_kwargs={"render_postcompile": True})
+        sql, params = str(compiled), compiled.params
+    conn = await graph_connection(session)
+    cursor = await conn.execute(sql, params)
+    rows = await cursor.fetchall()
+    if rows:
+        return [row[:-1] for row in rows], int(rows[0][-1])
+    # A page past the end has no row to carry the count.
+    count = await session.scalar(select(func.count()).select_from(SavedQuery).where(where)) or 0
+    return [], count
+
+
+@functools.cache
+def _plain_owned_page(dialect: Dialect) -> str:
+    """The SQL of the everyday list (no filter, no sort), compiled once: compiling costs more than the rest."""
+    statement = (select(*LISTED_COLUMNS, func.count().over()).where(SavedQuery.user_id == bindparam("user_id"))
+                 .order_by(SavedQuery.id).offset(bindparam("skip")).limit(bindparam("limit")))
+    return str(statement.compile(dialect=dialect))
 
 
 async def list_shared_to(session: AsyncSession, user_id: uuid.UUID, condition: Condition,

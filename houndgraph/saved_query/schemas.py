@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -25,6 +26,19 @@ class SavedQueryView(BaseModel):
     def of(cls, row: SavedQuery) -> SavedQueryView:
         return cls(id=row.id, user_id=str(row.user_id), name=row.name, query=row.query,
                    description=row.description, created_at=row.created_at, updated_at=row.updated_at)
+
+
+    @staticmethod
+    def json_of(row: tuple[Any, ...]) -> dict[str, Any]:
+        """A row of `repository.LISTED_COLUMNS` as this model writes it, for orjson with `OPT_UTC_Z` (which
+        writes times as pydantic does): a long list costs a fraction of validating and dumping a model per row."""
+        query_id, user_id, name, query, description, created_at, updated_at = row
+        return {"id": query_id, "user_id": str(user_id), "name": name, "query": query, "description": description,
+                "created_at": created_at, "updated_at": updated_at, "deleted_at": NO_DELETION}
+
+
+# `deleted_at` of a listed query (deleted ones are gone), as SqlNullTime writes it.
+NO_DELETION: dict[str, Any] = SqlNullTime().model_dump(mode="json")
 
 
 class ScopedSavedQueryView(SavedQueryView):

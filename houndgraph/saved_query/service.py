@@ -173,6 +173,14 @@ def parse_scopes(raw: str) -> list[str]:
     return scopes
 
 
+async def list_owned(session: AsyncSession, auth: AuthContext, query: ListQuery, page: Page
+                     ) -> tuple[list[tuple[Any, ...]], int]:
+    """The caller's own queries (the list without `scope`), paged in SQL: rows of `repository.LISTED_COLUMNS`
+    and the count."""
+    return await repository.list_owned_rows(session, auth.user_id, where(query.filters, FILTER_COLUMNS),
+                                            order_by(query.sort, SORT_COLUMNS), page.skip, page.limit)
+
+
 async def list_queries(session: AsyncSession, auth: AuthContext, query: ListQuery, page: Page,
                        scope: str | None) -> QueryListing:
     """Without `scope`, the caller's own queries, paged in SQL. With it, the parts of each scope one after

@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request, Response
 
-from houndgraph.auth.dependencies import CurrentAuth
+from houndgraph.auth.dependencies import CurrentAuth, generation_cached
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_int_id, parse_uuid
@@ -41,9 +41,14 @@ def _empty_ok() -> Response:
     return Response(status_code=200, media_type="text/plain")
 
 
-async def list_users_minimal(query: MinimalUserQuery, session: SessionDep) -> DataEnvelope[MinimalUserList]:
-    users = await user_service.list_active_users(session, query.filters, query.sort)
-    return DataEnvelope(data=MinimalUserList(users=[MinimalUserView.of(user) for user in users]))
+async def list_users_minimal(request: Request, query: MinimalUserQuery, session: SessionDep
+                             ) -> DataEnvelope[MinimalUserList]:
+    async def listed() -> DataEnvelope[MinimalUserList]:
+        users = await user_service.list_active_users(session, query.filters, query.sort)
+        return DataEnvelope(data=MinimalUserList(users=[MinimalUserView.of(user) for user in users]))
+
+    # Users added, changed or deleted move the cache generation (migrations 0017, 0023 and 0024).
+    return await generation_cached(request, session, listed)
 
 
 async def list_users(query: UserQuery, session: SessionDep) -> DataEnvelope[UserList]:

@@ -106,6 +106,25 @@ def test_put_restores_a_removed_row(admin: httpx.Client, database: Database) -> 
     assert listed["analysis.reconciliation"]["name"] == "Reconciliation"
 
 
+def test_the_list_follows_a_change_made_by_another_writer(admin: httpx.Client, database: Database) -> None:
+    # Lists are kept per cache generation; a change written straight to the table (another process, the CLI)
+    # moves it all the same.
+    key = "analysis.reconciliation"
+    assert put(admin, key, {"enabled": True}).status_code == 200
+    assert stored(admin, key) == {"enabled": True}
+    listed = {item["key"]: item["value"] for item in admin.get(CONFIG).json()["data"]}
+    assert listed[key] == {"enabled": True}
+    with database.connect_raw() as conn:
+        conn.execute("UPDATE parameters SET value = '{\"enabled\": false}' WHERE key = %s", (key,))
+        conn.commit()
+    try:
+        assert stored(admin, key) == {"enabled": False}
+        listed = {item["key"]: item["value"] for item in admin.get(CONFIG).json()["data"]}
+        assert listed[key] == {"enabled": False}
+    finally:
+        assert put(admin, key, {"enabled": True}).status_code == 200
+
+
 def _jwt_claims(token: str) -> dict[str, Any]:
     payload = token.split(".")[1]
     return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))

@@ -115,6 +115,28 @@ def test_list_without_scope_is_the_callers_own_queries_paginated(owner: Account,
     assert [q["name"] for q in by_name] == sorted(q["name"] for q in mine)
 
 
+def test_list_without_scope_writes_each_query_as_the_scoped_list_does(owner: Account) -> None:
+    # The plain list is written row by row without the models; the scoped one goes through them.
+    texts = ["MATCH (n) RETURN n", "\u00e9\u2028 \"quoted\" \\ back\tslash \U0001f600", "x" * 3000]
+    for index, text in enumerate(texts):
+        name = f"{index}-{unique()} \u00fc\u00f1\u00ee"
+        create_query(owner.http, name, query=f"MATCH (n) RETURN n LIMIT {index + 1}", description=text)
+    plain = owner.http.get(LIST)
+    scoped = owner.http.get(LIST, params={"scope": "owned"}).json()
+    assert plain.headers["content-type"] == "application/json"
+    body = plain.json()
+    assert (body["count"], body["skip"], body["limit"]) == (3, 0, 10000)
+    assert body["data"] == [{key: value for key, value in query.items() if key != "scope"}
+                            for query in scoped["data"]]
+    assert [query["description"] for query in body["data"]] == texts
+    assert all(query["deleted_at"] == {"Time": "0001-01-01T00:00:00Z", "Valid": False} for query in body["data"])
+    assert all(query["created_at"].endswith("Z") for query in body["data"])
+    past_the_end = owner.http.get(LIST, params={"skip": 5}).json()
+    assert (past_the_end["count"], past_the_end["skip"], past_the_end["data"]) == (3, 5, [])
+    nothing = owner.http.get(LIST, params={"limit": 0}).json()
+    assert (nothing["count"], nothing["limit"], nothing["data"]) == (3, 0, [])
+
+
 def test_list_filters(owner: Account) -> None:
     tag = unique("tag")
     wanted = create_query(owner.http, f"{tag}-wanted", query="MATCH (g:Group) RETURN g")

@@ -110,3 +110,13 @@ def test_reference_error_messages(admin: httpx.Client) -> None:
 
 def test_anonymous_is_refused(client: httpx.Client) -> None:
     assert_error(client.get(PATH), 401, "not authenticated")
+
+
+def test_the_list_follows_users_added_and_deleted(admin: httpx.Client) -> None:
+    # The list is kept per cache generation: adding a user (even one without a role) and deleting one move it.
+    tag = unique("gen")
+    assert minimal(admin, first_name=f"eq:{tag}") == []
+    user = create_user(admin, role=None, first_name=tag)
+    assert [entry["id"] for entry in minimal(admin, first_name=f"eq:{tag}")] == [user["id"]]
+    assert admin.delete(f"/api/v2/bloodhound-users/{user['id']}").status_code == 200
+    assert minimal(admin, first_name=f"eq:{tag}") == []
