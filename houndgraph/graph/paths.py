@@ -177,7 +177,8 @@ async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], 
     if meeting is None:
         levels = await _level(conn, steps, kind_ids)
     else:
-        met, levels = await _meeting_level(conn, steps, per_side, meeting.frontier, kind_ids)
+        met, levels = await _meeting_level(conn, steps, per_side, meeting.frontier, kind_ids,
+                                           joint=len(sides) == 2)
         if met:
             first, _ = sides[0]
             return [_advance(first, chain.from_iterable(levels[:per_side]), all_paths, budget)]
@@ -187,9 +188,12 @@ async def _expand(conn: GraphConnection, sides: Sequence[tuple[_Search, bool]], 
 
 
 async def _meeting_level(conn: GraphConnection, steps: Steps, checked: int, frontier: list[int],
-                         kind_ids: Sequence[int] | None) -> tuple[bool, list[Rows]]:
+                         kind_ids: Sequence[int] | None, joint: bool = False) -> tuple[bool, list[Rows]]:
     """A level of a search that meets another: if edges of the first `checked` steps end on `frontier`,
-    those edges alone, and True; otherwise every row of every step, as `_level` reads them.
+    those edges alone, and True; otherwise every row of every step, as `_level` reads them. With `joint`
+    (the other search advances in the same level, in the steps after the first `checked`), when no edge
+    reaches `frontier` but the two sides reach common nodes, only the edges onto those nodes (and False):
+    every path of that length passes through one of them, and the sides' other edges are never used.
 
     When two searches that have not met yet are about to, every shortest path takes one edge from the one's
     frontier to the other's (a node nearer to either end would have been reached by both already), so the
@@ -198,12 +202,22 @@ async def _meeting_level(conn: GraphConnection, steps: Steps, checked: int, fron
     dozen of them members of Domain Admins)."""
     sql, params = _level_sql(steps, kind_ids)
     params["frontier"] = _array(frontier)
+    rest = "found WHERE NOT EXISTS (SELECT FROM met)"
+    if joint:
+        # Nodes both sides reach in this level (a node one side knew before would have met the other's
+        # frontier already, and shows in `met`).
+        rest = ("found WHERE NOT EXISTS (SELECT FROM met) AND (far IN (SELECT far FROM middle) "
+                "OR NOT EXISTS (SELECT FROM middle))")
+        middle = (f", middle AS (SELECT far FROM found WHERE step < {int(checked)} "
+                  f"INTERSECT SELECT far FROM found WHERE step >= {int(checked)})")
+    else:
+        middle = ""
     cursor = await conn.execute(
         f"WITH found AS MATERIALIZED ({sql}), "
         f"met AS (SELECT * FROM found WHERE step < {int(checked)} "
-        "AND far IN (SELECT unnest(%(frontier)s::bigint[]))) "
+        f"AND far IN (SELECT unnest(%(frontier)s::bigint[]))){middle} "
         "SELECT step, node, kind_id, far, true FROM met "
-        "UNION ALL SELECT step, node, kind_id, far, false FROM found WHERE NOT EXISTS (SELECT FROM met)", params)
+        f"UNION ALL SELECT step, node, kind_id, far, false FROM {rest}", params)
     records = await cursor.fetchall()
     return bool(records and records[0][4]), _rows_of_steps(steps, (record[:4] for record in records))
 

@@ -105,3 +105,28 @@ def test_a_pair_search_finds_the_shortest_paths_of_a_plain_search(
         assert got == expected, f"seed {seed}: n{start} -> n{end}"
         connected += bool(expected)
     assert connected >= 10, "the random graph connects pairs"
+
+
+def test_when_both_sides_reach_common_nodes_only_the_edges_onto_them_come_back(empty_graph: Database) -> None:
+    """Left 0 reaches 1-3, right 29 is reached from 20-24; 1 -> 10 -> 20 joins them through 10. The level where
+    both sides advance reads every edge of both frontiers, but hands back only the two onto node 10, and the
+    search still finds the one path, as the plain search does."""
+    edges = {(0, 1, 1), (0, 1, 2), (0, 1, 3), *((20 + i, 1, 29) for i in range(5)), (1, 1, 10), (10, 1, 20)}
+    edges |= {(2, 1, 11), (3, 1, 12), (3, 2, 13)} | {(14 + i, 1, 21 + i % 4) for i in range(6)}
+    numbers = load(empty_graph, edges)
+
+    async def level() -> list[paths.Rows]:
+        async with await psycopg.AsyncConnection.connect(empty_graph.conninfo) as conn:
+            met, rows = await paths._meeting_level(conn, [([2, 3, 4], True), ([21, 22, 23, 24, 25], False)], 1,
+                                                   [21, 22, 23, 24, 25], None, joint=True)
+            assert not met
+            return rows
+
+    forward, backward = asyncio.run(level())
+    assert [(node, neighbour) for node, _, neighbour in forward] == [(2, 11)]
+    assert [(node, neighbour) for node, _, neighbour in backward] == [(21, 11)]
+    (walks,) = searched(empty_graph, [(0, 29)], Direction.OUT, None)
+    expected = plain_shortest(edges, 0, 29, Direction.OUT, None)
+    assert Counter(tuple(step - 1 if place % 2 == 0 else numbers[step] for place, step in enumerate(walk))
+                   for _, _, walk in walks) == expected
+    assert sum(expected.values()) == 1
