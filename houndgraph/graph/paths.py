@@ -202,22 +202,20 @@ async def _meeting_level(conn: GraphConnection, steps: Steps, checked: int, fron
     dozen of them members of Domain Admins)."""
     sql, params = _level_sql(steps, kind_ids)
     params["frontier"] = _array(frontier)
-    rest = "found WHERE NOT EXISTS (SELECT FROM met)"
+    middle = only_middle = ""
     if joint:
         # Nodes both sides reach in this level (a node one side knew before would have met the other's
         # frontier already, and shows in `met`).
-        rest = ("found WHERE NOT EXISTS (SELECT FROM met) AND (far IN (SELECT far FROM middle) "
-                "OR NOT EXISTS (SELECT FROM middle))")
         middle = (f", middle AS (SELECT far FROM found WHERE step < {int(checked)} "
                   f"INTERSECT SELECT far FROM found WHERE step >= {int(checked)})")
-    else:
-        middle = ""
+        only_middle = " AND (far IN (SELECT far FROM middle) OR NOT EXISTS (SELECT FROM middle))"
     cursor = await conn.execute(
         f"WITH found AS MATERIALIZED ({sql}), "
         f"met AS (SELECT * FROM found WHERE step < {int(checked)} "
         f"AND far IN (SELECT unnest(%(frontier)s::bigint[]))){middle} "
         "SELECT step, node, kind_id, far, true FROM met "
-        f"UNION ALL SELECT step, node, kind_id, far, false FROM {rest}", params)
+        f"UNION ALL SELECT step, node, kind_id, far, false FROM found WHERE NOT EXISTS (SELECT FROM met){only_middle}",
+        params)
     records = await cursor.fetchall()
     return bool(records and records[0][4]), _rows_of_steps(steps, (record[:4] for record in records))
 
