@@ -23,7 +23,6 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from houndgraph.auth.context import AuthContext
-from houndgraph.user.schemas import UserView
 
 # Beyond this many credentials the cache starts again (a bound on memory, not an expected size).
 MAX_ENTRIES = 10_000
@@ -62,8 +61,8 @@ class AuthCache:
     sessions: dict[int, KnownSession] = field(default_factory=dict)
     tokens: dict[uuid.UUID, KnownToken] = field(default_factory=dict)
     touched: dict[uuid.UUID, float] = field(default_factory=dict)
-    users: dict[uuid.UUID, UserView] = field(default_factory=dict)
-    # Answers of routes that read only rows whose every change moves the generation (`generation_cached`).
+    # Answers of routes that read only rows whose every change moves the generation (`generation_cached`),
+    # and the user as `/self` shows it (`service.self_view`).
     answers: dict[Hashable, Any] = field(default_factory=dict)
     # Decoding a JWT (signature, claims) costs more than the rest of authentication: once per token string.
     # Not tied to the generation: a signature stays valid; the session it names is checked at each use.
@@ -77,7 +76,6 @@ class AuthCache:
         if self.generation is None or generation > self.generation:
             self.sessions.clear()
             self.tokens.clear()
-            self.users.clear()
             self.answers.clear()
             self.generation = generation
         return generation == self.generation
@@ -95,13 +93,6 @@ class AuthCache:
     def remember_token(self, generation: int | None, token_id: uuid.UUID, known: KnownToken) -> None:
         if self._current(generation):
             self._bound(self.tokens)[token_id] = known
-
-    def user(self, generation: int | None, user_id: uuid.UUID) -> UserView | None:
-        return self.users.get(user_id) if self._current(generation) else None
-
-    def remember_user(self, generation: int | None, user_id: uuid.UUID, view: UserView) -> None:
-        if self._current(generation):
-            self._bound(self.users)[user_id] = view
 
     def answer(self, generation: int | None, key: Hashable) -> Any | None:
         return self.answers.get(key) if self._current(generation) else None

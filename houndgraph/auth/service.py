@@ -165,14 +165,14 @@ async def authenticate_bearer(session: AsyncSession, settings: Settings, token: 
 
 async def self_view(session: AsyncSession, user_id: uuid.UUID, cache: AuthCache) -> UserView:
     """The caller as `/self` shows it; read once per cache generation (any change of the user moves it)."""
-    generation = cache_generation(session)
-    view = cache.user(generation, user_id)
+    generation, key = cache_generation(session), ("self", user_id)
+    view: UserView | None = cache.answer(generation, key)
     if view is None:
         user = await repository.user_by_id(session, user_id)
         if user is None:
             raise NotFound()
         view = UserView.of(user)
-        cache.remember_user(generation, user_id, view)
+        cache.remember_answer(generation, key, view)
     return view
 
 
