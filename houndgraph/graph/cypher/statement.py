@@ -120,7 +120,10 @@ async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str
 
 
 async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
-                        inputs: Inputs | None = None, budget: WorkBudget | None = None) -> Result:
+                        inputs: Inputs | None = None, budget: WorkBudget | None = None,
+                        row_cap: bool = True) -> Result:
+    """The query's rows. With `row_cap`, at most one past the budget's row limit (a result the caller
+    refuses); without, every row: the rows an updating query goes on to write are not a response."""
     budget = budget or WorkBudget()
     stats = await kind_statistics(conn, graph_generation_seen())
     if inputs is None:
@@ -132,7 +135,8 @@ async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
             if len(pending) == 1:
                 return await _run_limited(conn, query, kinds, pending[0], wanted, budget, stats,
                                           in_search_order=limited is None)
-    return await _execute(conn, await statement_for(conn, query, kinds, {}, inputs, budget, stats), budget.max_rows)
+    return await _execute(conn, await statement_for(conn, query, kinds, {}, inputs, budget, stats),
+                          budget.max_rows if row_cap else None)
 
 
 async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],

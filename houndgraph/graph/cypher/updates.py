@@ -86,7 +86,7 @@ class _Runner:
     async def read(self, table: Table, clauses: Sequence[a.Clause]) -> Table:
         everything = a.Return(a.Projection((a.ProjectionItem(a.Literal(True), ROW),), star=True))
         result = await run_statement(self.conn, a.Query((a.SingleQuery((*clauses, everything)),)), self.kinds,
-                                     table.inputs(), self.budget)
+                                     table.inputs(), self.budget, row_cap=False)
         keep = [i for i, name in enumerate(result.columns) if name != ROW]
         return Table([(result.columns[i], result.types[i]) for i in keep],
                      [tuple(row[i] for i in keep) for row in result.rows])

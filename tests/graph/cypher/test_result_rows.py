@@ -55,3 +55,11 @@ def test_an_integer_beyond_64_bits_comes_back_exact(run: Any, empty_graph: Datab
                      (Jsonb({"big": 12345678901234567890123}), graph["alice"]))
     assert run("MATCH (u:User) WHERE u.big IS NOT NULL RETURN u.big, u.name").rows == [
         (12345678901234567890123, "ALICE@LAB.LOCAL")]
+
+
+def test_an_update_writes_every_row_it_matched_past_the_row_budget(empty_graph: Database) -> None:
+    """The row budget bounds a response, not the rows an update goes on to write."""
+    cypher(empty_graph, "UNWIND range(1, 12) AS i CREATE (:Base {name: 'n' + toString(i)})", allow_mutations=True)
+    cypher(empty_graph, "MATCH (n:Base) SET n.touched = true", allow_mutations=True, budget=WorkBudget(max_rows=5))
+    counted = cypher(empty_graph, "MATCH (n:Base) WHERE n.touched = true RETURN count(n)")
+    assert counted.rows == [(12,)]
