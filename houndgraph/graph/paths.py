@@ -265,14 +265,18 @@ async def shortest_paths(conn: GraphConnection, lefts: Sequence[int], rights: Se
 
     Raises WorkExhausted when the search passes `budget` (by default: the library's node and path limits)."""
     found: list[Path] = []
-    from_left = len(set(lefts)) <= len(set(rights))
     async for batch in shortest_path_batches(conn, lefts, rights, kind_ids=kind_ids, direction=direction,
                                              min_depth=min_depth, max_depth=max_depth, all_paths=all_paths,
                                              budget=budget):
         found.extend(batch)
-    # Batches come nearest first. A stable sort keeps each pair's paths in order; a node's empty path to
-    # itself (min_depth 0) stays first.
-    if from_left:
+    return in_root_order(found, lefts, rights)
+
+
+def in_root_order(found: list[Path], lefts: Sequence[int], rights: Sequence[int]) -> list[Path]:
+    """Paths of `shortest_path_batches` in the order `shortest_paths` returns them: by their root (the end on
+    the smaller side), then by their other end; a node's empty path to itself (min_depth 0) first. Batches
+    come nearest first, and the sort is stable, so each pair's paths keep the order the search found them in."""
+    if len(set(lefts)) <= len(set(rights)):
         return sorted(found, key=lambda p: (p[0] != p[1], p[0], p[1]))
     return sorted(found, key=lambda p: (p[0] != p[1], p[1], p[0]))
 

@@ -162,17 +162,8 @@ async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Map
                 # Filters dropped rows: search on, and try again once the paths have doubled.
                 check_at = 2 * len(found)
     if in_search_order:
-        found = _in_search_order(found, lefts, rights)
+        found = graph_paths.in_root_order(found, lefts, rights)
     return await _execute(conn, compile_query(query, kinds, {0: found}, stats=stats))
-
-
-def _in_search_order(found: list[FoundPath], lefts: Sequence[int], rights: Sequence[int]) -> list[FoundPath]:
-    """The paths in the order `graph_paths.shortest_paths` returns them: by their root (the end on the smaller
-    side), then by their other end; a node's empty path to itself first. The sort is stable, so each pair's
-    paths keep the order the search found them in."""
-    if len(set(lefts)) <= len(set(rights)):
-        return sorted(found, key=lambda p: (p[0] != p[1], p[0], p[1]))
-    return sorted(found, key=lambda p: (p[0] != p[1], p[1], p[0]))
 
 
 async def _execute(conn: psycopg.AsyncConnection, statement: Statement, max_rows: int | None = None) -> Result:
