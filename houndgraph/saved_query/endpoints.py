@@ -52,10 +52,7 @@ async def list_saved_queries(auth: CurrentAuth, query: SavedQueryListQuery, page
         # FastAPI sends a Response as it is; the annotation still describes it in the OpenAPI document.
         return cast(SavedQueryList, Response(body, media_type="application/json"))
     listing = await service.list_queries(session, auth, query, page, scope)
-    data: list[SavedQueryView] = [
-        SavedQueryView.of(row) if label is None else ScopedSavedQueryView.scoped(row, label)
-        for row, label in listing.items
-    ]
+    data: list[SavedQueryView] = [ScopedSavedQueryView.scoped(row, label) for row, label in listing.items]
     return PageEnvelope(count=listing.count, skip=listing.page.skip, limit=listing.page.limit, data=data)
 
 

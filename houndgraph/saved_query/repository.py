@@ -47,14 +47,12 @@ async def delete_query(session: AsyncSession, query_id: int) -> None:
     await session.execute(delete(SavedQuery).where(SavedQuery.id == query_id))
 
 
-async def list_owned(session: AsyncSession, user_id: uuid.UUID, condition: Condition, order: list[Any],
-                     skip: int = 0, limit: int | None = None) -> tuple[list[SavedQuery], int]:
+async def list_owned(session: AsyncSession, user_id: uuid.UUID, condition: Condition, order: list[Any]
+                     ) -> list[SavedQuery]:
+    """Every query the user owns, as models (the scoped list, export); the plain list pages in SQL
+    (`list_owned_rows`)."""
     where = and_(SavedQuery.user_id == user_id, condition if condition is not None else true())
-    count = await session.scalar(select(func.count()).select_from(SavedQuery).where(where)) or 0
-    statement = select(SavedQuery).where(where).order_by(*order, SavedQuery.id).offset(skip)
-    if limit is not None:
-        statement = statement.limit(limit)
-    return list(await session.scalars(statement)), count
+    return list(await session.scalars(select(SavedQuery).where(where).order_by(*order, SavedQuery.id)))
 
 
 # The columns of a saved query as the list shows it, in `SavedQueryView`'s order.

@@ -153,7 +153,7 @@ async def delete(session: AsyncSession, auth: AuthContext, query_id: int) -> Non
 
 @dataclass(frozen=True, slots=True)
 class QueryListing:
-    items: list[tuple[SavedQuery, str | None]]
+    items: list[tuple[SavedQuery, str]]
     count: int
     page: Page
 
@@ -182,19 +182,16 @@ async def list_owned(session: AsyncSession, auth: AuthContext, query: ListQuery,
 
 
 async def list_queries(session: AsyncSession, auth: AuthContext, query: ListQuery, page: Page,
-                       scope: str | None) -> QueryListing:
-    """Without `scope`, the caller's own queries, paged in SQL. With it, the parts of each scope one after
-    the other (a query may appear once per scope, tagged with it), filtered and sorted alike, then paged."""
+                       scope: str) -> QueryListing:
+    """The parts of each scope one after the other (a query may appear once per scope, tagged with it),
+    filtered and sorted alike, then paged. Without a scope the list is `list_owned`."""
     condition = where(query.filters, FILTER_COLUMNS)
     order = order_by(query.sort, SORT_COLUMNS)
-    if scope is None:
-        rows, count = await repository.list_owned(session, auth.user_id, condition, order, page.skip, page.limit)
-        return QueryListing([(row, None) for row in rows], count, page)
-    items: list[tuple[SavedQuery, str | None]] = []
+    items: list[tuple[SavedQuery, str]] = []
     for label in parse_scopes(scope):
         match label.lower():
             case "owned":
-                rows, _ = await repository.list_owned(session, auth.user_id, condition, order)
+                rows = await repository.list_owned(session, auth.user_id, condition, order)
             case "shared":
                 rows = await repository.list_shared_to(session, auth.user_id, condition, order)
             case _:
@@ -237,7 +234,7 @@ async def export_zip(session: AsyncSession, auth: AuthContext, scope: str | None
         case "shared":
             rows = await repository.list_shared_to(session, auth.user_id, None, [])
         case "owned":
-            rows, _ = await repository.list_owned(session, auth.user_id, None, [])
+            rows = await repository.list_owned(session, auth.user_id, None, [])
         case _:
             raise BadRequest(f"{INVALID_SCOPE}: {scope}")
     return write_zip(transferable(row) for row in rows)
