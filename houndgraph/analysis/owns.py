@@ -12,7 +12,10 @@ the raw edge's `isinherited` and `inheritancehash`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+import psycopg
 
 from houndgraph.analysis.context import DOMAIN_ADMINS_SUFFIX, ENTERPRISE_ADMINS_SUFFIX, Context
 from houndgraph.analysis.rule import Derived, Rule
@@ -60,16 +63,27 @@ def compute(ctx: Context) -> Derived:
     raw_ids = [kind for kind in derived_of if kind is not None]
     if not raw_ids:
         return result
-    for raw_id, start, end, inherited, inheritance_hash, sid, computer_derived in ctx.conn.execute(
-        _RAW, {"computer": computer, "raw": raw_ids}
-    ).fetchall():
+    # Many edges carry the same inheritance data: they share one properties mapping (at a million objects,
+    # a mapping per edge held about 0.5 GB more at the rule's peak). Rows are converted as they are read.
+    shared: dict[tuple[bool, str], dict[str, Any]] = {}
+    cursor = ctx.conn.execute(_RAW, {"computer": computer, "raw": raw_ids})
+    for raw_id, start, end, inherited, inheritance_hash, sid, computer_derived in _in_batches(cursor):
         derived = derived_of[raw_id]
         if sid in enforcing and computer_derived and (derived == ADEdge.WriteOwner or start not in admins):
             continue
-        result[derived][(start, end)] = {
-            "isacl": True, "isinherited": inherited is True, "inheritancehash": inheritance_hash or "",
-        }
+        key = (inherited is True, inheritance_hash or "")
+        properties = shared.get(key)
+        if properties is None:
+            properties = shared[key] = {"isacl": True, "isinherited": key[0], "inheritancehash": key[1]}
+        result[derived][(start, end)] = properties
     return result
+
+
+def _in_batches(cursor: psycopg.Cursor[Any], size: int = 50_000) -> Iterator[Any]:
+    """The cursor's rows, converted a batch at a time (a row at a time costs a call each, all at once a list of
+    every row)."""
+    while batch := cursor.fetchmany(size):
+        yield from batch
 
 
 RULE = Rule("Owns", (ADEdge.Owns, ADEdge.WriteOwner), compute)

@@ -119,8 +119,9 @@ def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> 
         conn.execute(_STAGE)
         conn.execute("TRUNCATE hg_kept")
         with conn.cursor().copy("COPY hg_kept (edge_id, properties) FROM STDIN") as copy:
-            text = "".join(f"{existing[pair]}\t{_json(properties, pair, {})}\n" for pair in kept)
-            copy.write(text.replace("\\", "\\\\"))  # orjson writes no raw tab or newline: see `copy_text`
+            for chunk in _chunks(kept):
+                text = "".join([f"{existing[pair]}\t{_json(properties, pair, {})}\n" for pair in chunk])
+                copy.write(text.replace("\\", "\\\\"))  # orjson writes no raw tab or newline: see `copy_text`
         if len(kept) > 5000:
             # A fresh temporary table has no statistics; without them the planner guesses its join blind.
             conn.execute("ANALYZE hg_kept")
@@ -130,11 +131,19 @@ def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> 
         stamps = {"lastseen": ctx.lastseen, "firstseen": ctx.lastseen}
         bare = _json(None, (0, 0), stamps) if properties is None else None  # the same for every edge
         with conn.cursor().copy(COPY_NEW_EDGES) as copy:
-            copy.write(copy_text((start, end, kind_id, bare or _json(properties, (start, end), stamps))
-                                 for start, end in new))
+            for chunk in _chunks(new):
+                copy.write(copy_text((start, end, kind_id, bare or _json(properties, (start, end), stamps))
+                                     for start, end in chunk))
         counts.created = len(new)
         counts.total += len(new)
     return counts
+
+
+def _chunks(pairs: list[Pair], size: int = 50_000) -> Iterable[list[Pair]]:
+    """`pairs` a slice at a time: a kind's COPY text is built and sent in pieces, so a million derived edges
+    never sit in memory as one text (and its escaped and encoded copies)."""
+    for first in range(0, len(pairs), size):
+        yield pairs[first:first + size]
 
 
 def _json(properties: Mapping[Pair, Mapping[str, Any]] | None, pair: Pair, stamps: dict[str, str]) -> str:
