@@ -31,6 +31,8 @@ from houndgraph.graph.store.edges import copy_text
 from houndgraph.graph.store.sql import COPY_NEW_EDGES
 
 Pair = tuple[int, int]
+# Edges per piece of a kind's COPY text.
+COPY_SLICE = 50_000
 # Either bare pairs, or pairs with extra edge properties (e.g. Owns keeps the ACE's inheritance data).
 EdgeSet = Iterable[Pair] | Mapping[Pair, Mapping[str, Any]]
 
@@ -139,11 +141,11 @@ def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> 
     return counts
 
 
-def _chunks(pairs: list[Pair], size: int = 50_000) -> Iterable[list[Pair]]:
+def _chunks(pairs: list[Pair]) -> Iterable[list[Pair]]:
     """`pairs` a slice at a time: a kind's COPY text is built and sent in pieces, so a million derived edges
     never sit in memory as one text (and its escaped and encoded copies)."""
-    for first in range(0, len(pairs), size):
-        yield pairs[first:first + size]
+    for first in range(0, len(pairs), COPY_SLICE):
+        yield pairs[first:first + COPY_SLICE]
 
 
 def _json(properties: Mapping[Pair, Mapping[str, Any]] | None, pair: Pair, stamps: dict[str, str]) -> str:

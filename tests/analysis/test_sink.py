@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from houndgraph.analysis import owns
+import pytest
+
+from houndgraph.analysis import owns, sink
 from houndgraph.graph.kinds import ADEdge, ADNode
 from tests.analysis.graphs import Graph
 
@@ -18,7 +20,12 @@ def owners(graph: Graph) -> None:
     graph.edge("Bob", ADEdge.OwnsRaw, "Target", isinherited=False, inheritancehash="")
 
 
-def test_a_rerun_updates_kept_edges_inserts_new_ones_and_deletes_the_rest(graph: Graph) -> None:
+@pytest.mark.parametrize("copy_slice", [sink.COPY_SLICE, 1])
+def test_a_rerun_updates_kept_edges_inserts_new_ones_and_deletes_the_rest(
+    graph: Graph, copy_slice: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With slices of one edge, every edge's COPY text goes in a piece of its own.
+    monkeypatch.setattr(sink, "COPY_SLICE", copy_slice)
     owners(graph)
     first = graph.run(owns.RULE).rules[0].edges[ADEdge.Owns]
     assert (first.total, first.created, first.deleted) == (2, 2, 0)
