@@ -2,10 +2,16 @@
 
 `graph/paths.pair_paths` (the shortest-path and pathfinding routes) ran one statement per level and handed
 each level's rows to Python. This function walks the levels inside PostgreSQL, keeping each side's visited
-nodes and depths as arrays, always advancing the side whose frontier is smaller, and returns the edges of
-every shortest path from `p_left` to `p_right` (following edges forward) as three parallel arrays (start id,
-kind id, end id), with the number of nodes it visited. When it visits more than `p_max_nodes` nodes it stops
-and returns NULL arrays. Edges are followed when their kind is in `p_kinds` (NULL: any kind).
+nodes and their depths as arrays, and returns the edges of every shortest path from `p_left` to `p_right`
+(following edges forward) as three parallel arrays (start id, kind id, end id), with the number of nodes it
+visited. When it visits more than `p_max_nodes` nodes it stops and returns NULL arrays. Edges are followed
+when their kind is in `p_kinds` (NULL: any kind).
+
+Each level advances one side: the one with the smaller frontier, unless its edges outnumber the other's. Its
+edges are counted first, up to 16 per node of the other frontier (an index-only read); only when it has that
+many are the other side's counted. At one million objects a user's three groups lead to 30 000 objects where
+the top group's 17 members have about 200 members of their own: by frontier size alone the search read the
+30 000 edges (76 ms), by the count it reads the 200 (2-7 ms).
 
 Once the sides meet, every shortest path passes through one of the meeting nodes at the same distance
 from the left end; the edges are read back level by level from those nodes to each end, each level only
@@ -45,6 +51,8 @@ def upgrade() -> None:
             at_left integer;
             at_right integer;
             cur bigint[];
+            f_cost integer;
+            b_cost integer;
             level_starts bigint[];
             level_kinds smallint[];
             level_ends bigint[];
@@ -57,7 +65,26 @@ def upgrade() -> None:
                 IF cardinality(f_front) = 0 OR cardinality(b_front) = 0 THEN
                     RETURN;
                 END IF;
+                -- Advance the side with fewer edges to read: the smaller frontier, unless its edges
+                -- outnumber the other side's (counted up to 16 per node of the other frontier, then those).
                 IF cardinality(f_front) <= cardinality(b_front) THEN
+                    SELECT count(*) INTO f_cost FROM (SELECT FROM edge e WHERE e.start_id = ANY(f_front)
+                        AND (p_kinds IS NULL OR e.kind_id = ANY(p_kinds)) LIMIT 16 * cardinality(b_front)) AS probe;
+                    b_cost := f_cost;
+                    IF f_cost = 16 * cardinality(b_front) THEN
+                        SELECT count(*) INTO b_cost FROM (SELECT FROM edge e WHERE e.end_id = ANY(b_front)
+                            AND (p_kinds IS NULL OR e.kind_id = ANY(p_kinds)) LIMIT f_cost) AS probe;
+                    END IF;
+                ELSE
+                    SELECT count(*) INTO b_cost FROM (SELECT FROM edge e WHERE e.end_id = ANY(b_front)
+                        AND (p_kinds IS NULL OR e.kind_id = ANY(p_kinds)) LIMIT 16 * cardinality(f_front)) AS probe;
+                    f_cost := b_cost + 1;
+                    IF b_cost = 16 * cardinality(f_front) THEN
+                        SELECT count(*) INTO f_cost FROM (SELECT FROM edge e WHERE e.start_id = ANY(f_front)
+                            AND (p_kinds IS NULL OR e.kind_id = ANY(p_kinds)) LIMIT b_cost + 1) AS probe;
+                    END IF;
+                END IF;
+                IF f_cost <= b_cost THEN
                     SELECT coalesce(array_agg(DISTINCT e.end_id), '{}') INTO fresh FROM edge e
                     WHERE e.start_id = ANY(f_front) AND (p_kinds IS NULL OR e.kind_id = ANY(p_kinds))
                       AND e.end_id NOT IN (SELECT unnest(f_seen));

@@ -101,3 +101,18 @@ def test_a_search_past_the_node_budget_stops(empty_graph: Database) -> None:
     assert len(asyncio.run(run(WorkBudget(max_nodes=100)))) == 20
     with pytest.raises(WorkExhausted):
         asyncio.run(run(WorkBudget(max_nodes=10)))
+
+
+def test_a_small_frontier_of_high_degree_nodes_still_finds_every_shortest_path(empty_graph: Database) -> None:
+    """0 -> 1, 2 (hubs with 24 edges each to 3..26), 1 -> 27, 2 -> 27 -> 28 <- 29 <- 27: the left side's two
+    hubs read more edges than the right side's members, so the right side advances there (the edge count
+    decides, not the frontier's size); the paths are the plain search's."""
+    edges = {(0, 1, 1), (0, 1, 2)} | {(hub, 1, n) for hub in (1, 2) for n in range(3, 27)}
+    edges |= {(1, 1, 27), (2, 2, 27), (27, 1, 28), (27, 1, 29), (29, 1, 28)}
+    load(empty_graph, edges)
+    kinds = kind_numbers(empty_graph)
+    numbered = {edge: number for number, edge in enumerate(sorted(edges))}
+    (found,) = pair_search(empty_graph, [(0, 28)], Direction.OUT, None)
+    expected = plain_shortest(edges, 0, 28, Direction.OUT, None)
+    assert Counter(as_numbers(walk, numbered, kinds) for _, _, walk in found) == expected
+    assert sum(expected.values()) == 2
