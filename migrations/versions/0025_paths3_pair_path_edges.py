@@ -15,7 +15,8 @@ the top group's 17 members have about 200 members of their own: by frontier size
 
 Once the sides meet, every shortest path passes through one of the meeting nodes at the same distance
 from the left end; the edges are read back level by level from those nodes to each end, each level only
-the edges into (or out of) the nodes already on a path from nodes of the level before.
+the edges into (or out of) the nodes already on a path from nodes of the level before: both ends of the
+edge in the index condition, so that a meeting node with half a million members is not read whole.
 
 Revision ID: 0025
 Revises: 0024
@@ -133,8 +134,8 @@ def upgrade() -> None:
                 SELECT array_agg(e.start_id), array_agg(e.kind_id), array_agg(e.end_id)
                 INTO level_starts, level_kinds, level_ends FROM edge e
                 WHERE e.end_id = ANY(cur) AND (p_kinds IS NULL OR e.kind_id = ANY(p_kinds))
-                  AND e.start_id IN (SELECT s.node FROM unnest(f_seen, f_depth) AS s(node, depth)
-                                     WHERE s.depth = level - 1);
+                  AND e.start_id = ANY(ARRAY(SELECT s.node FROM unnest(f_seen, f_depth) AS s(node, depth)
+                                             WHERE s.depth = level - 1));
                 starts := starts || level_starts;
                 kinds := kinds || level_kinds;
                 ends := ends || level_ends;
@@ -146,8 +147,8 @@ def upgrade() -> None:
                 SELECT array_agg(e.start_id), array_agg(e.kind_id), array_agg(e.end_id)
                 INTO level_starts, level_kinds, level_ends FROM edge e
                 WHERE e.start_id = ANY(cur) AND (p_kinds IS NULL OR e.kind_id = ANY(p_kinds))
-                  AND e.end_id IN (SELECT s.node FROM unnest(b_seen, b_depth) AS s(node, depth)
-                                   WHERE s.depth = level - 1);
+                  AND e.end_id = ANY(ARRAY(SELECT s.node FROM unnest(b_seen, b_depth) AS s(node, depth)
+                                           WHERE s.depth = level - 1));
                 starts := starts || level_starts;
                 kinds := kinds || level_kinds;
                 ends := ends || level_ends;
