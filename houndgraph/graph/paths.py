@@ -3,14 +3,14 @@
 One source and one target: bidirectional BFS; while both frontiers are small both sides advance in the same
 query (one round trip per two levels), then the smaller one; the level where they meet reads only the edges
 from one frontier to the other. `pair_paths` (the path routes) runs that search inside PostgreSQL in one
-statement (`pair_path_edges`, migration 0025), advancing the side with fewer edges to read. Many sources
-and few targets (the everyday "all users -> Domain Admins"): one reverse BFS per target that reaches every source at once, never a search per pair, until its frontier
-outgrows the sources not reached yet; from then on those grow searches of their own toward it, all in one
-query per level, and whichever side has the smaller frontier advances (sparse sources such as Kerberoastable
-users meet it a level or two from themselves); their searches carry on toward the next target. The mirror
-image when targets outnumber sources. `all_paths` keeps every parent at the shortest depth
-(allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so that a query with a LIMIT
-stops the search once it has its rows. DESIGN.md gives the measurements behind this.
+statement (`pair_path_edges`, migration 0025), advancing the side with fewer edges to read. Many sources and
+few targets (the everyday "all users -> Domain Admins"): one reverse BFS per target that reaches every source
+at once, never a search per pair, until its frontier outgrows the sources not reached yet; from then on those
+grow searches of their own toward it, all in one query per level, and whichever side has the smaller frontier
+advances (sparse sources such as Kerberoastable users meet it a level or two from themselves); their searches
+carry on toward the next target. The mirror image when targets outnumber sources. `all_paths` keeps every
+parent at the shortest depth (allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so
+that a query with a LIMIT stops the search once it has its rows. DESIGN.md gives the measurements behind this.
 
 Every search draws on a `WorkBudget` (nodes visited, path members found, the deadline), checked at each
 level and while paths are enumerated, so an all-pairs search stops with `WorkExhausted` rather than growing
