@@ -2,14 +2,15 @@
 
 One source and one target: bidirectional BFS; while both frontiers are small both sides advance in the same
 query (one round trip per two levels), then the smaller one; the level where they meet reads only the edges
-from one frontier to the other. Many sources and few targets (the everyday "all users -> Domain Admins"):
-one reverse BFS per target that reaches every source at once, never a search per pair, until its frontier
-outgrows the sources not reached yet; from then on those grow searches of their own toward it, all in one
-query per level, and whichever side has the smaller frontier advances (sparse sources such as Kerberoastable
-users meet it a level or two from themselves); their searches carry on toward the next target. The mirror
-image when targets outnumber sources. `all_paths` keeps every parent at the shortest depth
-(allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so that a query with a LIMIT
-stops the search once it has its rows. DESIGN.md gives the measurements behind this.
+from one frontier to the other. `pair_paths` (the path routes) runs that search inside PostgreSQL in one
+statement (`pair_path_edges`, migration 0025), advancing the side with fewer edges to read. Many sources and
+few targets (the everyday "all users -> Domain Admins"): one reverse BFS per target that reaches every source
+at once, never a search per pair, until its frontier outgrows the sources not reached yet; from then on those
+grow searches of their own toward it, all in one query per level, and whichever side has the smaller frontier
+advances (sparse sources such as Kerberoastable users meet it a level or two from themselves); their searches
+carry on toward the next target. The mirror image when targets outnumber sources. `all_paths` keeps every
+parent at the shortest depth (allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so
+that a query with a LIMIT stops the search once it has its rows. DESIGN.md gives the measurements behind this.
 
 Every search draws on a `WorkBudget` (nodes visited, path members found, the deadline), checked at each
 level and while paths are enumerated, so an all-pairs search stops with `WorkExhausted` rather than growing
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import chain
 
-from houndgraph.graph.budget import WorkBudget
+from houndgraph.graph.budget import WorkBudget, WorkExhausted
 from houndgraph.graph.connection import GraphConnection
 
 # (left end, right end, [node, edge, node, ...] from left to right)
@@ -289,7 +290,69 @@ async def pair_paths(conn: GraphConnection, left: int, right: int, *, kind_ids: 
     itself, in one statement with the nodes (the path routes), rather than their ids first."""
     if left == right:
         raise ValueError("a path between two distinct nodes")
-    return await _bidirectional(conn, left, right, kind_ids, direction, None, all_paths, budget or WorkBudget())
+    budget = budget or WorkBudget()
+    if direction is Direction.BOTH:
+        return await _bidirectional(conn, left, right, kind_ids, direction, None, all_paths, budget)
+    budget.check_time()
+    # Edges followed backwards from the left are edges followed forwards from the right.
+    ends = (left, right) if direction is Direction.OUT else (right, left)
+    cursor = await conn.execute(PAIR_PATH_EDGES, {
+        "left": ends[0], "right": ends[1], "kinds": None if kind_ids is None else _array(kind_ids),
+        "max": budget.max_nodes - budget.nodes})
+    row = await cursor.fetchone()
+    assert row is not None
+    visited, starts, kinds, finishes = row
+    budget.visit(visited)
+    if starts is None:  # the function stopped past the budget, which visit() has just raised for
+        raise WorkExhausted("the search visited too many nodes")
+    walks = _dag_walks(ends[0], ends[1], zip(starts, kinds, finishes, strict=True), all_paths, budget)
+    if direction is Direction.OUT:
+        return [(left, right, walk) for walk in walks]
+    return [(left, right, walk[::-1]) for walk in walks]
+
+
+# The bidirectional search of one pair inside PostgreSQL (migration 0025): the edges of every shortest path
+# as three arrays, and the nodes it visited.
+PAIR_PATH_EDGES = ("SELECT visited, starts, kinds, ends "
+                   "FROM pair_path_edges(%(left)s, %(right)s, %(kinds)s::smallint[], %(max)s)")
+
+
+def shortest_path_members(left: int, right: int, edges: Iterable[EdgeKey]) -> int:
+    """The nodes and edges in all the walks left -> right over `edges` (the edges of the shortest paths
+    between the two, as `pair_path_edges` returns them), counted without enumerating the walks: what
+    enumerating them would draw on a `WorkBudget`."""
+    following: dict[int, list[int]] = {}
+    for start, _, end in edges:
+        following.setdefault(start, []).append(end)
+    walks_to, level, hops = {left: 1}, [left], 0
+    while level and right not in walks_to:
+        reached: dict[int, int] = {}
+        for node in level:
+            for end in following.get(node, ()):
+                reached[end] = reached.get(end, 0) + walks_to[node]
+        walks_to.update(reached)
+        level, hops = list(reached), hops + 1
+    return walks_to.get(right, 0) * (2 * hops + 1) if right != left else 0
+
+
+def _dag_walks(left: int, right: int, edges: Iterable[EdgeKey], all_paths: bool, budget: WorkBudget) -> list[Walk]:
+    """The walks left -> right over `edges`, the edges of the shortest paths between the two (each leads one
+    hop further from `left` on some such path): every walk, or the first one unless `all_paths`."""
+    following: dict[int, list[EdgeKey]] = {}
+    for key in sorted(edges):
+        following.setdefault(key[0], []).append(key)
+    walks: list[Walk] = []
+
+    def extend(walk: Walk, node: int) -> bool:
+        if node == right:
+            budget.found(len(walk))
+            walks.append(walk)
+            return not all_paths
+        return any(extend([*walk, key, key[2]], key[2]) for key in following.get(node, ()))
+
+    if following:
+        extend([left], left)
+    return walks
 
 
 async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rights: Sequence[int], *,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.lookup import KIND_NAMES
-from houndgraph.graph.paths import EdgeKey, KeyPath
+from houndgraph.graph.paths import EdgeKey, KeyPath, shortest_path_members
 from houndgraph.graph.related import KindIds
 from houndgraph.graph.rows import EdgeRow, NodeRow
 
@@ -55,6 +56,57 @@ async def path_graph(conn: GraphConnection, walks: Sequence[KeyPath]) -> tuple[l
     used_nodes = {step for walk in kept for step in walk[0::2] if isinstance(step, int)}
     return ([nodes[node] for node in sorted(used_nodes) if node in nodes],
             [used_edges[edge] for edge in sorted(used_edges)])
+
+
+# A pair's shortest paths as the path routes answer them, in one statement: the nodes of the two object ids
+# (`node_ids_by_object_id`), the search inside PostgreSQL (`paths.pair_paths`, migration 0025), and the
+# nodes and edges of its paths (`PATH_GRAPH`); `part` tells the rows apart: 0 the ends and the nodes
+# visited (NULL when no search ran), 1 an edge, 2 a node.
+PAIR_PATH_GRAPH = (
+    "WITH ends AS MATERIALIZED (SELECT "
+    "(SELECT n.id FROM node n WHERE n.properties->>'objectid' = %(left)s ORDER BY n.id LIMIT 1) AS l, "
+    "(SELECT n.id FROM node n WHERE n.properties->>'objectid' = %(right)s ORDER BY n.id LIMIT 1) AS r), "
+    "found AS MATERIALIZED (SELECT f.* FROM ends, "
+    "LATERAL pair_path_edges(ends.l, ends.r, %(kinds)s::smallint[], %(max)s) AS f WHERE ends.l <> ends.r) "
+    "SELECT 0 AS part, ends.l, ends.r, NULL::smallint, found.visited, NULL::text, NULL::jsonb, NULL::text[] "
+    "FROM ends LEFT JOIN found ON true "
+    "UNION ALL SELECT 1, e.id, e.start_id, e.kind_id, e.end_id, k.name, e.properties, NULL FROM found, "
+    "unnest(found.starts, found.kinds, found.ends) AS key(s, kind, e) "
+    "JOIN edge e ON e.start_id = key.s AND e.kind_id = key.kind AND e.end_id = key.e JOIN kind k ON k.id = e.kind_id "
+    f"UNION ALL SELECT 2, n.id, NULL, NULL, NULL, NULL, n.properties, {KIND_NAMES} FROM node n "
+    "WHERE n.id IN (SELECT unnest(found.starts || found.ends) FROM found)")
+
+
+async def pair_path_graph(conn: GraphConnection, left: str, right: str, kind_ids: Sequence[int] | None,
+                          budget: WorkBudget) -> tuple[list[NodeRow], list[EdgeRow]] | None:
+    """The nodes and edges of every shortest path from the node of object id `left` to that of `right`
+    (edges followed forward, of `kind_ids` or any kind), ordered by id, in one round trip: what
+    `paths.pair_paths` then `path_graph` find. None when either object id names no node; no nodes and
+    edges when the two are the same node or not connected. Raises WorkExhausted past `budget`."""
+    budget.check_time()
+    cursor = await conn.execute(PAIR_PATH_GRAPH, {
+        "left": left.upper(), "right": right.upper(), "max": budget.max_nodes - budget.nodes,
+        "kinds": None if kind_ids is None else "{" + ",".join(map(str, kind_ids)) + "}"})
+    nodes: list[NodeRow] = []
+    edges: list[EdgeRow] = []
+    keys: list[EdgeKey] = []
+    start = end = visited = None
+    for part, row_id, start_id, kind_id, end_id, kind, properties, kind_names in await cursor.fetchall():
+        if part == 0:
+            start, end, visited = row_id, start_id, end_id
+        elif part == 1:
+            edges.append(EdgeRow(id=row_id, start_id=start_id, end_id=end_id, kind=kind, properties=properties or {}))
+            keys.append((start_id, kind_id, end_id))
+        else:
+            nodes.append(NodeRow(id=row_id, kinds=tuple(kind_names), properties=properties or {}))
+    if start is None or end is None:
+        return None
+    if visited is not None:
+        budget.visit(visited)
+        budget.found(shortest_path_members(start, end, keys))
+    nodes.sort(key=lambda node: node.id)
+    edges.sort(key=lambda edge: edge.id)
+    return nodes, edges
 
 
 async def edge_exists(conn: GraphConnection, start: int, kind: str, end: int, kinds: KindIds) -> bool:

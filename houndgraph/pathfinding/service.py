@@ -20,7 +20,7 @@ from houndgraph.graph.kinds import (
     KNOWN_EDGE_KINDS,
     ADEdge,
 )
-from houndgraph.graph.paths import Direction, edges_between, pair_paths
+from houndgraph.graph.paths import edges_between
 from houndgraph.graph.related import KindIds
 from houndgraph.kit.graph_shapes import UnifiedGraph, bh_graph, unified_graph
 from houndgraph.pathfinding import repository
@@ -82,21 +82,14 @@ async def _kind_ids(session: AsyncSession, conn: GraphConnection) -> KindIds:
 async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names: set[str] | None
                  ) -> tuple[list[Any], list[Any]] | None:
     conn = await graph_connection(session)
-    start, end = await repository.node_ids_by_object_id(conn, [start_oid, end_oid])
-    if start is None or end is None:
-        return None
     kind_ids: Sequence[int] | None = None
     if kind_names is not None:
         kinds = await _kind_ids(session, conn)
         kind_ids = sorted(kinds.ids[name] for name in kind_names if name in kinds.ids)
-    if start == end:
-        return [], []
     try:
-        walks = await pair_paths(conn, start, end, kind_ids=kind_ids, direction=Direction.OUT, all_paths=True,
-                                 budget=work_budget(session))
+        return await repository.pair_path_graph(conn, start_oid, end_oid, kind_ids, work_budget(session))
     except WorkExhausted as error:
         raise RequestTimedOut() from error
-    return await repository.path_graph(conn, walks)
 
 
 async def shortest_path(session: AsyncSession, start: str, end: str, relationship_kinds: str | None,
