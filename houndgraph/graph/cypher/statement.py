@@ -13,6 +13,7 @@ from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
+from houndgraph.graph.cypher.path_bound import refuse_past_path_budget
 from houndgraph.graph.cypher.statistics import KindStatistics, kind_statistics
 from houndgraph.graph.cypher.translate import shortest
 from houndgraph.graph.cypher.translate.shortest import ShortestRequest
@@ -92,6 +93,7 @@ async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
     for key, request in enumerate(pending):
         if request not in searched:
             lefts, rights = await _ends(conn, request, kinds, searched, inputs, budget, stats)
+            await refuse_past_path_budget(conn, lefts, rights, budget=budget, rows_at=None, **_search_options(request))
             searched[request] = await graph_paths.shortest_paths(conn, lefts, rights, budget=budget,
                                                                  **_search_options(request))
         found[key] = searched[request]
@@ -151,6 +153,9 @@ async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Map
     skip, limit = wanted
     found: list[FoundPath] = []
     check_at = skip + limit
+    if in_search_order:
+        await refuse_past_path_budget(conn, lefts, rights, budget=budget, rows_at=check_at,
+                                      **_search_options(request))
     search = graph_paths.shortest_path_batches(conn, lefts, rights, budget=budget, **_search_options(request))
     async with aclosing(search) as batches:
         async for batch in batches:
