@@ -4,7 +4,7 @@
 objects, and `graph_paths.shortest_path_batches` (one search per root, the smaller side's nodes in id order)
 only learns that its paths hold more members than the budget allows after several full traversals. This
 reads the same numbers cheaply and refuses first: breadth-first searches from the same roots in the same
-order, one root and then twice as many each time (up to 63, one bit per root; each level one statement that
+order, one root and then as many as seem needed (up to 63, one bit per root; each level one statement that
 ORs the bits of the edges' far ends), count for each root the pairs it connects and their shortest distance
 d. A pair's path holds at least 2d + 1 members (its nodes and edges; the search counts a little more where two
 searches meet), so the members of the roots searched so far are a lower bound of what the search counts by the
@@ -22,6 +22,7 @@ as before and gives the answer it always gave.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from houndgraph.graph import paths as graph_paths
@@ -103,6 +104,13 @@ async def _root_figures(conn: GraphConnection, roots: Sequence[int], goals: set[
     return list(zip(pairs, members, strict=True))
 
 
+def _roots_wanted(missing: int, per_root: float) -> int:
+    """How many roots the next traversal takes: twice what `per_root` members each make up for `missing`."""
+    if per_root <= 0:
+        return ROOTS_PER_SEARCH
+    return max(1, min(ROOTS_PER_SEARCH, math.ceil(2 * missing / per_root)))
+
+
 async def refuse_past_path_budget(conn: GraphConnection, lefts: Sequence[int], rights: Sequence[int], *,
                                   kind_ids: Sequence[int] | None, direction: graph_paths.Direction,
                                   min_depth: int, max_depth: int | None, all_paths: bool, budget: WorkBudget,
@@ -121,15 +129,16 @@ async def refuse_past_path_budget(conn: GraphConnection, lefts: Sequence[int], r
         return
     # A node's empty path to itself (min_depth 0) comes first, and counts as a row but not as members.
     paths = len(left_set & right_set) if min_depth == 0 else 0
-    members = budget.path_members
+    members = first = budget.path_members
     kinds = None if kind_ids is None else _array(list(kind_ids))
     ordered = sorted(roots)
-    start, size = 0, 1
+    start = 0
     while start < len(ordered):
-        # One root, then twice as many each time: a root to Tier Zero often passes the budget alone, and a
-        # traversal costs more the more roots share it.
+        # One root first (at 100k objects a root to Tier Zero passes the budget alone), then, sharing one
+        # traversal, twice as many roots as the members found per root so far say are still needed.
+        size = 1 if start == 0 else _roots_wanted(budget.max_path_members - members, (members - first) / start)
         batch = ordered[start:start + size]
-        start, size = start + size, min(2 * size, ROOTS_PER_SEARCH)
+        start += len(batch)
         figures = await _root_figures(conn, batch, others, direction, from_left, kinds, max_depth, budget)
         for root_pairs, root_members in figures:
             paths += root_pairs
