@@ -176,9 +176,9 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=1, help="posts per query; the best is kept")
     parser.add_argument("--keep", type=Path, help="keep the database here and reuse it when it holds a graph")
-    parser.add_argument("--match", default="", help="only the queries whose text contains this")
+    parser.add_argument("--match", default="", help="only the queries whose name or text contains this")
     args = parser.parse_args()
-    queries = [(name, query) for name, query in corpus() if args.match in query]
+    queries = [(name, query) for name, query in corpus() if args.match in name or args.match in query]
     print(f"{machine()}, load average {os.getloadavg()[0]:.2f}")
     print(f"corpus: {len(queries)} distinct queries")
     with tempfile.TemporaryDirectory(prefix="hg-corpus-", dir="/tmp") as scratch:

@@ -13,6 +13,7 @@ from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
 from houndgraph.graph.budget import ResultTooLarge, WorkBudget
+from houndgraph.graph.cypher import statement
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.statement import Result, run_statement
 from houndgraph.graph.json_values import read_json
@@ -63,3 +64,29 @@ def test_an_update_writes_every_row_it_matched_past_the_row_budget(empty_graph: 
     cypher(empty_graph, "MATCH (n:Base) SET n.touched = true", allow_mutations=True, budget=WorkBudget(max_rows=5))
     counted = cypher(empty_graph, "MATCH (n:Base) WHERE n.touched = true RETURN count(n)")
     assert counted.rows == [(12,)]
+
+
+@pytest.mark.parametrize(("before", "after"), [("4MB", statement.WORK_MEM), ("1GB", "1GB")])
+def test_a_statement_may_hash_and_sort_in_more_memory_for_the_rest_of_its_transaction(
+        empty_graph: Database, before: str, after: str) -> None:
+    # Nodes join with their properties: a hash of 58k users takes 59 MB, which at 4 MB spills to disk. The
+    # statement raises the transaction's work_mem (never lowers it), and the rows are those of the plain way.
+    cypher(empty_graph, "CREATE (:User {name: 'A', domain: 'X'})-[:MemberOf]->(:Group {name: 'G', domain: 'Y'})",
+           allow_mutations=True)
+    query = "MATCH p=(n:User)-[:MemberOf]->(m:Group) WHERE n.domain <> m.domain RETURN n.name, m.name"
+
+    async def go() -> tuple[list[tuple[Any, ...]], str, bool]:
+        async with await psycopg.AsyncConnection.connect(empty_graph.conninfo) as conn:
+            default = (await (await conn.execute("SHOW work_mem")).fetchone() or ("",))[0]
+            await conn.execute(f"SET LOCAL work_mem = '{before}'")
+            kinds = dict(await (await conn.execute("SELECT name, id FROM kind")).fetchall())
+            result = await run_statement(conn, parse(query), kinds)
+            inside = (await (await conn.execute("SHOW work_mem")).fetchone() or ("",))[0]
+            await conn.rollback()
+            outside = (await (await conn.execute("SHOW work_mem")).fetchone() or ("",))[0]
+            return result.rows, inside, outside == default
+
+    found, inside, restored = asyncio.run(go())
+    assert found == [("A", "G")]
+    assert inside == after
+    assert restored  # only for the transaction

@@ -16,7 +16,8 @@ from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
 from houndgraph.graph import paths
-from houndgraph.graph.budget import ResultTooLarge, WorkBudget
+from houndgraph.graph.budget import ResultTooLarge, WorkBudget, WorkExhausted
+from houndgraph.graph.cypher import path_bound, statement
 from houndgraph.graph.cypher.execute import run_query
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.translate import shortest
@@ -222,3 +223,77 @@ def test_without_limit_a_search_past_the_row_budget_is_refused_before_it_ends(
     with pytest.raises(ResultTooLarge):
         _run_with_budget(empty_graph, query, small)
     assert small.path_members < whole.path_members, f"seed {seed}: {len(answer)} rows"
+
+
+def _outcome(database: Database, query: str, budget: WorkBudget) -> tuple[str, list[str]]:
+    """The query's sorted rows, or the name of the error it was refused with."""
+    try:
+        return "rows", sorted(map(repr, _run_with_budget(database, query, budget)))
+    except (WorkExhausted, ResultTooLarge) as error:
+        return type(error).__name__, []
+
+
+def _members_bound(graph: Graph, sources: list[int], targets: list[int]) -> int:
+    """2d + 1 summed over the connected (source, target) pairs, d their distance: the members of one
+    shortest path per pair."""
+    return sum(2 * len(next(iter(found))) - 1 for found in _expected(graph, sources, targets).values())
+
+
+SHORTEST_FORMS = ["MATCH p=shortestPath((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1",
+                  "MATCH p=allShortestPaths((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1",
+                  "MATCH p=shortestPath((u:A)<-[:R*1..]-(t:B)) WHERE u.v >= 1",
+                  "MATCH p=shortestPath((u:A)-[:R*1..]-(t:B)) WHERE u.v >= 1",
+                  "MATCH p=shortestPath((u:A)-[:R*1..3]->(t:B)) WHERE u.v >= 1"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("form", SHORTEST_FORMS)
+def test_the_path_budget_bound_refuses_only_what_the_search_refuses(
+        empty_graph: Database, seed: int, form: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bound (graph/cypher/path_bound.py) reads each root's pairs and distances before the search and refuses
+    # a search whose paths must pass the path budget. Under any budget, a query must answer as it does without
+    # the bound: the same rows, or the same refusal (the row budget's when the statement sees its rows first).
+    monkeypatch.setattr(path_bound, "PAIR_MEMBERS_GUESS", 10**6)  # always take the bound's traversal here
+    # Odd seeds join each frontier node's bits to its edges (what many roots sharing a traversal do).
+    monkeypatch.setattr(path_bound, "BIT_SETS_APART", 0 if seed % 2 else path_bound.BIT_SETS_APART)
+    _drawn(empty_graph, seed)
+    queries = [f"{form} {PATH_ROW}", f"{form} RETURN count(p)", f"{form} {PATH_ROW} ORDER BY u.name"]
+    whole = WorkBudget()
+    _run_with_budget(empty_graph, queries[0], whole)
+    members = whole.path_members
+    budgets = [(members + extra, rows) for extra in (-members, -members // 2, -1, 0, 1) for rows in (1, 4, 10**5)]
+    for query in queries:
+        with monkeypatch.context() as plain:
+            plain.setattr(statement, "refuse_past_path_budget", _never_refuse)
+            expected = [_outcome(empty_graph, query, WorkBudget(max_path_members=m, max_rows=r)) for m, r in budgets]
+        found = [_outcome(empty_graph, query, WorkBudget(max_path_members=m, max_rows=r)) for m, r in budgets]
+        assert found == expected, f"seed {seed}: {query}"
+
+
+async def _never_refuse(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_search_past_the_path_budget_is_refused_before_it_starts(
+        empty_graph: Database, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(path_bound, "PAIR_MEMBERS_GUESS", 10**6)
+    graph, sources, targets = _drawn(empty_graph, seed)
+    bound = _members_bound(graph, sources, targets)
+    query = f"MATCH p=shortestPath((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 {PATH_ROW}"
+    if bound == 0:
+        return
+    # Below the bound: refused as the search would be (its paths hold at least `bound` members), and before it
+    # ran: it visited no node.
+    below = WorkBudget(max_path_members=bound - 1)
+    with pytest.raises(WorkExhausted):
+        _run_with_budget(empty_graph, query, below)
+    assert below.nodes == 0, f"seed {seed}"
+    # At the bound the search runs, and answers as without the bound: every pair's path, or the path budget's
+    # refusal when it counted more members (where two searches meet, the middle node twice).
+    at = WorkBudget(max_path_members=bound)
+    with monkeypatch.context() as plain:
+        plain.setattr(statement, "refuse_past_path_budget", _never_refuse)
+        expected = _outcome(empty_graph, query, WorkBudget(max_path_members=bound))
+    assert _outcome(empty_graph, query, at) == expected, f"seed {seed}"
+    assert at.nodes > 0, f"seed {seed}"
