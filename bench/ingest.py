@@ -1,6 +1,7 @@
 """Ingest throughput: a synthetic SharpHound v6 collection through the real readers and graph store.
 
     .venv/bin/python bench/ingest.py [--objects 100000] [--batch-size 20000] [--sequential] [--tuned]
+                                     [--set NAME=VALUE ...]
     .venv/bin/python bench/ingest.py --read-only [--objects 100000]
 
 Writes a collection of N objects as real JSON files, one record at a time (nothing is held in
@@ -8,7 +9,8 @@ memory): one domain, OUs, GPOs, containers, users (55 %), computers (25 %) with 
 groups, and groups (15 %) nested in a tree, with ACEs on everything, about ten edges per object.
 Then starts a fresh embedded PostgreSQL, migrates it, and ingests each file as an ingest task
 (`read_file` batches into `GraphStore.write_all`, one transaction per file), printing objects/s,
-edges/s, wall time, peak RSS and the machine. `--tuned` first applies TUNED_SETTINGS to the server;
+edges/s, wall time, the CPU seconds of this process and of PostgreSQL (by process: ended backends count under
+"server"), peak RSS and the machine. `--tuned` first applies TUNED_SETTINGS to the server, `--set` any setting;
 `--sequential` calls `GraphStore.write` per batch instead of `write_all` (as the datapipe did).
 `--read-only` starts no database: it prints the CPU seconds `read_file` spends on each file (checking,
 parsing and converting it), a figure that other work on the machine disturbs far less than wall time.
@@ -52,7 +54,9 @@ WELL_KNOWN_GROUPS = (DOMAIN_ADMINS, ENTERPRISE_ADMINS, KEY_ADMINS, DOMAIN_USERS,
 FIRST_RID = 1100
 # Settings tried against the embedded server's defaults (160MB, 1GB, 5min). They cut the WAL of a
 # 300,000-object ingest from 3.8 to 3.2 GB (fewer checkpoints, fewer full-page images) but not its time
-# on the 2-core machine (71.7 s default, 73.6 s tuned): kept here so the comparison can be repeated.
+# on the 2-core machine (71.7 s default, 73.6 s tuned): kept here so the comparison can be repeated. At 100k
+# objects (load 4-5) PostgreSQL spent 29.5 s of CPU with the defaults and 36.9 s tuned. `wal_init_zero=off`
+# (no zero-filled new WAL segments) left the WAL writer's CPU at 1.4 s against 1.7 s: not worth a setting.
 TUNED_SETTINGS = {
     "shared_buffers": "512MB",
     "max_wal_size": "8GB",
