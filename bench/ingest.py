@@ -1,6 +1,7 @@
 """Ingest throughput: a synthetic SharpHound v6 collection through the real readers and graph store.
 
     .venv/bin/python bench/ingest.py [--objects 100000] [--batch-size 20000] [--sequential] [--tuned]
+                                     [--set NAME=VALUE ...]
     .venv/bin/python bench/ingest.py --read-only [--objects 100000]
 
 Writes a collection of N objects as real JSON files, one record at a time (nothing is held in
@@ -8,7 +9,8 @@ memory): one domain, OUs, GPOs, containers, users (55 %), computers (25 %) with 
 groups, and groups (15 %) nested in a tree, with ACEs on everything, about ten edges per object.
 Then starts a fresh embedded PostgreSQL, migrates it, and ingests each file as an ingest task
 (`read_file` batches into `GraphStore.write_all`, one transaction per file), printing objects/s,
-edges/s, wall time, peak RSS and the machine. `--tuned` first applies TUNED_SETTINGS to the server;
+edges/s, wall time, the CPU seconds of this process and of PostgreSQL (by process: ended backends count under
+"server"), peak RSS and the machine. `--tuned` first applies TUNED_SETTINGS to the server, `--set` any setting;
 `--sequential` calls `GraphStore.write` per batch instead of `write_all` (as the datapipe did).
 `--read-only` starts no database: it prints the CPU seconds `read_file` spends on each file (checking,
 parsing and converting it), a figure that other work on the machine disturbs far less than wall time.
@@ -52,7 +54,9 @@ WELL_KNOWN_GROUPS = (DOMAIN_ADMINS, ENTERPRISE_ADMINS, KEY_ADMINS, DOMAIN_USERS,
 FIRST_RID = 1100
 # Settings tried against the embedded server's defaults (160MB, 1GB, 5min). They cut the WAL of a
 # 300,000-object ingest from 3.8 to 3.2 GB (fewer checkpoints, fewer full-page images) but not its time
-# on the 2-core machine (71.7 s default, 73.6 s tuned): kept here so the comparison can be repeated.
+# on the 2-core machine (71.7 s default, 73.6 s tuned): kept here so the comparison can be repeated. At 100k
+# objects (load 4-5) PostgreSQL spent 29.5 s of CPU with the defaults and 36.9 s tuned. `wal_init_zero=off`
+# (no zero-filled new WAL segments) left the WAL writer's CPU at 1.4 s against 1.7 s: not worth a setting.
 TUNED_SETTINGS = {
     "shared_buffers": "512MB",
     "max_wal_size": "8GB",
@@ -327,6 +331,59 @@ def read_only(paths: list[Path], batch_size: int) -> None:
     print(f"read_file: {total:.2f} s CPU in all; load average {os.getloadavg()[0]:.2f}")
 
 
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int | str) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (field 3, the state, first)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def children(parent: int) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int(_stat(entry.name)[1]) == parent:
+                    pids.append(int(entry.name))
+            except (OSError, IndexError):
+                continue  # gone meanwhile
+    return pids
+
+
+def cpu(pid: int, reaped: bool) -> float:
+    """CPU seconds of a process, with those of the children it has waited for when `reaped`."""
+    try:
+        fields = _stat(pid)
+    except OSError:
+        return 0.0
+    return sum(int(value) for value in fields[11:15 if reaped else 13]) / _TICKS
+
+
+def postgres_cpu(data_dir: Path) -> float:
+    """CPU seconds so far of the embedded PostgreSQL under `data_dir`: the server and its backends, ended ones
+    included (the server reaps them)."""
+    return sum(postgres_cpu_by_role(data_dir).values())
+
+
+def postgres_cpu_by_role(data_dir: Path) -> dict[str, float]:
+    """`postgres_cpu` by process: "server" (the postmaster and the backends that have ended), "backend" (those
+    still connected), and each auxiliary process by its title ("walwriter", "checkpointer", ...)."""
+    postmaster = int(next(data_dir.rglob("postmaster.pid")).read_text().split()[0])
+    roles = {"server": cpu(postmaster, reaped=True)}
+    for pid in children(postmaster):
+        try:
+            title = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").replace("\0", " ").split()
+        except OSError:
+            continue
+        role = title[1] if len(title) > 1 and title[1] in _AUXILIARY else "backend"
+        roles[role] = roles.get(role, 0.0) + cpu(pid, reaped=False)
+    return roles
+
+
+_AUXILIARY = ("walwriter", "checkpointer", "background", "autovacuum", "io", "logical")
+
+
 def _ram_gib() -> float:
     with open("/proc/meminfo") as meminfo:
         for line in meminfo:
@@ -335,10 +392,10 @@ def _ram_gib() -> float:
     return 0.0
 
 
-def _tune(database: Database, data_dir: Path) -> Database:
+def _tune(database: Database, data_dir: Path, settings: dict[str, str]) -> Database:
     with database.connect_raw(autocommit=True) as conn:
-        for name, value in TUNED_SETTINGS.items():
-            conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")  # constants of this script
+        for name, value in settings.items():
+            conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")  # given by whoever runs this script
     database.close()
     return Database.open(Settings(data_dir=data_dir))
 
@@ -348,6 +405,8 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=100_000)
     parser.add_argument("--batch-size", type=int, default=20_000, help="records per batch (read_file)")
     parser.add_argument("--tuned", action="store_true", help="apply TUNED_SETTINGS to the server first")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a server setting to apply first (repeatable; with --tuned, after TUNED_SETTINGS)")
     parser.add_argument("--keep", type=Path, help="write the collection here and keep it")
     parser.add_argument("--sequential", action="store_true", help="GraphStore.write per batch, no read-ahead")
     parser.add_argument("--read-only", action="store_true", help="CPU seconds of read_file per file, no database")
@@ -371,19 +430,27 @@ def main() -> None:
         database = Database.open(Settings(data_dir=data_dir))
         try:
             database.migrate()
-            if args.tuned:
-                database = _tune(database, data_dir)
+            server_settings = dict(TUNED_SETTINGS) if args.tuned else {}
+            server_settings.update(item.split("=", 1) for item in args.set)
+            if server_settings:
+                database = _tune(database, data_dir, server_settings)
             with database.connect_raw() as conn:
                 row = conn.execute("SHOW server_version").fetchone()
                 settings = conn.execute(
                     "SELECT string_agg(name || '=' || setting || coalesce(unit, ''), ' ') FROM pg_settings "
-                    "WHERE name = ANY(%s)", (list(TUNED_SETTINGS),)
+                    "WHERE name = ANY(%s)", ([*TUNED_SETTINGS, "wal_init_zero", *server_settings],)
                 ).fetchone()  # fmt: skip
             rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             load_before = os.getloadavg()[0]
+            cpu_before = time.process_time(), postgres_cpu_by_role(data_dir)
             started = time.perf_counter()
             stats = ingest(database, paths, args.batch_size, args.sequential)
             wall = time.perf_counter() - started
+            cpu_python = time.process_time() - cpu_before[0]
+            roles = postgres_cpu_by_role(data_dir)
+            cpu_roles = {role: spent - cpu_before[1].get(role, 0.0) for role, spent in roles.items()}
+            cpu_postgres = sum(cpu_roles.values())
+            load_after = os.getloadavg()[0]
         finally:
             database.close()
 
@@ -394,7 +461,10 @@ def main() -> None:
     mode = "write per batch" if args.sequential else "write_all (read-ahead thread)"
     print(f"batch size: {args.batch_size:,} records, {mode}; load average before: {load_before:.2f}")
     print(f"ingested: {stats.nodes:,} node records, {stats.edges:,} edges, {stats.placeholders:,} placeholders")
-    print(f"wall time: {wall:.1f} s")
+    print(f"wall time: {wall:.1f} s (load average after: {load_after:.2f})")
+    print(f"CPU: {cpu_python + cpu_postgres:.1f} s (this process {cpu_python:.1f} s, postgres {cpu_postgres:.1f} s: "
+          + ", ".join(f"{role} {spent:.1f}" for role, spent in sorted(cpu_roles.items(), key=lambda item: -item[1]))
+          + ")")
     print(f"objects/s: {args.objects / wall:,.0f}")
     print(f"edges/s: {stats.edges / wall:,.0f}")
     print(f"peak RSS: {peak_rss:,.0f} MB (before ingest {rss_before:,.0f} MB)")

@@ -23,7 +23,7 @@ import zipfile
 from datetime import datetime
 from pathlib import Path
 
-from ingest import FILES, Layout, write_collection  # bench/ingest.py
+from ingest import FILES, Layout, children, cpu, postgres_cpu, write_collection  # bench/ingest.py
 from upload import machine, service, upload_all  # bench/upload.py
 
 SHARPHOUND_ORDER = list(FILES)
@@ -45,47 +45,19 @@ def _seconds(task: dict) -> float:
     return (end - start).total_seconds()
 
 
-_TICKS = os.sysconf("SC_CLK_TCK")
 POLL_SECONDS = 0.25
-
-
-def _stat(pid: int | str) -> list[str]:
-    """The fields of /proc/PID/stat after the command name (field 3, the state, first)."""
-    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-
-
-def _children(parent: int) -> list[int]:
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if int(_stat(entry.name)[1]) == parent:
-                    pids.append(int(entry.name))
-            except (OSError, IndexError):
-                continue  # gone meanwhile
-    return pids
-
-
-def _cpu(pid: int, reaped: bool) -> float:
-    """CPU seconds of a process, with those of the children it has waited for when `reaped`."""
-    try:
-        fields = _stat(pid)
-    except OSError:
-        return 0.0
-    return sum(int(value) for value in fields[11:15 if reaped else 13]) / _TICKS
 
 
 def cpu_seconds(data_dir: Path) -> dict[str, float]:
     """CPU seconds so far of the service's three parts: this process (web requests and the datapipe's writer;
     the bench's client is a small share), its reading process, and PostgreSQL (the server and its backends,
     ended ones included: the server reaps them)."""
-    reading = [pid for pid in _children(os.getpid())
+    reading = [pid for pid in children(os.getpid())
                if b"houndgraph.datapipe.read_process" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-    postmaster = int(next(data_dir.rglob("postmaster.pid")).read_text().split()[0])
     return {
-        "service": _cpu(os.getpid(), reaped=False),
-        "reading": sum(_cpu(pid, reaped=False) for pid in reading),
-        "postgres": _cpu(postmaster, reaped=True) + sum(_cpu(pid, reaped=False) for pid in _children(postmaster)),
+        "service": cpu(os.getpid(), reaped=False),
+        "reading": sum(cpu(pid, reaped=False) for pid in reading),
+        "postgres": postgres_cpu(data_dir),
     }
 
 

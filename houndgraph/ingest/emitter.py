@@ -21,6 +21,11 @@ class Emitter:
         self.nodes: list[NodeRecord] = []
         self.edges: list[EdgeRecord] = []
         self.deletions: list[str] = []
+        # The ends of this batch's edges by (object id as written, kind): an object's ACEs all end at it, and a
+        # few principals (Domain Admins, Account Operators...) start most of a domain's ACEs, so an end is made
+        # and upper-cased once per batch rather than once per edge. Ends are values nobody changes; cleared
+        # with each cut so it stays as small as a batch.
+        self._ends: dict[tuple[str, str | None], EdgeEnd] = {}
 
     def node(self, objectid: str, kinds: tuple[str, ...], properties: dict[str, Any] | None = None) -> None:
         self.nodes.append(NodeRecord(objectid.upper(), kinds, properties if properties is not None else {}))
@@ -37,9 +42,14 @@ class Emitter:
         """An edge between two object ids; an edge with an empty end is dropped, as the reference does."""
         if start and end:
             # Positional construction: this runs once per edge, millions of times for a large domain.
-            self.edges.append(
-                EdgeRecord(EdgeEnd(start.upper(), start_kind), EdgeEnd(end.upper(), end_kind), kind, properties)
-            )
+            ends = self._ends
+            first = ends.get((start, start_kind))
+            if first is None:
+                first = ends[start, start_kind] = EdgeEnd(start.upper(), start_kind)
+            last = ends.get((end, end_kind))
+            if last is None:
+                last = ends[end, end_kind] = EdgeEnd(end.upper(), end_kind)
+            self.edges.append(EdgeRecord(first, last, kind, properties))
 
     def record(self, record: NodeRecord | EdgeRecord) -> None:
         if isinstance(record, NodeRecord):
@@ -71,6 +81,7 @@ class Emitter:
             yield self._cut(self.pending())
 
     def _cut(self, size: int) -> Batch:
+        self._ends.clear()
         nodes = self.nodes[:size]
         del self.nodes[:size]
         size -= len(nodes)
