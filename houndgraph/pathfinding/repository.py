@@ -8,59 +8,14 @@ from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.lookup import KIND_NAMES
-from houndgraph.graph.paths import EdgeKey, KeyPath, shortest_path_members
+from houndgraph.graph.paths import EdgeKey, shortest_path_members
 from houndgraph.graph.related import KindIds
 from houndgraph.graph.rows import EdgeRow, NodeRow
 
-
-async def node_ids_by_object_id(conn: GraphConnection, object_ids: Sequence[str]) -> list[int | None]:
-    """The node of each object id, in one query (the ends of a path search): object ids are stored
-    upper-cased, and the lowest node id wins when several nodes share one."""
-    cursor = await conn.execute(
-        "SELECT (SELECT n.id FROM node n WHERE n.properties->>'objectid' = u.oid ORDER BY n.id LIMIT 1) "
-        "FROM unnest(%(oids)s::text[]) WITH ORDINALITY AS u(oid, pos) ORDER BY u.pos",
-        {"oids": [object_id.upper() for object_id in object_ids]})
-    return [row[0] for row in await cursor.fetchall()]
-
-
-# The nodes and the edges of paths in one statement: edges found by their key (the edge table's unique key),
-# nodes by id; `node` tells the rows apart.
-PATH_GRAPH = (
-    "SELECT false AS node, e.id, e.start_id, e.kind_id, e.end_id, k.name, e.properties, NULL::text[] "
-    "FROM unnest(%(s)s::bigint[], %(k)s::smallint[], %(e)s::bigint[]) AS key(s, kind, e) "
-    "JOIN edge e ON e.start_id = key.s AND e.kind_id = key.kind AND e.end_id = key.e JOIN kind k ON k.id = e.kind_id "
-    f"UNION ALL SELECT true, n.id, NULL, NULL, NULL, NULL, n.properties, {KIND_NAMES} FROM node n "
-    "WHERE n.id = ANY(%(n)s::bigint[])")
-
-
-async def path_graph(conn: GraphConnection, walks: Sequence[KeyPath]) -> tuple[list[NodeRow], list[EdgeRow]]:
-    """The nodes and edges of `walks` (edges as keys, `paths.pair_paths`), ordered by id, in one round trip.
-    A walk one of whose edges is gone since the search read it (a concurrent write) is left out, as
-    `paths.shortest_paths` leaves it out."""
-    keys = sorted({step for _, _, walk in walks for step in walk[1::2] if isinstance(step, tuple)})
-    node_ids = sorted({step for _, _, walk in walks for step in walk[0::2] if isinstance(step, int)})
-    if not keys:
-        return [], []
-    starts, kinds, ends = (list(column) for column in zip(*keys, strict=True))
-    cursor = await conn.execute(PATH_GRAPH, {"s": starts, "k": kinds, "e": ends, "n": node_ids})
-    edges: dict[EdgeKey, EdgeRow] = {}
-    nodes: dict[int, NodeRow] = {}
-    for is_node, row_id, start, kind_id, end, kind, properties, kind_names in await cursor.fetchall():
-        if is_node:
-            nodes[row_id] = NodeRow(id=row_id, kinds=tuple(kind_names), properties=properties or {})
-        else:
-            edges[(start, kind_id, end)] = EdgeRow(id=row_id, start_id=start, end_id=end, kind=kind,
-                                                   properties=properties or {})
-    kept = [walk for _, _, walk in walks if all(step in edges for step in walk[1::2])]
-    used_edges = {edges[step].id: edges[step] for walk in kept for step in walk[1::2] if isinstance(step, tuple)}
-    used_nodes = {step for walk in kept for step in walk[0::2] if isinstance(step, int)}
-    return ([nodes[node] for node in sorted(used_nodes) if node in nodes],
-            [used_edges[edge] for edge in sorted(used_edges)])
-
-
 # A pair's shortest paths as the path routes answer them, in one statement: the nodes of the two object ids
-# (`node_ids_by_object_id`), the search inside PostgreSQL (`paths.pair_paths`, migration 0025), and the
-# nodes and edges of its paths (`PATH_GRAPH`); `part` tells the rows apart: 0 the ends and the nodes
+# (stored upper-cased; the lowest node id wins when several share one), the search inside PostgreSQL
+# (`pair_path_edges`, migration 0025, as `paths.pair_paths` calls it), and the nodes and edges of its paths,
+# edges found by their key (the edge table's unique key); `part` tells the rows apart: 0 the ends and the nodes
 # visited (NULL when no search ran), 1 an edge, 2 a node.
 PAIR_PATH_GRAPH = (
     "WITH ends AS MATERIALIZED (SELECT "
@@ -81,7 +36,7 @@ async def pair_path_graph(conn: GraphConnection, left: str, right: str, kind_ids
                           budget: WorkBudget) -> tuple[list[NodeRow], list[EdgeRow]] | None:
     """The nodes and edges of every shortest path from the node of object id `left` to that of `right`
     (edges followed forward, of `kind_ids` or any kind), ordered by id, in one round trip: what
-    `paths.pair_paths` then `path_graph` find. None when either object id names no node; no nodes and
+    the search of `paths.pair_paths` finds. None when either object id names no node; no nodes and
     edges when the two are the same node or not connected. Raises WorkExhausted past `budget`."""
     budget.check_time()
     cursor = await conn.execute(PAIR_PATH_GRAPH, {

@@ -1,6 +1,6 @@
-"""The path routes read a pair's paths with their edges as keys (`paths.pair_paths`), then the nodes and edges
-in one statement (`repository.path_graph`): the same nodes and edges as the plain search (`shortest_paths`,
-edge ids first) read back by id."""
+"""The path routes find a pair's paths and read their nodes and edges in one statement
+(`repository.pair_path_graph`): the same nodes and edges as the plain search (`shortest_paths`, edge ids
+first) read back by id."""
 
 from __future__ import annotations
 
@@ -16,50 +16,6 @@ from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.paths import Direction
 from houndgraph.pathfinding import repository
 from tests.graph.test_pair_paths import SIZE, draw, load
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_the_path_graph_is_the_plain_searchs_nodes_and_edges(empty_graph: Database, seed: int) -> None:
-    load(empty_graph, draw(random.Random(seed)))
-    with empty_graph.connect_raw(autocommit=True) as conn:
-        conn.execute("UPDATE node SET properties = jsonb_build_object('objectid', 'N' || id, 'n', id)")
-        conn.execute("UPDATE edge SET properties = jsonb_build_object('e', id)")
-        conn.execute("UPDATE node SET kind_ids = ARRAY(SELECT id FROM kind WHERE name IN ('PairB', 'PairA'))")
-    pairs = [(s + 1, e + 1) for s in range(0, SIZE, 4) for e in range(1, SIZE, 3) if s != e]
-
-    async def run() -> tuple[list, list]:
-        new, plain = [], []
-        async with await psycopg.AsyncConnection.connect(empty_graph.conninfo) as conn:
-            for start, end in pairs:
-                walks = await paths.pair_paths(conn, start, end, kind_ids=None, direction=Direction.OUT,
-                                               all_paths=True)
-                new.append(await repository.path_graph(conn, walks))
-                found = await paths.shortest_paths(conn, [start], [end], kind_ids=None, direction=Direction.OUT,
-                                                   all_paths=True)
-                node_ids = {step for _, _, walk in found for step in walk[0::2]}
-                edge_ids = {step for _, _, walk in found for step in walk[1::2]}
-                plain.append((await lookup.nodes_by_id(conn, node_ids), await lookup.edges_by_id(conn, edge_ids)))
-        return new, plain
-
-    new, plain = asyncio.run(run())
-    assert new == plain
-    assert sum(1 for nodes, _ in new if nodes) >= 5  # some pairs are connected
-    assert all(node.properties and node.kinds for nodes, _ in new for node in nodes)
-
-
-def test_a_walk_whose_edge_is_gone_is_left_out(empty_graph: Database) -> None:
-    # 1 -> 2 -> 4 and 1 -> 3 -> 4: two shortest paths; one edge is deleted after the search.
-    load(empty_graph, {(0, 1, 1), (1, 1, 3), (0, 1, 2), (2, 1, 3)})
-
-    async def run() -> tuple[list, list]:
-        async with await psycopg.AsyncConnection.connect(empty_graph.conninfo, autocommit=True) as conn:
-            walks = await paths.pair_paths(conn, 1, 4, kind_ids=None, all_paths=True)
-            assert len(walks) == 2
-            await conn.execute("DELETE FROM edge WHERE start_id = 3 AND end_id = 4")
-            nodes, edges = await repository.path_graph(conn, walks)
-            return [node.id for node in nodes], [(edge.start_id, edge.end_id) for edge in edges]
-
-    assert asyncio.run(run()) == ([1, 2, 4], [(1, 2), (2, 4)])
 
 
 @pytest.mark.parametrize("seed", range(3))
