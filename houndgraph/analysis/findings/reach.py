@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-Ids = NDArray[np.int64]
+Ids = NDArray[np.signedinteger[Any]]  # node ids are int64; dense indexes int32 or int64
 Mask = NDArray[np.bool_]
 Bits = NDArray[np.uint64]
 CHUNK = 1024  # components per pass: 16 words of bits per component
@@ -42,8 +43,14 @@ def distinct(values: Ids) -> Ids:
     return ordered[keep]
 
 
+def _narrow(indexes: NDArray[np.intp], size: int) -> Ids:
+    """Dense indexes below `size` as int32 when they fit."""
+    return indexes.astype(np.int32) if size <= np.iinfo(np.int32).max else indexes.astype(np.int64)
+
+
 class _Reverse:
-    """Reverse adjacency of a graph on dense indexes: row = an edge's end, entries = its starts."""
+    """Reverse adjacency of a graph on dense indexes: row = an edge's end, entries = its starts (int64 or int32
+    indexes, as given)."""
 
     def __init__(self, starts: Ids, ends: Ids, size: int) -> None:
         order = np.argsort(ends, kind="stable")
@@ -105,9 +112,11 @@ def unpack(rows: Bits, width: int) -> NDArray[np.uint8]:
 
 class Reach:
     def __init__(self, starts: Ids, ends: Ids, extra: Ids) -> None:
-        self.ids: Ids = distinct(np.concatenate([starts, ends, extra]))
+        # At a million objects there are some ten million edges: each column made distinct before they are joined
+        # (a sort of all ends at once held twice their size), and the edges' dense indexes held as int32.
+        self.ids: Ids = distinct(np.concatenate([distinct(starts), distinct(ends), extra]))
         self.size = len(self.ids)
-        start_index, end_index = self.index(starts), self.index(ends)
+        start_index, end_index = (_narrow(np.searchsorted(self.ids, column), self.size) for column in (starts, ends))
         self._nodes = _Reverse(start_index, end_index, self.size)
         forward = csr_matrix((np.ones(len(start_index), dtype=np.int8), (start_index, end_index)),
                              shape=(self.size, self.size))
