@@ -6,8 +6,15 @@ under its statement timeout. The datapipe and the CLI write with a plain synchro
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, TypeAlias
 
 import psycopg
 
 GraphConnection: TypeAlias = psycopg.AsyncConnection[Any]
+
+
+def int_array(values: Iterable[int]) -> str:
+    """Integers as PostgreSQL's array text (`{1,2,3}`), a parameter to cast with `::bigint[]` or `::smallint[]`:
+    psycopg would send a list element by element."""
+    return "{" + ",".join(map(str, values)) + "}"

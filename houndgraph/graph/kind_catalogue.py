@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import psycopg
 
-from houndgraph.graph.connection import GraphConnection
+from houndgraph.graph.connection import GraphConnection, int_array
 
 # `clean`: this transaction has written nothing yet, so every row it sees is committed.
 _CLEAN = "pg_current_xact_id_if_assigned() IS NULL"
@@ -85,7 +85,7 @@ class KindCatalogue:
         found = self._lists.get(key)
         if found is None:
             ids = self.ids(key)
-            found = self._lists[key] = KindList(frozenset(ids), "{" + ",".join(map(str, ids)) + "}")
+            found = self._lists[key] = KindList(frozenset(ids), int_array(ids))
         return found
 
     def parse(self, literal: str) -> frozenset[int]:

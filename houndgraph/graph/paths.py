@@ -25,7 +25,7 @@ from enum import StrEnum
 from itertools import chain
 
 from houndgraph.graph.budget import WorkBudget, WorkExhausted
-from houndgraph.graph.connection import GraphConnection
+from houndgraph.graph.connection import GraphConnection, int_array
 
 # (left end, right end, [node, edge, node, ...] from left to right)
 Path = tuple[int, int, list[int]]
@@ -80,22 +80,16 @@ Rows = list[tuple[int, EdgeKey, int]]  # (node in a frontier, edge, neighbour)
 Steps = Sequence[tuple[list[int], bool]]  # (frontier, whether it follows edges forward)
 
 
-def _array(values: Iterable[int]) -> str:
-    """An array of integers as PostgreSQL's text form, for a parameter cast to bigint[] or smallint[]: a level
-    passes thousands of ids, which psycopg would adapt one by one."""
-    return "{" + ",".join(map(str, values)) + "}"
-
-
 def _level_sql(steps: Steps, kind_ids: Sequence[int] | None) -> tuple[str, dict[str, str]]:
     """One SELECT of (step, node, kind id, neighbour) over the steps, read from the edge indexes alone."""
     kinds = " AND kind_id = ANY(%(kinds)s::smallint[])" if kind_ids is not None else ""
-    params = {"kinds": _array(kind_ids or [])}
+    params = {"kinds": int_array(kind_ids or [])}
     selects = []
     for index, (frontier, forward) in enumerate(steps):
         near, far = ("start_id", "end_id") if forward else ("end_id", "start_id")
         selects.append(f"SELECT {index} AS step, {near} AS node, kind_id, {far} AS far FROM edge "
                        f"WHERE {near} = ANY(%(f{index})s::bigint[]){kinds}")
-        params[f"f{index}"] = _array(frontier)
+        params[f"f{index}"] = int_array(frontier)
     return " UNION ALL ".join(selects), params
 
 
@@ -140,7 +134,7 @@ async def _edge_ids(conn: GraphConnection, keys: Iterable[EdgeKey]) -> dict[Edge
     cursor = await conn.execute(
         "SELECT e.start_id, e.kind_id, e.end_id, e.id FROM unnest(%(s)s::bigint[], %(k)s::smallint[], "
         "%(e)s::bigint[]) AS k(s, kind, e) JOIN edge e ON e.start_id = k.s AND e.kind_id = k.kind AND e.end_id = k.e",
-        {"s": _array(starts), "k": _array(kinds), "e": _array(ends)})
+        {"s": int_array(starts), "k": int_array(kinds), "e": int_array(ends)})
     return {(start, kind, end): edge for start, kind, end, edge in await cursor.fetchall()}
 
 
@@ -202,7 +196,7 @@ async def _meeting_level(conn: GraphConnection, steps: Steps, checked: int, fron
     last level of a search they are most of it (a user's groups lead to a thousand computers and groups, a
     dozen of them members of Domain Admins)."""
     sql, params = _level_sql(steps, kind_ids)
-    params["frontier"] = _array(frontier)
+    params["frontier"] = int_array(frontier)
     middle = only_middle = ""
     if joint:
         # Nodes both sides reach in this level (a node one side knew before would have met the other's
@@ -297,7 +291,7 @@ async def pair_paths(conn: GraphConnection, left: int, right: int, *, kind_ids: 
     # Edges followed backwards from the left are edges followed forwards from the right.
     ends = (left, right) if direction is Direction.OUT else (right, left)
     cursor = await conn.execute(PAIR_PATH_EDGES, {
-        "left": ends[0], "right": ends[1], "kinds": None if kind_ids is None else _array(kind_ids),
+        "left": ends[0], "right": ends[1], "kinds": None if kind_ids is None else int_array(kind_ids),
         "max": budget.max_nodes - budget.nodes})
     row = await cursor.fetchone()
     assert row is not None

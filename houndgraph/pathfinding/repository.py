@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from houndgraph.graph.budget import WorkBudget
-from houndgraph.graph.connection import GraphConnection
+from houndgraph.graph.connection import GraphConnection, int_array
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.lookup import KIND_NAMES
 from houndgraph.graph.paths import EdgeKey, shortest_path_members
@@ -41,7 +41,7 @@ async def pair_path_graph(conn: GraphConnection, left: str, right: str, kind_ids
     budget.check_time()
     cursor = await conn.execute(PAIR_PATH_GRAPH, {
         "left": left.upper(), "right": right.upper(), "max": budget.max_nodes - budget.nodes,
-        "kinds": None if kind_ids is None else "{" + ",".join(map(str, kind_ids)) + "}"})
+        "kinds": None if kind_ids is None else int_array(kind_ids)})
     nodes: list[NodeRow] = []
     edges: list[EdgeRow] = []
     keys: list[EdgeKey] = []

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.budget import WorkBudget
-from houndgraph.graph.connection import GraphConnection
+from houndgraph.graph.connection import GraphConnection, int_array
 
 # Each connected pair's path is taken to hold this many members when deciding whether a bound is worth its
 # traversal: when even that many fit the budget, the search runs without one (it keeps the budget itself).
@@ -39,10 +39,6 @@ ROOTS_PER_SEARCH = 63
 # A level whose frontier carries at most this many distinct sets of bits reads each set's nodes as one array
 # (an index scan per set, grouped in SQL); more, and the bits are joined to the edges found instead.
 BIT_SETS_APART = 8
-
-
-def _array(values: Sequence[int]) -> str:
-    return "{" + ",".join(map(str, values)) + "}"
 
 
 def _level(frontier: dict[int, int], direction: graph_paths.Direction, from_left: bool, kinds: str | None
@@ -66,13 +62,13 @@ def _level(frontier: dict[int, int], direction: graph_paths.Direction, from_left
             for index, (bits, nodes) in enumerate(by_bits.items()):
                 selects.append(f"SELECT {far} AS far, {int(bits)}::bigint AS bits FROM edge "
                                f"WHERE {near} = ANY(%(n{index})s::bigint[]){kind}")
-                params[f"n{index}"] = _array(nodes)
+                params[f"n{index}"] = int_array(nodes)
         else:
             selects.append(f"SELECT e.{far} AS far, f.bits FROM edge AS e "
                            f"JOIN unnest(%(nodes)s::bigint[], %(bits)s::bigint[]) AS f(node, bits) "
                            f"ON f.node = e.{near} "
                            f"WHERE e.{near} = ANY(%(nodes)s::bigint[]){kind.replace('kind_id', 'e.kind_id')}")
-            params["nodes"], params["bits"] = _array(list(frontier)), _array(list(frontier.values()))
+            params["nodes"], params["bits"] = int_array(list(frontier)), int_array(list(frontier.values()))
     return f"SELECT far, bit_or(bits) FROM ({' UNION ALL '.join(selects)}) AS found GROUP BY far", params
 
 
@@ -130,7 +126,7 @@ async def refuse_past_path_budget(conn: GraphConnection, lefts: Sequence[int], r
     # A node's empty path to itself (min_depth 0) comes first, and counts as a row but not as members.
     paths = len(left_set & right_set) if min_depth == 0 else 0
     members = first = budget.path_members
-    kinds = None if kind_ids is None else _array(list(kind_ids))
+    kinds = None if kind_ids is None else int_array(list(kind_ids))
     ordered = sorted(roots)
     start = 0
     while start < len(ordered):

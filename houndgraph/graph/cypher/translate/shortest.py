@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from houndgraph.graph.connection import int_array
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import UnsupportedCypher
 from houndgraph.graph.cypher.translate import patterns as pt
@@ -187,7 +188,7 @@ def shortest_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart)
     alias = st.aliases.new("sp")
     starts = st.params.add([p[0] for p in found], "bigint[]")
     ends = st.params.add([p[1] for p in found], "bigint[]")
-    paths = st.params.add(["{" + ",".join(map(str, p[2])) + "}" for p in found], "text[]")
+    paths = st.params.add([int_array(p[2]) for p in found], "text[]")
     frm.join(f"CROSS JOIN (SELECT s, t, path::bigint[] AS path FROM unnest({starts}, {ends}, {paths}) "
              f"AS u(s, t, path)) AS {alias}")
     frm.where.append(f"{alias}.s = {left.sql} AND {alias}.t = {right.sql}")
