@@ -1,7 +1,7 @@
 """Ingest through the upload API whatever the member order: the synthetic collection of `ingest.py`, zipped
 in several member orders, each uploaded to a fresh service.
 
-    .venv/bin/python bench/upload_orders.py [--objects 100000] [--orders sharphound,reverse,issue]
+    .venv/bin/python bench/upload_orders.py [--objects 100000] [--orders sharphound,reverse,issue] [--rounds 2]
 
 Orders: `sharphound` (domains, OUs, GPOs, containers, groups, users, computers: the order SharpHound writes),
 `reverse`, and `issue` (users, groups, computers, OUs, GPOs, containers, domains: the order of issue #14).
@@ -9,13 +9,20 @@ Prints, per order, each file's nodes, edges, seconds and edges/s from the job's 
 own start and end times), then the ingest and analysis wall times, with the machine and load average, and the CPU
 seconds the service's process, its reading process and PostgreSQL spent from the upload to the end of ingest (a
 figure that other work on the machine disturbs far less than wall time).
+
+Each run is a process of its own (a fresh service, data directory and interpreter), so nothing one run leaves in
+memory slows the next. Runs in a row drift (the machine's other work, its disk cache), so with `--rounds 2` or more
+the orders run forward, then backward, and so on, and the summary compares each order's median.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -62,6 +69,7 @@ def cpu_seconds(data_dir: Path) -> dict[str, float]:
 
 
 def run_order(name: str, archive: Path, data_dir: Path) -> dict[str, float]:
+    """Upload `archive` to a fresh service on `data_dir`; prints the job's files and figures, returns them."""
     with service(data_dir) as http:
         before = cpu_seconds(data_dir)
         after: dict[str, float] = {}
@@ -79,36 +87,63 @@ def run_order(name: str, archive: Path, data_dir: Path) -> dict[str, float]:
     ingest = max(seconds["ingest"], 1e-3)
     print(f"  ingest {ingest:.1f} s ({job['edges_written'] / ingest:,.0f} edges/s), analysis "
           f"{seconds['analysis']:.1f} s, upload {seconds['upload']:.1f} s; load average {os.getloadavg()[0]:.2f}")
-    spent = {part: after[part] - before[part] for part in before}
-    print(f"  CPU from upload to ingested: {sum(spent.values()):.1f} s (" + ", ".join(
-        f"{part} {value:.1f} s" for part, value in spent.items()) + ")")
-    return {"ingest": ingest, "analysis": seconds["analysis"]}
+    used = {part: after[part] - before[part] for part in before}
+    print(f"  CPU from upload to ingested: {sum(used.values()):.1f} s (" + ", ".join(
+        f"{part} {value:.1f} s" for part, value in used.items()) + ")")
+    return {"ingest": ingest, "analysis": seconds["analysis"], "cpu": sum(used.values())}
+
+
+def run_in_child(name: str, collection: Path) -> dict[str, float]:
+    """`run_order` in a process of its own, on the collection already written under `collection`."""
+    result = collection / f"result-{name}.json"
+    subprocess.run([sys.executable, __file__, "--run", name, "--collection", str(collection)], check=True)
+    figures: dict[str, float] = json.loads(result.read_text())
+    result.unlink()
+    return figures
+
+
+def child(name: str, collection: Path) -> None:
+    paths = {kind: next(collection.glob(f"*_{kind}.json")) for kind in FILES}
+    archive = collection / f"collection-{name}.zip"
+    zip_in_order(paths, ORDERS[name], archive)
+    with tempfile.TemporaryDirectory(prefix=f"data-{name}-", dir=collection) as data_dir:
+        figures = run_order(name, archive, Path(data_dir))
+    archive.unlink(missing_ok=True)
+    (collection / f"result-{name}.json").write_text(json.dumps(figures))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--objects", type=int, default=100_000)
     parser.add_argument("--orders", default=",".join(ORDERS), help=f"comma-separated, of {', '.join(ORDERS)}")
+    parser.add_argument("--rounds", type=int, default=1, help="each order this many times, alternating direction")
+    parser.add_argument("--run", help=argparse.SUPPRESS)  # one run, in a child process
+    parser.add_argument("--collection", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     # A plain `kill` unwinds like Ctrl-C, so each service's embedded PostgreSQL is stopped and its files removed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    if args.run:
+        child(args.run, args.collection)
+        return
     orders = args.orders.split(",")
     print(f"{machine()}; load average {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory(prefix="hgb-orders-", dir="/tmp") as tmp:
         started = time.perf_counter()
-        files = write_collection(Layout.of(args.objects), Path(tmp))
-        paths = {kind: path for kind, path in zip(FILES, files, strict=True)}
+        write_collection(Layout.of(args.objects), Path(tmp))
         print(f"collection: {args.objects:,} objects, written in {time.perf_counter() - started:.1f} s")
-        results = {}
-        for name in orders:
-            archive = Path(tmp) / f"collection-{name}.zip"
-            zip_in_order(paths, ORDERS[name], archive)
-            results[name] = run_order(name, archive, Path(tmp) / f"data-{name}")
-            archive.unlink(missing_ok=True)
-    print("\nsummary (ingest s, analysis s): " + ", ".join(
-        f"{name} {figures['ingest']:.1f} / {figures['analysis']:.1f}" for name, figures in results.items()))
-    ingests = [figures["ingest"] for figures in results.values()]
-    print(f"slowest ingest / fastest: {max(ingests) / min(ingests):.2f}")
+        results: dict[str, list[dict[str, float]]] = {name: [] for name in orders}
+        for round_ in range(args.rounds):
+            for name in orders if round_ % 2 == 0 else orders[::-1]:
+                results[name].append(run_in_child(name, Path(tmp)))
+    print("\nsummary, per order: ingest s, analysis s, CPU s to ingested" + (" (each run; median)" if args.rounds > 1
+                                                                             else ""))
+    medians = {}
+    for name, runs in results.items():
+        medians[name] = statistics.median(run["ingest"] for run in runs)
+        each = ", ".join(f"{run['ingest']:.1f} / {run['analysis']:.1f} / {run['cpu']:.1f}" for run in runs)
+        print(f"  {name:<11} {each}" + (f"; median ingest {medians[name]:.1f}" if args.rounds > 1 else ""))
+    print(f"slowest ingest / fastest{' (medians)' if args.rounds > 1 else ''}: "
+          f"{max(medians.values()) / min(medians.values()):.2f}; load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
