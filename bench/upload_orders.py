@@ -142,8 +142,11 @@ def main() -> None:
         medians[name] = statistics.median(run["ingest"] for run in runs)
         each = ", ".join(f"{run['ingest']:.1f} / {run['analysis']:.1f} / {run['cpu']:.1f}" for run in runs)
         print(f"  {name:<11} {each}" + (f"; median ingest {medians[name]:.1f}" if args.rounds > 1 else ""))
-    print(f"slowest ingest / fastest{' (medians)' if args.rounds > 1 else ''}: "
-          f"{max(medians.values()) / min(medians.values()):.2f}; load average {os.getloadavg()[0]:.2f}")
+    cpu = {name: statistics.median(run["cpu"] for run in runs) for name, runs in results.items()}
+    print(f"slowest / fastest{' (medians)' if args.rounds > 1 else ''}: ingest "
+          f"{max(medians.values()) / min(medians.values()):.2f}, "
+          f"CPU to ingested {max(cpu.values()) / min(cpu.values()):.2f}"
+          f"; load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
