@@ -498,7 +498,7 @@ def main() -> None:
     print("rows: " + "; ".join(f"{table} {inserted:,} inserted, {updated:,} updated ({hot:,} HOT)"
                                for table, inserted, updated, hot in tuples))
     if wal is not None:
-        print(f"WAL: {wal[0] / 1e9:.2f} GB, {wal[1]:,} full-page images; checkpoints: {wal[2]} requested, "
+        print(f"WAL: {float(wal[0]) / 1e9:.2f} GB, {wal[1]:,} full-page images; checkpoints: {wal[2]} requested, "
               f"{wal[3]} timed")
     print(f"wall time: {wall:.1f} s (load average after: {load_after:.2f})")
     print(f"CPU: {cpu_python + cpu_postgres:.1f} s (this process {cpu_python:.1f} s, postgres {cpu_postgres:.1f} s: "
