@@ -53,11 +53,13 @@ ACCOUNT_OPERATORS = f"{DOMAIN}-S-1-5-32-548"
 WELL_KNOWN_GROUPS = (DOMAIN_ADMINS, ENTERPRISE_ADMINS, KEY_ADMINS, DOMAIN_USERS, DOMAIN_COMPUTERS,
                      ADMINISTRATORS, ACCOUNT_OPERATORS)  # fmt: skip
 FIRST_RID = 1100
-# Settings tried against the embedded server's defaults (160MB, 1GB, 5min). They cut the WAL of a
-# 300,000-object ingest from 3.8 to 3.2 GB (fewer checkpoints, fewer full-page images) but not its time
-# on the 2-core machine (71.7 s default, 73.6 s tuned): kept here so the comparison can be repeated. At 100k
-# objects (load 4-5) PostgreSQL spent 29.5 s of CPU with the defaults and 36.9 s tuned. `wal_init_zero=off`
-# (no zero-filled new WAL segments) left the WAL writer's CPU at 1.4 s against 1.7 s: not worth a setting.
+# Settings tried against the embedded server's (shared_buffers 160MB; max_wal_size 1GB and checkpoint_timeout 5min
+# until the service set 8GB and 30min, `db.EMBEDDED_SETTINGS`: `--set max_wal_size=1GB --set checkpoint_timeout=5min`
+# measures the old ones). At 300k objects, in SharpHound's order with a lastseen per file, these cut the WAL from 3.8
+# to 3.2 GB but not the time (71.7 s, 73.6 s tuned); in the reading order under one lastseen, the checkpoint
+# settings alone cut it from 3.55 to 2.34 GB and the full-page images from 170k to 6k. At 100k objects (load 4-5)
+# PostgreSQL spent 29.5 s of CPU with the defaults and 36.9 s tuned. `wal_init_zero=off` (no zero-filled new WAL
+# segments) left the WAL writer's CPU at 1.4 s against 1.7 s: not worth a setting.
 TUNED_SETTINGS = {
     "shared_buffers": "512MB",
     "max_wal_size": "8GB",
