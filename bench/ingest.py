@@ -34,6 +34,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
+from houndgraph.datapipe.loop_repository import SHARPHOUND_READING_ORDER
 from houndgraph.db import Database
 from houndgraph.graph.store import GraphStore, WriteStats
 from houndgraph.ingest import IngestFile, read_file
@@ -52,11 +53,13 @@ ACCOUNT_OPERATORS = f"{DOMAIN}-S-1-5-32-548"
 WELL_KNOWN_GROUPS = (DOMAIN_ADMINS, ENTERPRISE_ADMINS, KEY_ADMINS, DOMAIN_USERS, DOMAIN_COMPUTERS,
                      ADMINISTRATORS, ACCOUNT_OPERATORS)  # fmt: skip
 FIRST_RID = 1100
-# Settings tried against the embedded server's defaults (160MB, 1GB, 5min). They cut the WAL of a
-# 300,000-object ingest from 3.8 to 3.2 GB (fewer checkpoints, fewer full-page images) but not its time
-# on the 2-core machine (71.7 s default, 73.6 s tuned): kept here so the comparison can be repeated. At 100k
-# objects (load 4-5) PostgreSQL spent 29.5 s of CPU with the defaults and 36.9 s tuned. `wal_init_zero=off`
-# (no zero-filled new WAL segments) left the WAL writer's CPU at 1.4 s against 1.7 s: not worth a setting.
+# Settings tried against the embedded server's (shared_buffers 160MB; max_wal_size 1GB and checkpoint_timeout 5min
+# until the service set 8GB and 30min, `db.EMBEDDED_SETTINGS`: `--set max_wal_size=1GB --set checkpoint_timeout=5min`
+# measures the old ones). At 300k objects, in SharpHound's order with a lastseen per file, these cut the WAL from 3.8
+# to 3.2 GB but not the time (71.7 s, 73.6 s tuned); in the reading order under one lastseen, the checkpoint
+# settings alone cut it from 3.55 to 2.34 GB and the full-page images from 170k to 6k. At 100k objects (load 4-5)
+# PostgreSQL spent 29.5 s of CPU with the defaults and 36.9 s tuned. `wal_init_zero=off` (no zero-filled new WAL
+# segments) left the WAL writer's CPU at 1.4 s against 1.7 s: not worth a setting.
 TUNED_SETTINGS = {
     "shared_buffers": "512MB",
     "max_wal_size": "8GB",
@@ -300,11 +303,13 @@ def _opener(path: Path) -> Any:
 
 def ingest(database: Database, paths: list[Path], batch_size: int, sequential: bool) -> WriteStats:
     total = WriteStats()
+    # One upload job: its files share one `lastseen` (the job's start), so a record or edge that a later file
+    # restates unchanged is left alone, as the datapipe leaves it.
+    seen_at = datetime.now(UTC)
     for path in paths:
         document = IngestFile(name=path.name, parent_name=None, open=_opener(path))
         with database.connect_raw() as conn:
             store = GraphStore(conn)
-            seen_at = datetime.now(UTC)
             warnings: list[str] = []
             batches = read_file(document, batch_size=batch_size, warnings=warnings)
             if sequential:
@@ -392,12 +397,34 @@ def _ram_gib() -> float:
     return 0.0
 
 
+# Rows the ingest inserted and updated in the graph tables (a placeholder node that its record later fills in is an
+# update; one that is not HOT adds an entry to every index of the table).
+TUPLE_COUNTS = """
+SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables
+WHERE relname IN ('node', 'edge') ORDER BY relname DESC
+"""
+
+# Since the server started (`_tune` restarts it): the migrations' share is a few MB.
+WAL_COUNTS = """
+SELECT wal_bytes, wal_fpi, num_requested, num_timed FROM pg_stat_wal, pg_stat_checkpointer
+"""
+
+
 def _tune(database: Database, data_dir: Path, settings: dict[str, str]) -> Database:
+    """Apply server settings with a restart; again after it, over those the service's start applies
+    (`db.EMBEDDED_SETTINGS`, reloadable), so `--set max_wal_size=1GB` measures the server's own default."""
+    _alter_system(database, settings)
+    database.close()
+    database = Database.open(Settings(data_dir=data_dir))
+    _alter_system(database, settings)
+    return database
+
+
+def _alter_system(database: Database, settings: dict[str, str]) -> None:
     with database.connect_raw(autocommit=True) as conn:
         for name, value in settings.items():
             conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")  # given by whoever runs this script
-    database.close()
-    return Database.open(Settings(data_dir=data_dir))
+        conn.execute("SELECT pg_reload_conf()")
 
 
 def main() -> None:
@@ -410,6 +437,9 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="write the collection here and keep it")
     parser.add_argument("--sequential", action="store_true", help="GraphStore.write per batch, no read-ahead")
     parser.add_argument("--read-only", action="store_true", help="CPU seconds of read_file per file, no database")
+    parser.add_argument("--order", choices=("reading", "sharphound"), default="reading",
+                        help="the files in the datapipe's reading order (as an upload is read), or as SharpHound "
+                             "writes them")
     args = parser.parse_args()
 
     layout = Layout.of(args.objects)
@@ -418,6 +448,8 @@ def main() -> None:
         files_dir.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         paths = write_collection(layout, files_dir)
+        if args.order == "reading":
+            paths.sort(key=lambda path: SHARPHOUND_READING_ORDER.index(path.stem.rsplit("_", 1)[1]))
         size_mb = sum(path.stat().st_size for path in paths) / 1e6
         print(f"collection: {args.objects:,} objects, {len(paths)} files, {size_mb:,.0f} MB, "
               f"written in {time.perf_counter() - started:.1f} s")  # fmt: skip
@@ -451,6 +483,9 @@ def main() -> None:
             cpu_roles = {role: spent - cpu_before[1].get(role, 0.0) for role, spent in roles.items()}
             cpu_postgres = sum(cpu_roles.values())
             load_after = os.getloadavg()[0]
+            with database.connect_raw() as conn:
+                tuples = conn.execute(TUPLE_COUNTS).fetchall()
+                wal = conn.execute(WAL_COUNTS).fetchone()
         finally:
             database.close()
 
@@ -461,6 +496,12 @@ def main() -> None:
     mode = "write per batch" if args.sequential else "write_all (read-ahead thread)"
     print(f"batch size: {args.batch_size:,} records, {mode}; load average before: {load_before:.2f}")
     print(f"ingested: {stats.nodes:,} node records, {stats.edges:,} edges, {stats.placeholders:,} placeholders")
+    print("files: " + ", ".join(path.stem.rsplit("_", 1)[1] for path in paths))
+    print("rows: " + "; ".join(f"{table} {inserted:,} inserted, {updated:,} updated ({hot:,} HOT)"
+                               for table, inserted, updated, hot in tuples))
+    if wal is not None:
+        print(f"WAL: {float(wal[0]) / 1e9:.2f} GB, {wal[1]:,} full-page images; checkpoints: {wal[2]} requested, "
+              f"{wal[3]} timed")
     print(f"wall time: {wall:.1f} s (load average after: {load_after:.2f})")
     print(f"CPU: {cpu_python + cpu_postgres:.1f} s (this process {cpu_python:.1f} s, postgres {cpu_postgres:.1f} s: "
           + ", ".join(f"{role} {spent:.1f}" for role, spent in sorted(cpu_roles.items(), key=lambda item: -item[1]))

@@ -86,12 +86,38 @@ def _start_embedded(pgdata: Path) -> tuple[Any, str]:
         url += f"&port={info.port}"
     admin_url = url.replace(f"/{DATABASE_NAME}?", "/postgres?")
     with psycopg.connect(admin_url, autocommit=True) as conn:
+        _apply_embedded_settings(conn)
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)).fetchone()
         if not exists:
             # Processes starting together race to create it; the losers find it made.
             with contextlib.suppress(psycopg.errors.DuplicateDatabase, psycopg.errors.UniqueViolation):
                 conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
     return server, url
+
+
+# Settings of the embedded server, in each setting's base unit as `pg_settings.setting` shows it (an external
+# server is its operator's to tune). Checkpoints: at the default 1 GB of WAL between them, an ingest of a million
+# objects (about 13 GB of WAL) checkpointed every 11-28 s, and after each checkpoint the first change to every
+# page writes the whole page to the WAL again. 8 GB / 30 min: see README's ingest figures. pg_wal may grow to
+# about 8 GB during a large ingest and shrinks back as checkpoints recycle it.
+EMBEDDED_SETTINGS = {"max_wal_size": "8192", "checkpoint_timeout": "1800"}
+
+
+def embedded_settings(conn: psycopg.Connection) -> dict[str, str]:
+    """The server's values of the settings `EMBEDDED_SETTINGS` names, in its terms."""
+    rows = conn.execute("SELECT name, setting FROM pg_settings WHERE name = ANY(%s)", (list(EMBEDDED_SETTINGS),))
+    return dict(rows.fetchall())
+
+
+def _apply_embedded_settings(conn: psycopg.Connection) -> None:
+    """Write `EMBEDDED_SETTINGS` into the server's postgresql.auto.conf where they differ, and reload (both take
+    effect without a restart)."""
+    current = embedded_settings(conn)
+    changed = [name for name, value in EMBEDDED_SETTINGS.items() if current.get(name) != value]
+    for name in changed:
+        conn.execute(f"ALTER SYSTEM SET {name} = '{EMBEDDED_SETTINGS[name]}'")  # names and values are ours
+    if changed:
+        conn.execute("SELECT pg_reload_conf()")
 
 
 def _sqlalchemy_url(url: str) -> str:

@@ -1,4 +1,9 @@
-from houndgraph.db import Database
+import tempfile
+import time
+from pathlib import Path
+
+from houndgraph.db import EMBEDDED_SETTINGS, Database, embedded_settings
+from houndgraph.settings import Settings
 
 
 def test_migrations_create_the_builtin_roles(database: Database) -> None:
@@ -23,3 +28,35 @@ def test_json_values_read_back_whole_beyond_64_bit_integers(database: Database) 
         row = conn.execute("SELECT %s::jsonb, '[1, 2.25, \"x\"]'::json", (stored,)).fetchone()
     assert row == ({"big": 123456789012345678901234567890, "small": -7, "float": 1.5, "text": "éé",
                     "list": [None, True]}, [1, 2.25, "x"])
+
+
+def _server_settings(database: Database, expected: dict[str, str]) -> dict[str, str]:
+    """The embedded server's settings of `EMBEDDED_SETTINGS` once they are `expected`, or after five seconds (a
+    reload reaches new connections a moment after it is asked for)."""
+    for _ in range(100):
+        with database.connect_raw() as conn:
+            current = embedded_settings(conn)
+        if current == expected:
+            break
+        time.sleep(0.05)
+    return current
+
+
+def test_the_embedded_server_gets_its_checkpoint_settings_at_every_start() -> None:
+    # Also over a server whose settings someone changed since: they are checked and written at each start.
+    with tempfile.TemporaryDirectory(prefix="hg-settings-", dir="/tmp") as data_dir:
+        database = Database.open(Settings(data_dir=Path(data_dir)))
+        try:
+            assert _server_settings(database, EMBEDDED_SETTINGS) == EMBEDDED_SETTINGS
+            with database.connect_raw(autocommit=True) as conn:
+                conn.execute("ALTER SYSTEM SET max_wal_size = '1GB'")
+                conn.execute("SELECT pg_reload_conf()")
+            changed = EMBEDDED_SETTINGS | {"max_wal_size": "1024"}
+            assert _server_settings(database, changed) == changed
+        finally:
+            database.close()
+        database = Database.open(Settings(data_dir=Path(data_dir)))
+        try:
+            assert _server_settings(database, EMBEDDED_SETTINGS) == EMBEDDED_SETTINGS
+        finally:
+            database.close()
