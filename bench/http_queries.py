@@ -1,6 +1,6 @@
 """Queries a user sends, timed over HTTP against `houndgraph serve` on the synthetic 100k-node graph.
 
-    .venv/bin/python bench/http_queries.py [--users 60000] [--rounds 20] [--only TEXT ...]
+    .venv/bin/python bench/http_queries.py [--users 60000] [--rounds 20] [--only TEXT ...] [--keep DIR]
 
 One client, one request at a time on one kept-alive connection, the queries taking turns: p50, p90 and p99
 of each query as a user meets it (authentication, the request deadline, JSON out included), the nodes in
@@ -12,7 +12,8 @@ Domain Admins (the shortest-path route, which answers every shortest path, the l
 Cypher shortestPath and allShortestPaths), and many sources to one target or to Tier Zero (all enabled
 users, and the pre-built searches of the explorer).
 Before the timed rounds, Domain Admins and a few computers are tagged Tier Zero and a few users Owned,
-as the analysis and a user would.
+as the analysis and a user would. `--keep DIR` keeps the database in DIR and reuses it on the next run (no
+rebuild; the service migrates it).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -38,6 +41,9 @@ from synthetic import (
     run_script,
     throwaway_database,
 )
+
+from houndgraph.db import Database
+from houndgraph.settings import Settings
 
 DOMAIN_ADMINS = f"{DOMAIN_SID}-512"
 
@@ -133,16 +139,33 @@ async def timed_rounds(url: str, token: str, users: int, rounds: int, only: list
     return timings, loads, sizes
 
 
+@contextmanager
+def database(keep: Path | None) -> Iterator[Database]:
+    """A migrated database: kept in `keep` when given (and reused), else thrown away at the end."""
+    if keep is None:
+        with throwaway_database("hg-httpq-") as db:
+            yield db
+        return
+    db = Database.open(Settings(data_dir=keep))
+    try:
+        db.migrate()
+        yield db
+    finally:
+        db.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", type=int, default=60000, help="60000 users make a 100k-node graph")
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--only", nargs="+", help="only the queries whose names hold one of these texts")
+    parser.add_argument("--keep", type=Path, help="keep the database here and reuse it when it holds a graph")
     args = parser.parse_args()
     print(machine())
-    with throwaway_database("hg-httpq-") as db, tempfile.TemporaryDirectory(prefix="hg-httpq-data-") as data_dir:
-        build(db, args.users)
-        run_script(db, TIERS, {"users": args.users})
+    with database(args.keep) as db, tempfile.TemporaryDirectory(prefix="hg-httpq-data-") as data_dir:
+        if graph_size(db)[0] == 0:
+            build(db, args.users)
+            run_script(db, TIERS, {"users": args.users})
         nodes, edges = graph_size(db)
         print(f"graph: {nodes} nodes, {edges} edges")
         process, url = start_service(db.url, Path(data_dir), 1)

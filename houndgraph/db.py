@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from houndgraph.deadline import RequestDeadline
+from houndgraph.graph import kind_catalogue
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.json_values import read_json
@@ -206,11 +207,13 @@ class Database:
                     return
                 session.info[DEADLINE_KEY] = deadline
                 connection = await graph_connection(session)
-                session.info[REQUEST_START_KEY] = await start_request(connection, deadline.remaining())
+                start = session.info[REQUEST_START_KEY] = await start_request(connection, deadline.remaining())
+                kind_catalogue.read_at_start(connection, start.kind_count, start.graph_generation)
                 deadline.attach(connection)
                 try:
                     yield session
                 finally:
+                    kind_catalogue.read_at_start(connection, None, None)
                     deadline.detach(connection)
 
 
@@ -247,7 +250,7 @@ class RequestStart:
     """What the first statement of a request's transaction read: the cache generation (migration 0017) the
     process's auth caches are valid for, and the kind table's row count with the graph generation (migration
     0019), which let the kind catalogue answer from its process cache with no statement of its own
-    (`kind_catalogue.kind_map_at_start`)."""
+    (`kind_catalogue.read_at_start`)."""
 
     generation: int
     kind_count: int

@@ -85,25 +85,45 @@ def test_a_statement_over_the_deadline_is_cancelled(database: Database) -> None:
         _in_request(database, slow, seconds=0.3)
 
 
-def test_the_kind_map_at_start_is_the_kind_map(database: Database) -> None:
+def _plain_kind_map(database: Database) -> dict[str, int]:
+    with database.connect_raw() as conn:
+        return dict(conn.execute("SELECT name, id FROM kind").fetchall())
+
+
+def test_the_kind_map_in_a_request_is_the_kind_map(database: Database) -> None:
+    """In a request, the kind map answers from the count its first statement read; still every kind."""
     with database.connect_raw(autocommit=True) as conn:
         conn.execute("INSERT INTO kind (name) VALUES ('KindAtStartProbe') ON CONFLICT DO NOTHING")
 
-    async def both(session: Any) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    async def twice(session: Any) -> tuple[dict[str, int], dict[str, int]]:
         conn = await graph_connection(session)
-        start = request_start(session)
-        assert start is not None
-        first = await kind_catalogue.kind_map_at_start(conn, start.kind_count, start.graph_generation)
-        plain = await kind_catalogue.kind_map(conn)
-        # The process cache is full now: answered without a statement, and the same.
-        again = await kind_catalogue.kind_map_at_start(conn, start.kind_count, start.graph_generation)
-        return first, plain, again
+        # The first may read the table (a kind is new since the process's last full read); the second
+        # answers from the process cache.
+        return await kind_catalogue.kind_map(conn), await kind_catalogue.kind_map(conn)
 
-    first, plain, again = _in_request(database, both)
-    assert first == plain == again
+    first, again = _in_request(database, twice)
+    assert first == again == _plain_kind_map(database)
     assert "KindAtStartProbe" in first
     # A kind created since the process's last full read is found too: the count differs.
     with database.connect_raw(autocommit=True) as conn:
         conn.execute("INSERT INTO kind (name) VALUES ('KindAtStartProbe2') ON CONFLICT DO NOTHING")
-    first, plain, _ = _in_request(database, both)
-    assert first == plain and "KindAtStartProbe2" in first
+    first, again = _in_request(database, twice)
+    assert first == again == _plain_kind_map(database)
+    assert "KindAtStartProbe2" in first
+
+
+def test_a_kind_the_request_creates_is_in_its_kind_map(database: Database) -> None:
+    """The count read at the start no longer holds once the transaction creates a kind: the map reads again,
+    and finds the new kind (uncommitted, so never in the process cache)."""
+    probe = f"KindCreatedProbe{uuid.uuid4().hex}"
+
+    async def create(session: Any) -> tuple[dict[str, int], dict[str, int]]:
+        conn = await graph_connection(session)
+        await kind_catalogue.kind_map(conn)  # the process cache is full: the start's count is its count
+        before = await kind_catalogue.kind_map(conn)
+        await kind_catalogue.ensure_kinds(conn, dict(before), [probe])
+        return before, await kind_catalogue.kind_map(conn)
+
+    before, after = _in_request(database, create)
+    assert probe not in before
+    assert probe in after and after == _plain_kind_map(database)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import psycopg
@@ -141,6 +143,29 @@ _full_read_count = -1
 _graph_generation: int | None = None
 
 
+@dataclass(slots=True)
+class _StartReading:
+    """What a request's first statement read (`db.RequestStart`), on its connection."""
+
+    conn: GraphConnection
+    kind_count: int
+    graph_generation: int
+    created: bool = False  # the transaction has created kinds since (`ensure_kinds`)
+
+
+_start_reading: ContextVar[_StartReading | None] = ContextVar("kind_catalogue_start_reading", default=None)
+
+
+def read_at_start(conn: GraphConnection, kind_count: int | None, graph_generation: int | None) -> None:
+    """The kind table's row count and the graph generation as the first statement of the transaction on
+    `conn` read them (the request's, `db.Database.session`), for `kind_map` on that connection in this
+    context: no statement of its own while the transaction has created no kind. None: forget it."""
+    reading = None
+    if kind_count is not None and graph_generation is not None:
+        reading = _StartReading(conn, kind_count, graph_generation)
+    _start_reading.set(reading)
+
+
 def graph_generation_seen() -> int | None:
     """The graph generation (migration 0019) as this process last read it, with the kind count; None before
     the first read. It moves with every write of nodes or edges, before their commit: a hint that what a
@@ -151,8 +176,15 @@ def graph_generation_seen() -> int | None:
 async def kind_map(conn: GraphConnection) -> dict[str, int]:
     """Every kind name and its id, as this transaction sees them. Answered from the process cache while
     the table has not grown since the last full read (it only grows, so an equal count means the same
-    rows); otherwise, or when this transaction has written, read again."""
+    rows); otherwise, or when this transaction has written, read again. In a request, the count is the one
+    its first statement read (`read_at_start`), so usually no statement at all."""
     global _full_read_count, _graph_generation
+    reading = _start_reading.get()
+    if (reading is not None and reading.conn is conn and not reading.created
+            and reading.kind_count == _full_read_count):
+        # Committed kinds only, none since the last full read: this transaction has created none.
+        _graph_generation = reading.graph_generation
+        return dict(_COMMITTED.ids)
     cursor = await conn.execute(COUNT)
     row = await cursor.fetchone()
     assert row is not None
@@ -167,23 +199,14 @@ async def kind_map(conn: GraphConnection) -> dict[str, int]:
     return {**_COMMITTED.ids, **local}
 
 
-async def kind_map_at_start(conn: GraphConnection, kind_count: int, graph_generation: int) -> dict[str, int]:
-    """`kind_map` for a transaction that has written nothing yet, given the kind table's row count and the
-    graph generation its first statement read (`db.RequestStart`): no statement of its own while that count
-    is the one of the process's last full read, the usual case. A transaction that has written must call
-    `kind_map`, which also finds the kinds it created."""
-    global _graph_generation
-    if kind_count == _full_read_count:
-        _graph_generation = graph_generation
-        return dict(_COMMITTED.ids)
-    return await kind_map(conn)
-
-
 async def ensure_kinds(conn: GraphConnection, kinds: dict[str, int], names: Iterable[str]) -> None:
     """Adds the missing kind names to the table and to `kinds` (this transaction's map)."""
     missing = sorted({name for name in names if name not in kinds})
     if not missing:
         return
+    reading = _start_reading.get()
+    if reading is not None and reading.conn is conn:
+        reading.created = True
     await conn.execute(CREATE, (missing,))
     # Read after a write: never committed-clean, so nothing here reaches the process cache.
     cursor = await conn.execute(SELECT_NAMED, (missing,))

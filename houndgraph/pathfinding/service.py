@@ -8,12 +8,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.db import graph_connection, request_start, work_budget
+from houndgraph.db import graph_connection, work_budget
 from houndgraph.errors import BadRequest, NotFound, RequestTimedOut
 from houndgraph.graph import lookup
 from houndgraph.graph.budget import WorkExhausted
-from houndgraph.graph.connection import GraphConnection
-from houndgraph.graph.kind_catalogue import kind_map_at_start
 from houndgraph.graph.kinds import (
     AD_TRAVERSABLE_EDGES,
     AZ_TRAVERSABLE_EDGES,
@@ -21,7 +19,6 @@ from houndgraph.graph.kinds import (
     ADEdge,
 )
 from houndgraph.graph.paths import edges_between
-from houndgraph.graph.related import KindIds
 from houndgraph.kit.graph_shapes import UnifiedGraph, bh_graph, unified_graph
 from houndgraph.pathfinding import repository
 
@@ -70,21 +67,12 @@ def edge_kinds(relationship_kinds: str | None, only_traversable: bool) -> set[st
     return selected
 
 
-async def _kind_ids(session: AsyncSession, conn: GraphConnection) -> KindIds:
-    """The kind map of these read-only routes: from what the request's first statement read, so usually
-    with no statement of its own (they write nothing, see `kind_catalogue.kind_map_at_start`)."""
-    start = request_start(session)
-    if start is None:
-        return await lookup.kind_ids(conn)
-    return KindIds(await kind_map_at_start(conn, start.kind_count, start.graph_generation))
-
-
 async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names: set[str] | None
                  ) -> tuple[list[Any], list[Any]] | None:
     conn = await graph_connection(session)
     kind_ids: Sequence[int] | None = None
     if kind_names is not None:
-        kinds = await _kind_ids(session, conn)
+        kinds = await lookup.kind_ids(conn)
         kind_ids = sorted(kinds.ids[name] for name in kind_names if name in kinds.ids)
     try:
         return await repository.pair_path_graph(conn, start_oid, end_oid, kind_ids, work_budget(session))
@@ -134,7 +122,7 @@ async def _existing_edge(session: AsyncSession, edge_types: Sequence[str], sourc
         raise BadRequest(f"Invalid edge requested: {kind}")
     start, end = _graph_id(source, "startID"), _graph_id(target, "endID")
     conn = await graph_connection(session)
-    if not await repository.edge_exists(conn, start, kind, end, await _kind_ids(session, conn)):
+    if not await repository.edge_exists(conn, start, kind, end, await lookup.kind_ids(conn)):
         raise BadRequest(f"Could not find edge matching criteria: no {kind} relationship from {start} to {end}")
     return kind, start, end
 
@@ -143,7 +131,7 @@ async def relay_targets(session: AsyncSession, edge_types: Sequence[str], source
                         targets: Sequence[str]) -> UnifiedGraph:
     kind, start, end = await _existing_edge(session, edge_types, sources, targets)
     conn = await graph_connection(session)
-    relays = await repository.relay_targets(conn, kind, start, end, await _kind_ids(session, conn))
+    relays = await repository.relay_targets(conn, kind, start, end, await lookup.kind_ids(conn))
     return unified_graph(await lookup.nodes_by_id(conn, relays), [], include_properties=True)
 
 
@@ -158,7 +146,7 @@ async def edge_composition(session: AsyncSession, edge_types: Sequence[str], sou
     if kind not in COMPOSITE_EDGES:
         return unified_graph([], [], include_properties=True)
     conn = await graph_connection(session)
-    kinds = await _kind_ids(session, conn)
+    kinds = await lookup.kind_ids(conn)
     parts = sorted(kinds.ids[name] for name in COMPOSITION_PARTS if name in kinds.ids)
     edge_ids = await edges_between(conn, start, end, kind_ids=parts, max_depth=COMPOSITION_DEPTH, slack=2)
     edges = await lookup.edges_by_id(conn, edge_ids)

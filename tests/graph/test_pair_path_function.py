@@ -116,3 +116,44 @@ def test_a_small_frontier_of_high_degree_nodes_still_finds_every_shortest_path(e
     expected = plain_shortest(edges, 0, 28, Direction.OUT, None)
     assert Counter(as_numbers(walk, numbered, kinds) for _, _, walk in found) == expected
     assert sum(expected.values()) == 2
+
+
+HUB_SIZE = 90
+
+
+def draw_with_hubs(rng: random.Random) -> set[Edge]:
+    """A sparse random graph of two kinds with hubs: three nodes with 30-60 edges out, three with 30-60 in,
+    so that a side's capped edge count is reached (16 per node of the other side's frontier) and the other
+    side's edges are counted before a level is read."""
+    edges = {(rng.randrange(HUB_SIZE), rng.randrange(1, 3), rng.randrange(HUB_SIZE)) for _ in range(HUB_SIZE * 2)}
+    for hub in rng.sample(range(HUB_SIZE), 6):
+        spokes = rng.sample(range(HUB_SIZE), rng.randint(30, 60))
+        outward = hub % 2 == 0
+        edges |= {(hub, rng.randrange(1, 3), n) if outward else (n, rng.randrange(1, 3), hub) for n in spokes}
+    return {(s, k, e) for s, k, e in edges if s != e}
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("direction", [Direction.OUT, Direction.IN])
+@pytest.mark.parametrize("only_first_kind", [False, True])
+def test_hubs_on_either_side_leave_the_shortest_paths_those_of_a_plain_search(
+        empty_graph: Database, seed: int, direction: Direction, only_first_kind: bool) -> None:
+    rng = random.Random(100 + seed)
+    edges = draw_with_hubs(rng)
+    load(empty_graph, edges, HUB_SIZE)
+    kinds = kind_numbers(empty_graph)
+    numbered = {edge: number for number, edge in enumerate(sorted(edges))}
+    kept = {edge for edge in edges if edge[1] == 1} if only_first_kind else edges
+    renumber = dict(enumerate(sorted(kept)))
+    kind_ids = [id_ for id_, number in kinds.items() if number == 1] if only_first_kind else None
+    pairs = [(s, e) for s, e in (rng.sample(range(HUB_SIZE), 2) for _ in range(150))]
+    lengths = Counter()
+    for (start, end), found in zip(pairs, pair_search(empty_graph, pairs, direction, kind_ids), strict=True):
+        expected = Counter({tuple(step if place % 2 == 0 else numbered[renumber[step]]
+                                  for place, step in enumerate(walk)): count
+                            for walk, count in plain_shortest(kept, start, end, direction, None).items()})
+        assert Counter(as_numbers(walk, numbered, kinds) for _, _, walk in found) == expected, \
+            f"seed {seed}: n{start} -> n{end}"
+        lengths.update(len(walk) // 2 for walk in expected)
+    # Paths of several lengths, so that the sides meet after a varying number of levels each.
+    assert len(lengths) >= 3, lengths

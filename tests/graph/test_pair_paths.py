@@ -58,13 +58,14 @@ def plain_shortest(edges: set[Edge], start: int, end: int, direction: Direction,
     return Counter(walks(end))
 
 
-def load(database: Database, edges: set[Edge]) -> dict[int, int]:
-    """The graph in the database; returns each edge's number (as in `plain_shortest`) by its edge id."""
+def load(database: Database, edges: set[Edge], size: int = SIZE) -> dict[int, int]:
+    """The graph of `size` nodes in the database; returns each edge's number (as in `plain_shortest`) by its
+    edge id."""
     with database.connect_raw(autocommit=True) as conn:
         conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
         conn.execute("INSERT INTO kind (name) VALUES ('PairA'), ('PairB') ON CONFLICT (name) DO NOTHING")
         conn.execute("INSERT INTO node (id, kind_ids, properties) SELECT i, '{}', '{}' FROM generate_series(1, %s) i",
-                     (SIZE,))
+                     (size,))
         move_node_ids_past_given_ones(conn)
         numbers = {}
         for number, (s, k, e) in enumerate(sorted(edges)):
