@@ -254,8 +254,8 @@ def test_the_path_budget_bound_refuses_only_what_the_search_refuses(
     # a search whose paths must pass the path budget. Under any budget, a query must answer as it does without
     # the bound: the same rows, or the same refusal (the row budget's when the statement sees its rows first).
     monkeypatch.setattr(path_bound, "PAIR_MEMBERS_GUESS", 10**6)  # always take the bound's traversal here
-    # Odd seeds join each frontier node's bits to its edges (what many roots sharing a traversal do).
-    monkeypatch.setattr(path_bound, "BIT_SETS_APART", 0 if seed % 2 else path_bound.BIT_SETS_APART)
+    # Odd seeds renumber the node ids for the bound's in-memory traversal (what sparse ids make it do).
+    monkeypatch.setattr(path_bound, "SPARSE_IDS", 0 if seed % 2 else path_bound.SPARSE_IDS)
     _drawn(empty_graph, seed)
     queries = [f"{form} {PATH_ROW}", f"{form} RETURN count(p)", f"{form} {PATH_ROW} ORDER BY u.name"]
     whole = WorkBudget()
