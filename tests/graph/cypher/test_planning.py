@@ -11,7 +11,7 @@ import pytest
 from houndgraph.db import Database
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.statistics import KindStatistics
-from houndgraph.graph.cypher.translate import patterns, shortest
+from houndgraph.graph.cypher.translate import expressions, patterns, shortest
 from houndgraph.graph.cypher.translate.translator import translate
 from tests.graph.cypher.test_queries import DA, IT, A, rows
 
@@ -276,3 +276,29 @@ def test_string_functions_of_a_node_compared_with_earlier_rows_are_computed_once
         assert answer == sorted(map(repr, rows(run(query))))
     if per_node:
         assert answer
+
+
+@pytest.mark.parametrize("query", [
+    # Users compared on a part of their names (the community corpus: the same name in two domains).
+    "MATCH (a:User), (b:User) WHERE split(a.name, '@')[1] = split(b.name, '@')[1] AND a <> b RETURN a.name, b.name",
+    # In range, past the end, of a non-string, of a missing property, of an empty string, by a null delimiter.
+    "MATCH (n) RETURN n.name, split(n.name, '@')[0], split(n.name, '@')[1], split(n.name, '@')[2], "
+    "split(n.name, '.')[3], split(n.pwdlastset, '@')[0], split(n.nothing, '@')[0], split('', '@')[0], "
+    "split(n.name, null)[0], split(n.name, '')[1], split(n.name, 'LAB')[1]",
+    "MATCH (n) WHERE toInteger(split(n.objectid, '-')[5]) >= 1102 RETURN n.name",
+])
+def test_a_part_of_a_split_at_a_written_position_reads_the_text_array(run: Any, monkeypatch: pytest.MonkeyPatch,
+                                                                      query: str) -> None:
+    sql = translate(parse(query), KINDS).sql
+    assert "hg_index(" not in sql and "(string_to_array(" in sql, sql
+    answer = sorted(map(repr, rows(run(query))))
+    with monkeypatch.context() as plain:
+        plain.setattr(expressions, "_split_part", lambda e: False)
+        assert "hg_index(" in translate(parse(query), KINDS).sql
+        assert answer == sorted(map(repr, rows(run(query))))
+    assert answer
+
+
+def test_a_part_of_a_split_counted_from_the_end_reads_the_list() -> None:
+    sql = translate(parse("MATCH (n) RETURN split(n.name, '@')[-1], split(n.name, '@')[toInteger('1')]"), KINDS).sql
+    assert sql.count("hg_index(") == 2, sql

@@ -183,7 +183,21 @@ def index_access(st: Translation, e: a.Index, scope: Scope) -> Typed:
                      element)
     if subject.type in (T.NODE, T.REL) and isinstance(e.index, a.Literal) and isinstance(e.index.value, str):
         return property_access(st, a.Property(e.subject, e.index.value), scope)
+    if _split_part(e):
+        # `split(u.name, '@')[0]`: the element of PostgreSQL's text array, without the JSON list of every part
+        # that `hg_index` would read it from (a third of the time of "users of the same name in two domains").
+        assert isinstance(e.subject, a.FunctionCall) and isinstance(e.index, a.Literal)
+        texts = ", ".join(fn.text_of(expr(st, arg, scope)) for arg in e.subject.args)
+        return Typed(f"to_jsonb((string_to_array({texts}))[{int(e.index.value) + 1}])", T.JSON)
     return Typed(f"hg_index({as_json(subject).sql}, {as_json(index).sql})", T.JSON)
+
+
+def _split_part(e: a.Index) -> bool:
+    """Whether `e` takes a part of a `split` at a position written as a non-negative integer (a negative one
+    counts from the end, which a PostgreSQL array subscript does not)."""
+    return (isinstance(e.subject, a.FunctionCall) and e.subject.name == "split" and len(e.subject.args) == 2
+            and not e.subject.distinct and isinstance(e.index, a.Literal) and type(e.index.value) is int
+            and e.index.value >= 0)
 
 
 def slice_access(st: Translation, e: a.Slice, scope: Scope) -> Typed:
