@@ -376,8 +376,16 @@ def string_text(st: Translation, e: a.Expr, scope: Scope) -> str | None:
         if (column := st.node_texts.get(e)) is not None:
             return column
         value = expr(st, e.args[0], scope)
-        return fn.STRING_FUNCTIONS[e.name].replace("s", st.texts.get(value.sql) or fn.text_of(value), 1)
+        function = fn.STRING_FUNCTIONS[e.name]
+        if (column := computed_per_element(st, value.sql, function)) is not None:
+            return column
+        return fn.string_call(function, st.texts.get(value.sql) or fn.text_of(value))
     return None
+
+
+def computed_per_element(st: Translation, value: str, function: str) -> str | None:
+    """The column of `function` of an UNWIND element computed once per element (translator.unwind), if any."""
+    return st.text_functions.get(value, {}).get(function)
 
 
 def regex(st: Translation, e: a.Binary, scope: Scope) -> Typed:
