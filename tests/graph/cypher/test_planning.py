@@ -330,3 +330,22 @@ def test_string_functions_of_an_unwound_element_are_computed_once_per_element(
 def test_reverse_of_a_string(run: Any) -> None:
     assert rows(run("MATCH (n:User) WHERE reverse(n.name) STARTS WITH 'LACOL' RETURN reverse(n.name) "
                     "ORDER BY n.name LIMIT 1")) == [("LACOL.BAL@ECILA",)]
+
+
+@pytest.mark.parametrize("query", [
+    "MATCH (a:User), (b:User) WHERE split(a.name, '@')[1] = split(b.name, '@')[1] AND a <> b RETURN a.name, b.name",
+    "MATCH (a), (b) WHERE toUpper(a.name) = b.name RETURN a.name, b.name",
+    "MATCH (a), (b) WHERE a.objectid <> toUpper(b.objectid) AND a.enabled RETURN a.name, b.name",
+    "UNWIND [['x'], {k: 1}, 'it@lab.local', null] AS v MATCH (a) "
+    "WHERE toLower(a.name) = v OR v = split(a.name, 'Q')[0] RETURN v, a.name",
+])
+def test_an_equality_with_a_side_that_is_a_string_by_its_form_compares_jsonb(
+        run: Any, monkeypatch: pytest.MonkeyPatch, query: str) -> None:
+    # Never a list or a map: Cypher's `=` is jsonb's, without the list and map cases (each reading both sides).
+    assert "WITH ORDINALITY" not in translate(parse(query), KINDS).sql
+    answer = sorted(map(repr, rows(run(query))))
+    with monkeypatch.context() as plain:
+        plain.setattr(expressions, "_scalar_by_form", lambda e: False)
+        assert "WITH ORDINALITY" in translate(parse(query), KINDS).sql
+        assert answer == sorted(map(repr, rows(run(query))))
+    assert answer

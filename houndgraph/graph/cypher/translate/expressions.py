@@ -309,10 +309,18 @@ def comparison(st: Translation, e: a.Binary, scope: Scope) -> Typed:
         return Typed(f"(({left.sql}) {op} ({right.sql}))", T.BOOL)
     lj, rj = as_json(left).sql, as_json(right).sql
     if op in ("=", "<>"):
-        scalar_literal = any(isinstance(side, a.Literal) for side in (e.left, e.right))
-        equal = f"({lj} = {rj})" if scalar_literal else list_equality(lj, rj)
+        # With a side that is never a list or a map, Cypher's `=` is jsonb's: `split(u1.name, '@')[0] = ...`
+        # compares two strings once per pair, not through the list and map cases, each reading both sides again.
+        scalar = any(isinstance(side, a.Literal) or _scalar_by_form(side) for side in (e.left, e.right))
+        equal = f"({lj} = {rj})" if scalar else list_equality(lj, rj)
         return Typed(equal if op == "=" else f"(NOT {equal})", T.BOOL)
     return Typed(f"(hg_cmp({lj}, {rj}) {op} 0)", T.BOOL)
+
+
+def _scalar_by_form(e: a.Expr) -> bool:
+    """Whether `e` is a string or null by its form: a string function's result or a part of a split."""
+    return (isinstance(e, a.FunctionCall) and e.name in fn.STRING_FUNCTIONS and len(e.args) == 1
+            and not e.distinct) or (isinstance(e, a.Index) and _split_part(e))
 
 
 def list_equality(lj: str, rj: str) -> str:
