@@ -83,7 +83,7 @@ class Adjacency:
         nears = np.concatenate([starts if forward else ends for forward in near_is_start])
         fars = np.concatenate([ends if forward else starts for forward in near_is_start])
         known = np.asarray(extra, dtype=np.int64)
-        top = int(max(nears.max(initial=0), known.max(initial=0)))
+        top = int(max(nears.max(initial=0), fars.max(initial=0), known.max(initial=0)))
         ids = None
         if top + 1 > SPARSE_IDS * (len(nears) + len(known) + 1):
             ids = np.unique(np.concatenate([nears, fars, known]))

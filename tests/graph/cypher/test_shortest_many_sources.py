@@ -330,3 +330,25 @@ def test_ends_picked_by_an_earlier_match_answer_as_the_plain_end_point_queries(
             expected = [_outcome(empty_graph, query, budget) for budget in budgets]
         found = [_outcome(empty_graph, query, budget) for budget in budgets]
         assert found == expected, f"seed {seed}: {query}"
+
+
+def test_the_bound_reaches_nodes_numbered_past_every_root_goal_and_edge_start(empty_graph: Database) -> None:
+    # a -> b and a -> c, c numbered last and neither root nor goal: the in-memory traversal must hold it.
+    with empty_graph.connect_raw(autocommit=True) as conn:
+        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+        conn.execute("INSERT INTO kind (name) VALUES ('R') ON CONFLICT (name) DO NOTHING")
+        a, b, d, c = (row[0] for row in conn.execute(
+            "INSERT INTO node (kind_ids, properties) SELECT '{}', '{}' FROM generate_series(1, 4) RETURNING id"))
+        (kind,) = (row[0] for row in conn.execute("SELECT id FROM kind WHERE name = 'R'"))
+        for start, end in ((a, b), (a, c)):
+            conn.execute("INSERT INTO edge (start_id, end_id, kind_id) VALUES (%s, %s, %s)", (start, end, kind))
+
+    async def bound(max_members: int) -> None:
+        async with await psycopg.AsyncConnection.connect(empty_graph.conninfo) as conn:
+            await path_bound.refuse_past_path_budget(
+                conn, [a], [b, d], kind_ids=[kind], direction=paths.Direction.OUT, min_depth=1, max_depth=None,
+                all_paths=False, budget=WorkBudget(max_path_members=max_members), rows_at=None)
+
+    asyncio.run(bound(3))  # a -> b: three members, within the budget
+    with pytest.raises(WorkExhausted):
+        asyncio.run(bound(2))
