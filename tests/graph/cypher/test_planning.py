@@ -301,9 +301,10 @@ def test_a_part_of_a_split_at_a_written_position_reads_the_text_array(run: Any, 
     assert answer
 
 
-def test_a_part_of_a_split_counted_from_the_end_reads_the_list() -> None:
-    sql = translate(parse("MATCH (n) RETURN split(n.name, '@')[-1], split(n.name, '@')[toInteger('1')]"), KINDS).sql
-    assert sql.count("hg_index(") == 2, sql
+def test_a_part_of_a_split_counted_from_the_end_or_past_an_int_reads_the_list() -> None:
+    sql = translate(parse("MATCH (n) RETURN split(n.name, '@')[-1], split(n.name, '@')[toInteger('1')], "
+                          "split(n.name, '@')[4294967296]"), KINDS).sql
+    assert sql.count("hg_index(") == 3, sql
 
 
 @pytest.mark.parametrize("query", [

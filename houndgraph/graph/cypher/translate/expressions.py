@@ -194,10 +194,10 @@ def index_access(st: Translation, e: a.Index, scope: Scope) -> Typed:
 
 def _split_part(e: a.Index) -> bool:
     """Whether `e` takes a part of a `split` at a position written as a non-negative integer (a negative one
-    counts from the end, which a PostgreSQL array subscript does not)."""
+    counts from the end, which a PostgreSQL array subscript does not; nor does it take one past 2^31)."""
     return (isinstance(e.subject, a.FunctionCall) and e.subject.name == "split" and len(e.subject.args) == 2
             and not e.subject.distinct and isinstance(e.index, a.Literal) and type(e.index.value) is int
-            and e.index.value >= 0)
+            and 0 <= e.index.value < 2**31 - 1)
 
 
 def slice_access(st: Translation, e: a.Slice, scope: Scope) -> Typed:

@@ -201,10 +201,12 @@ def _unequal(term: a.Expr, variable: str, other: str) -> bool:
     """Whether `term` is `variable <> other` (either way round, or as NOT ... = ...)."""
     if isinstance(term, a.Unary) and term.op == "NOT" and isinstance(term.operand, a.Binary) \
             and term.operand.op == "=":
-        term = a.Binary("<>", term.operand.left, term.operand.right)
-    return isinstance(term, a.Binary) and term.op == "<>" and all(
-        isinstance(side, a.Variable) for side in (term.left, term.right)) and {
-        getattr(term.left, "name", None), getattr(term.right, "name", None)} == {variable, other}
+        sides = (term.operand.left, term.operand.right)
+    elif isinstance(term, a.Binary) and term.op == "<>":
+        sides = (term.left, term.right)
+    else:
+        return False
+    return {side.name if isinstance(side, a.Variable) else None for side in sides} == {variable, other}
 
 
 def _map_variables(node: a.NodePattern) -> set[str]:
