@@ -4,12 +4,16 @@
 objects, and `graph_paths.shortest_path_batches` (one search per root, the smaller side's nodes in id order)
 only learns that its paths hold more members than the budget allows after several full traversals. This
 reads the same numbers cheaply and refuses first: breadth-first searches from the same roots in the same
-order, one root and then as many as seem needed (up to 63, one bit per root; each level one statement that
-ORs the bits of the edges' far ends), count for each root the pairs it connects and their shortest distance
-d. A pair's path holds at least 2d + 1 members (its nodes and edges; the search counts a little more where two
-searches meet), so the members of the roots searched so far are a lower bound of what the search counts by the
-time it has finished those roots. At 100k objects one root of "every node to Domain Admins" decides it: one
-traversal where the search made several and walked every path.
+order, one root and then as many as seem needed (up to 63, one bit per root), count for each root the pairs
+it connects and their shortest distance d. A pair's path holds at least 2d + 1 members (its nodes and edges;
+the search counts a little more where two searches meet), so the members of the roots searched so far are a
+lower bound of what the search counts by the time it has finished those roots. At 100k objects one root of
+"every node to Domain Admins" decides it.
+
+The traversals run in memory over the search's edges, read once in one statement (`Adjacency`): at 100k
+objects a level of a whole-graph traversal as one statement over its frontier took 0.1-2 s, and "Kerberoastable
+users to every computer" took 14 of them (4.9 s) before it was refused; the edges of the 49 AD kinds, a
+million of them, read as two byte strings in 0.3 s and a traversal over them takes milliseconds.
 
 The refusal must be the one the search gives. The search is refused with `WorkExhausted` (the path budget,
 a node budget, or the deadline: one answer) unless its caller refuses the rows first: a query with no LIMIT
@@ -24,6 +28,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
 
 from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.budget import WorkBudget
@@ -33,70 +41,106 @@ from houndgraph.graph.connection import GraphConnection, int_array
 # traversal: when even that many fit the budget, the search runs without one (it keeps the budget itself).
 PAIR_MEMBERS_GUESS = 3
 
-# At most this many roots searched together: one bit each in a bigint, the sign bit left alone.
+# At most this many roots searched together: one bit each in a 64-bit word, the sign bit left alone.
 ROOTS_PER_SEARCH = 63
 
-# A level whose frontier carries at most this many distinct sets of bits reads each set's nodes as one array
-# (an index scan per set, grouped in SQL); more, and the bits are joined to the edges found instead.
-BIT_SETS_APART = 8
+# Node ids index the traversal's arrays directly while the largest is at most this many times the number of
+# ids it could hold (ids left by deleted nodes cost a little memory each); past it they are renumbered.
+SPARSE_IDS = 4
+
+# Each edge's two ends as one byte string of big-endian integers per column: one row, where a row per edge
+# (even a binary COPY) costs a client round of work per edge. Four bytes an id while the ids fit.
+_EDGES = ("SELECT coalesce(string_agg({send}(start_id{cast}), ''::bytea), ''::bytea), "
+          "coalesce(string_agg({send}(end_id{cast}), ''::bytea), ''::bytea) FROM edge")
+_WIDE = {"send": "int8send", "cast": ""}
+_NARROW = {"send": "int4send", "cast": "::int4"}
+_LARGEST_ID = "SELECT coalesce(max(id), 0) FROM node"
 
 
-def _level(frontier: dict[int, int], direction: graph_paths.Direction, from_left: bool, kinds: str | None
-           ) -> tuple[str, dict[str, str]]:
-    """A statement of (neighbour, OR of the bits of the frontier nodes it is next to) for the frontier
-    {node: bits}, and its parameters."""
-    kind = " AND kind_id = ANY(%(kinds)s::smallint[])" if kinds is not None else ""
-    params = {"kinds": kinds or "{}"}
-    forwards = []
-    if direction in (graph_paths.Direction.OUT, graph_paths.Direction.BOTH):
-        forwards.append(from_left)
-    if direction in (graph_paths.Direction.IN, graph_paths.Direction.BOTH):
-        forwards.append(not from_left)
-    by_bits: dict[int, list[int]] = {}
-    for node, bits in frontier.items():
-        by_bits.setdefault(bits, []).append(node)
-    selects = []
-    for forward in forwards:
-        near, far = ("start_id", "end_id") if forward else ("end_id", "start_id")
-        if len(by_bits) <= BIT_SETS_APART:
-            for index, (bits, nodes) in enumerate(by_bits.items()):
-                selects.append(f"SELECT {far} AS far, {int(bits)}::bigint AS bits FROM edge "
-                               f"WHERE {near} = ANY(%(n{index})s::bigint[]){kind}")
-                params[f"n{index}"] = int_array(nodes)
-        else:
-            selects.append(f"SELECT e.{far} AS far, f.bits FROM edge AS e "
-                           f"JOIN unnest(%(nodes)s::bigint[], %(bits)s::bigint[]) AS f(node, bits) "
-                           f"ON f.node = e.{near} "
-                           f"WHERE e.{near} = ANY(%(nodes)s::bigint[]){kind.replace('kind_id', 'e.kind_id')}")
-            params["nodes"], params["bits"] = int_array(list(frontier)), int_array(list(frontier.values()))
-    return f"SELECT far, bit_or(bits) FROM ({' UNION ALL '.join(selects)}) AS found GROUP BY far", params
+@dataclass
+class Adjacency:
+    """The edges a traversal follows, by the node they are followed from: the far ends of node i's edges are
+    `far[first[i]:first[i + 1]]`, nodes numbered by `index` (node ids -> 0..n-1)."""
+
+    first: NDArray[np.int64]
+    far: NDArray[np.int64]
+    ids: NDArray[np.int64] | None  # the node id of each number, or None when numbers are node ids
+
+    @staticmethod
+    async def read(conn: GraphConnection, kinds: str | None, near_is_start: Sequence[bool], extra: Sequence[int]
+                   ) -> Adjacency:
+        """The edges (of `kinds`, or all) followed from their start (True) and/or end (False); `extra`: ids the
+        numbering must hold besides the edges' ends (roots and goals without edges)."""
+        where = " WHERE kind_id = ANY(%(kinds)s::smallint[])" if kinds is not None else ""
+        cursor = conn.cursor(binary=True)
+        await cursor.execute(_LARGEST_ID)
+        largest = await cursor.fetchone()
+        narrow = largest is not None and largest[0] < 2**31
+        await cursor.execute(_EDGES.format(**(_NARROW if narrow else _WIDE)) + where, {"kinds": kinds or "{}"})
+        row = await cursor.fetchone()
+        assert row is not None
+        starts, ends = (np.frombuffer(column, dtype=">i4" if narrow else ">i8").astype(np.int64) for column in row)
+        nears = np.concatenate([starts if forward else ends for forward in near_is_start])
+        fars = np.concatenate([ends if forward else starts for forward in near_is_start])
+        known = np.asarray(extra, dtype=np.int64)
+        top = int(max(nears.max(initial=0), fars.max(initial=0), known.max(initial=0)))
+        ids = None
+        if top + 1 > SPARSE_IDS * (len(nears) + len(known) + 1):
+            ids = np.unique(np.concatenate([nears, fars, known]))
+            nears, fars = np.searchsorted(ids, nears), np.searchsorted(ids, fars)
+            top = len(ids) - 1
+        order = np.argsort(nears, kind="stable")
+        first = np.zeros(top + 2, dtype=np.int64)
+        np.cumsum(np.bincount(nears, minlength=top + 1), out=first[1:])
+        return Adjacency(first, fars[order], ids)
+
+    @property
+    def size(self) -> int:
+        return len(self.first) - 1
+
+    def index(self, node_ids: Sequence[int]) -> NDArray[np.int64]:
+        values = np.asarray(node_ids, dtype=np.int64)
+        return values if self.ids is None else np.searchsorted(self.ids, values)
+
+    def level(self, frontier: NDArray[np.int64], bits: NDArray[np.uint64], ors: NDArray[np.uint64]
+              ) -> tuple[NDArray[np.int64], NDArray[np.uint64]]:
+        """The nodes next to `frontier` (each node once) and the OR of the `bits` of the frontier nodes each is
+        next to. `ors`: zeros, one per node, lent as the OR's workspace and left as zeros."""
+        starts, counts = self.first[frontier], self.first[frontier + 1] - self.first[frontier]
+        total = int(counts.sum())
+        if total == 0:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.uint64)
+        offsets = np.cumsum(counts) - counts
+        fars = self.far[np.arange(total, dtype=np.int64) + np.repeat(starts - offsets, counts)]
+        np.bitwise_or.at(ors, fars, np.repeat(bits, counts))
+        reached = np.flatnonzero(ors)
+        found = ors[reached]
+        ors[reached] = 0
+        return reached, found
 
 
-async def _root_figures(conn: GraphConnection, roots: Sequence[int], goals: set[int],
-                        direction: graph_paths.Direction, from_left: bool, kinds: str | None,
-                        max_depth: int | None, budget: WorkBudget) -> list[tuple[int, int]]:
+def _root_figures(graph: Adjacency, roots: Sequence[int], goals: NDArray[np.bool_], max_depth: int | None,
+                  budget: WorkBudget) -> list[tuple[int, int]]:
     """For each root: (pairs it connects to `goals` other than itself, the sum of 2d + 1 over them)."""
-    seen = {root: 1 << bit for bit, root in enumerate(roots)}
-    frontier = dict(seen)
+    seen, ors = np.zeros(graph.size, dtype=np.uint64), np.zeros(graph.size, dtype=np.uint64)
+    frontier = graph.index(roots)
+    bits = np.left_shift(np.uint64(1), np.arange(len(roots), dtype=np.uint64))
+    seen[frontier] = bits
     pairs, members = [0] * len(roots), [0] * len(roots)
     level = 0
-    while frontier and (max_depth is None or level < max_depth):
+    while len(frontier) and (max_depth is None or level < max_depth):
         budget.check_time()
         level += 1
-        cursor = await conn.execute(*_level(frontier, direction, from_left, kinds))
-        reached: dict[int, int] = {}
-        for node, bits in await cursor.fetchall():
-            old = seen.get(node, 0)
-            if new := bits & ~old:
-                seen[node] = old | new
-                reached[node] = new
-                if node in goals:
-                    while new:
-                        bit = (new & -new).bit_length() - 1
-                        pairs[bit] += 1
-                        members[bit] += 2 * level + 1
-                        new &= new - 1
-        frontier = reached
+        reached, found = graph.level(frontier, bits, ors)
+        new = found & ~seen[reached]
+        keep = new != 0
+        frontier, bits = reached[keep], new[keep]
+        seen[frontier] |= bits
+        at_goals = bits[goals[frontier]]
+        for bit in range(len(roots)):
+            count = int(np.count_nonzero(at_goals & np.uint64(1 << bit)))
+            pairs[bit] += count
+            members[bit] += count * (2 * level + 1)
     return list(zip(pairs, members, strict=True))
 
 
@@ -127,6 +171,16 @@ async def refuse_past_path_budget(conn: GraphConnection, lefts: Sequence[int], r
     paths = len(left_set & right_set) if min_depth == 0 else 0
     members = first = budget.path_members
     kinds = None if kind_ids is None else int_array(list(kind_ids))
+    # Edges point from the left end to the right: a search from the left follows them from their start.
+    forwards = []
+    if direction in (graph_paths.Direction.OUT, graph_paths.Direction.BOTH):
+        forwards.append(from_left)
+    if direction in (graph_paths.Direction.IN, graph_paths.Direction.BOTH):
+        forwards.append(not from_left)
+    budget.check_time()
+    graph = await Adjacency.read(conn, kinds, forwards, [*roots, *others])
+    goals = np.zeros(graph.size, dtype=np.bool_)
+    goals[graph.index(sorted(others))] = True
     ordered = sorted(roots)
     start = 0
     while start < len(ordered):
@@ -135,8 +189,7 @@ async def refuse_past_path_budget(conn: GraphConnection, lefts: Sequence[int], r
         size = 1 if start == 0 else _roots_wanted(budget.max_path_members - members, (members - first) / start)
         batch = ordered[start:start + size]
         start += len(batch)
-        figures = await _root_figures(conn, batch, others, direction, from_left, kinds, max_depth, budget)
-        for root_pairs, root_members in figures:
+        for root_pairs, root_members in _root_figures(graph, batch, goals, max_depth, budget):
             paths += root_pairs
             members += root_members
             if rows_at is not None and paths >= rows_at:

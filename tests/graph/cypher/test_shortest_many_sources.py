@@ -17,7 +17,7 @@ from psycopg.types.json import Jsonb
 from houndgraph.db import Database
 from houndgraph.graph import paths
 from houndgraph.graph.budget import ResultTooLarge, WorkBudget, WorkExhausted
-from houndgraph.graph.cypher import path_bound, statement
+from houndgraph.graph.cypher import ast, path_bound, statement
 from houndgraph.graph.cypher.execute import run_query
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.translate import shortest
@@ -254,8 +254,8 @@ def test_the_path_budget_bound_refuses_only_what_the_search_refuses(
     # a search whose paths must pass the path budget. Under any budget, a query must answer as it does without
     # the bound: the same rows, or the same refusal (the row budget's when the statement sees its rows first).
     monkeypatch.setattr(path_bound, "PAIR_MEMBERS_GUESS", 10**6)  # always take the bound's traversal here
-    # Odd seeds join each frontier node's bits to its edges (what many roots sharing a traversal do).
-    monkeypatch.setattr(path_bound, "BIT_SETS_APART", 0 if seed % 2 else path_bound.BIT_SETS_APART)
+    # Odd seeds renumber the node ids for the bound's in-memory traversal (what sparse ids make it do).
+    monkeypatch.setattr(path_bound, "SPARSE_IDS", 0 if seed % 2 else path_bound.SPARSE_IDS)
     _drawn(empty_graph, seed)
     queries = [f"{form} {PATH_ROW}", f"{form} RETURN count(p)", f"{form} {PATH_ROW} ORDER BY u.name"]
     whole = WorkBudget()
@@ -297,3 +297,58 @@ def test_a_search_past_the_path_budget_is_refused_before_it_starts(
         expected = _outcome(empty_graph, query, WorkBudget(max_path_members=bound))
     assert _outcome(empty_graph, query, at) == expected, f"seed {seed}"
     assert at.nodes > 0, f"seed {seed}"
+
+
+# An earlier MATCH picks the targets (the UI's "shortest paths to domain controllers"), and the sources are told
+# apart from them: the end point queries leave out `u <> t` and list the sources once, not once per target.
+EARLIER_MATCH_FORMS = [
+    "MATCH (t:B) WHERE t.v >= 1 MATCH p=shortestPath((u:A)-[:R*1..]->(t)) WHERE u <> t AND u.v >= 1",
+    "MATCH (t:B) MATCH p=shortestPath((u)-[:R*1..]->(t)) WHERE NOT t = u",
+    "MATCH (t:B) MATCH p=allShortestPaths((u:A)-[:R*1..]-(t)) WHERE t <> u",
+    "MATCH (t:B) WHERE t.v = 0 MATCH p=shortestPath((u:A)-[:R*1..]->(t)) WHERE u <> t AND u.v >= t.v",
+    "MATCH (t) WHERE t.v = 3 MATCH p=shortestPath((u:B)-[:R*0..]->(t)) WHERE u <> t",
+]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("form", EARLIER_MATCH_FORMS)
+def test_ends_picked_by_an_earlier_match_answer_as_the_plain_end_point_queries(
+        empty_graph: Database, seed: int, form: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _drawn(empty_graph, seed)
+    request = shortest.requests(parse(f"{form} RETURN p"), {"A": 1, "B": 2, "R": 3})[0]
+    sources = request.sources.parts[0].clauses
+    independent = "u.v >= t.v" not in form and "*0.." not in form
+    # The plan, without timing: the sources' query takes one earlier row (WITH ... LIMIT 1), and no `u <> t`.
+    assert any(isinstance(c, ast.With) and c.projection.limit is not None for c in sources) is independent, form
+    assert ("<>" in repr(sources) or "'NOT'" in repr(sources)) is ("*0.." in form), form
+    queries = [f"{form} {PATH_ROW}", f"{form} {PATH_ROW} LIMIT 2", f"{form} RETURN count(p)"]
+    budgets = [WorkBudget(), WorkBudget(max_rows=2), WorkBudget(max_path_members=12)]
+    for query in queries:
+        with monkeypatch.context() as plain:
+            plain.setattr(shortest, "_other_end", lambda *args: None)
+            plain.setattr(shortest, "_one_earlier_row_enough", lambda *args: False)
+            expected = [_outcome(empty_graph, query, budget) for budget in budgets]
+        found = [_outcome(empty_graph, query, budget) for budget in budgets]
+        assert found == expected, f"seed {seed}: {query}"
+
+
+def test_the_bound_reaches_nodes_numbered_past_every_root_goal_and_edge_start(empty_graph: Database) -> None:
+    # a -> b and a -> c, c numbered last and neither root nor goal: the in-memory traversal must hold it.
+    with empty_graph.connect_raw(autocommit=True) as conn:
+        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+        conn.execute("INSERT INTO kind (name) VALUES ('R') ON CONFLICT (name) DO NOTHING")
+        a, b, d, c = (row[0] for row in conn.execute(
+            "INSERT INTO node (kind_ids, properties) SELECT '{}', '{}' FROM generate_series(1, 4) RETURNING id"))
+        (kind,) = (row[0] for row in conn.execute("SELECT id FROM kind WHERE name = 'R'"))
+        for start, end in ((a, b), (a, c)):
+            conn.execute("INSERT INTO edge (start_id, end_id, kind_id) VALUES (%s, %s, %s)", (start, end, kind))
+
+    async def bound(max_members: int) -> None:
+        async with await psycopg.AsyncConnection.connect(empty_graph.conninfo) as conn:
+            await path_bound.refuse_past_path_budget(
+                conn, [a], [b, d], kind_ids=[kind], direction=paths.Direction.OUT, min_depth=1, max_depth=None,
+                all_paths=False, budget=WorkBudget(max_path_members=max_members), rows_at=None)
+
+    asyncio.run(bound(3))  # a -> b: three members, within the budget
+    with pytest.raises(WorkExhausted):
+        asyncio.run(bound(2))

@@ -133,8 +133,12 @@ def _coalesce(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 
 def _string_function(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    text = text_of(one(args, e.name))
-    return Typed(f"to_jsonb({STRING_FUNCTIONS[e.name].replace('s', text, 1)})", T.JSON)
+    return Typed(f"to_jsonb({string_call(STRING_FUNCTIONS[e.name], text_of(one(args, e.name)))})", T.JSON)
+
+
+def string_call(function: str, text: str) -> str:
+    """A function of STRING_FUNCTIONS (`lower(s)`) applied to `text`."""
+    return function.replace("(s)", f"({text})", 1)
 
 
 def _json_helper(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:

@@ -105,9 +105,19 @@ def _request(part: a.PatternPart, clause: a.Match, prefix: tuple[a.Clause, ...],
     low, high = _bounds(part)
     rel = part.rels[0]
     kind_ids = tuple(relationship_kind_ids(kinds, rel.types)) if rel.types else None
-    return ShortestRequest(_endpoint_query(part.nodes[0], clause, prefix, bound),
-                           _endpoint_query(part.nodes[1], clause, prefix, bound),
+    left, right = part.nodes
+    return ShortestRequest(_endpoint_query(left, clause, prefix, bound, _other_end(left, right, low)),
+                           _endpoint_query(right, clause, prefix, bound, _other_end(right, left, low)),
                            kind_ids, rel.direction, low, high, part.shortest is a.Shortest.ALL)
+
+
+def _other_end(node: a.NodePattern, other: a.NodePattern, low: int) -> str | None:
+    """The other end's variable when `node <> other` may be left out of the end's candidates: a search of paths
+    of one step or more never pairs a node with itself, so the only candidate it keeps out (a node that is
+    the other end in every row) would not have been searched from anyway."""
+    if low < 1 or node.variable is None or other.variable is None or node.variable == other.variable:
+        return None
+    return other.variable
 
 
 def _bound_after(clause: a.Clause, bound: list[str]) -> list[str]:
@@ -157,19 +167,50 @@ def free_variables(e: a.Expr) -> set[str]:
 
 
 def _endpoint_query(node: a.NodePattern, clause: a.Match, prefix: tuple[a.Clause, ...],
-                    bound: Sequence[str]) -> a.Query:
+                    bound: Sequence[str], other_end: str | None = None) -> a.Query:
     variable = node.variable or " end"
     known = set(bound) | {variable}
     where: a.Expr | None = None
     for term in conjuncts(clause.where):
-        if free_variables(term) <= known:
+        if free_variables(term) <= known and not (other_end is not None and _unequal(term, variable, other_end)):
             where = term if where is None else a.Binary("AND", where, term)
     pattern = a.PatternPart(None, (a.NodePattern(variable, node.labels, node.properties),), ())
     # The node itself, not id(): a node column is a plain bigint, where a number is read back as JSON. Alone in
     # its MATCH, with no earlier clause or input row, the node pattern gives each node once: no DISTINCT over the
     # 150k nodes of `(n:Base)`.
     ids = a.Projection((a.ProjectionItem(a.Variable(variable), "id"),), distinct=bool(prefix or bound))
+    if _one_earlier_row_enough(prefix, bound, variable, where, node):
+        # An end that depends on no earlier row (`MATCH (c)-[:MemberOf]->(g) ... MATCH (n:Base)`): its candidates
+        # are its own nodes whenever the earlier clauses give a row at all, one row of which is enough. Each
+        # earlier row would otherwise bring every node again (4 controllers x 150k nodes, then DISTINCT).
+        one = a.With(a.Projection((a.ProjectionItem(a.Literal(1), " any row"),), limit=a.Literal(1)))
+        ids = a.Projection((a.ProjectionItem(a.Variable(variable), "id"),))
+        return a.Query((a.SingleQuery((*prefix, one, a.Match((pattern,), where), a.Return(ids))),))
     return a.Query((a.SingleQuery((*prefix, a.Match((pattern,), where), a.Return(ids))),))
+
+
+def _one_earlier_row_enough(prefix: tuple[a.Clause, ...], bound: Sequence[str], variable: str,
+                            where: a.Expr | None, node: a.NodePattern) -> bool:
+    """Whether the end's candidates depend on the earlier clauses only by whether they give a row: the end is
+    new, and neither its conditions nor its property map name a variable bound before."""
+    used = (free_variables(where) if where is not None else set()) | _map_variables(node)
+    return bool(prefix) and variable not in bound and not used & set(bound)
+
+
+def _unequal(term: a.Expr, variable: str, other: str) -> bool:
+    """Whether `term` is `variable <> other` (either way round, or as NOT ... = ...)."""
+    if isinstance(term, a.Unary) and term.op == "NOT" and isinstance(term.operand, a.Binary) \
+            and term.operand.op == "=":
+        sides = (term.operand.left, term.operand.right)
+    elif isinstance(term, a.Binary) and term.op == "<>":
+        sides = (term.left, term.right)
+    else:
+        return False
+    return {side.name if isinstance(side, a.Variable) else None for side in sides} == {variable, other}
+
+
+def _map_variables(node: a.NodePattern) -> set[str]:
+    return free_variables(node.properties) if node.properties is not None else set()
 
 
 def shortest_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart) -> list[tuple[a.RelPattern, Typed]]:

@@ -41,6 +41,8 @@ class Translation:
     node_texts: dict[a.Expr, str] = field(default_factory=dict)
     # The text column of a value computed once per row where it comes from (an UNWIND's element), by its SQL.
     texts: dict[str, str] = field(default_factory=dict)
+    # And the columns of its string functions, by the function's SQL (`lower(s)`).
+    text_functions: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @contextmanager
     def within(self, *, aggregating: bool | None = None, top_match: bool | None = None,
