@@ -4,6 +4,7 @@ with the same answers whichever end it starts from."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -249,6 +250,18 @@ def test_the_ends_after_an_earlier_match_give_each_shortest_path_once(run: Any) 
 _PER_NODE = re.compile(r"CROSS JOIN \(SELECT (n\d+)\.\*, .* AS t0(, .* AS t1)? FROM node AS \1 OFFSET 0\) AS \1")
 
 
+def _same_answer_without(run: Any, monkeypatch: pytest.MonkeyPatch, query: str, module: Any, name: str,
+                         off: Any, plain_sql: Callable[[str], bool]) -> list[str]:
+    """The query's rows (as reprs, sorted), checked equal to those with `module.name` replaced by `off`, the
+    plan choice switched off (`plain_sql` tells the plain statement from the chosen one)."""
+    answer = sorted(map(repr, rows(run(query))))
+    with monkeypatch.context() as plain:
+        plain.setattr(module, name, off)
+        assert plain_sql(translate(parse(query), KINDS).sql)
+        assert answer == sorted(map(repr, rows(run(query))))
+    return answer
+
+
 @pytest.mark.parametrize(("query", "per_node"), [
     # Every node against every word: the node's lower-cased name and description are computed once per node.
     ("UNWIND ['ali', 'LAB', 'win', 3, null] AS word MATCH (n) WHERE toLower(n.name) CONTAINS toLower(word) "
@@ -271,11 +284,8 @@ def test_string_functions_of_a_node_compared_with_earlier_rows_are_computed_once
     assert bool(_PER_NODE.search(sql)) is per_node, sql
     # The words' text is computed once per word as well.
     assert "END AS t, lower(CASE" in sql
-    answer = sorted(map(repr, rows(run(query))))
-    with monkeypatch.context() as plain:
-        plain.setattr(patterns, "per_node_texts", lambda *args: {})
-        assert not _PER_NODE.search(translate(parse(query), KINDS).sql)
-        assert answer == sorted(map(repr, rows(run(query))))
+    answer = _same_answer_without(run, monkeypatch, query, patterns, "per_node_texts", lambda *args: {},
+                                  lambda plain: not _PER_NODE.search(plain))
     if per_node:
         assert answer
 
@@ -293,12 +303,8 @@ def test_a_part_of_a_split_at_a_written_position_reads_the_text_array(run: Any, 
                                                                       query: str) -> None:
     sql = translate(parse(query), KINDS).sql
     assert "hg_index(" not in sql and "(string_to_array(" in sql, sql
-    answer = sorted(map(repr, rows(run(query))))
-    with monkeypatch.context() as plain:
-        plain.setattr(expressions, "_split_part", lambda e: False)
-        assert "hg_index(" in translate(parse(query), KINDS).sql
-        assert answer == sorted(map(repr, rows(run(query))))
-    assert answer
+    assert _same_answer_without(run, monkeypatch, query, expressions, "_split_part", lambda e: False,
+                                lambda plain: "hg_index(" in plain)
 
 
 def test_a_part_of_a_split_counted_from_the_end_or_past_an_int_reads_the_list() -> None:
@@ -320,12 +326,8 @@ def test_string_functions_of_an_unwound_element_are_computed_once_per_element(
         run: Any, monkeypatch: pytest.MonkeyPatch, query: str) -> None:
     sql = translate(parse(query), KINDS).sql
     assert re.search(r"WHERE .*u\d+\.f\d", sql), sql
-    answer = sorted(map(repr, rows(run(query))))
-    with monkeypatch.context() as plain:
-        plain.setattr(expressions, "computed_per_element", lambda *args: None)
-        assert not re.search(r"u\d+\.f\d", translate(parse(query), KINDS).sql)
-        assert answer == sorted(map(repr, rows(run(query))))
-    assert answer
+    assert _same_answer_without(run, monkeypatch, query, expressions, "computed_per_element", lambda *args: None,
+                                lambda plain: not re.search(r"u\d+\.f\d", plain))
 
 
 def test_reverse_of_a_string(run: Any) -> None:
@@ -344,9 +346,5 @@ def test_an_equality_with_a_side_that_is_a_string_by_its_form_compares_jsonb(
         run: Any, monkeypatch: pytest.MonkeyPatch, query: str) -> None:
     # Never a list or a map: Cypher's `=` is jsonb's, without the list and map cases (each reading both sides).
     assert "WITH ORDINALITY" not in translate(parse(query), KINDS).sql
-    answer = sorted(map(repr, rows(run(query))))
-    with monkeypatch.context() as plain:
-        plain.setattr(expressions, "_scalar_by_form", lambda e: False)
-        assert "WITH ORDINALITY" in translate(parse(query), KINDS).sql
-        assert answer == sorted(map(repr, rows(run(query))))
-    assert answer
+    assert _same_answer_without(run, monkeypatch, query, expressions, "_scalar_by_form", lambda e: False,
+                                lambda plain: "WITH ORDINALITY" in plain)
