@@ -36,17 +36,9 @@ from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, connected_components
 
+from houndgraph.graph.arrays import row_positions
+
 _NONE = np.iinfo(np.int64).max  # an empty witness slot
-
-
-def _ranges(starts: NDArray[np.int64], rows: NDArray[np.int64]) -> NDArray[np.int64]:
-    """The positions `starts[r]:starts[r + 1]` of every row `r` in `rows`, concatenated."""
-    lengths = starts[rows + 1] - starts[rows]
-    total = int(lengths.sum())
-    if not total:
-        return np.empty(0, dtype=np.int64)
-    offsets = np.repeat(starts[rows] - np.cumsum(lengths) + lengths, lengths)
-    return offsets + np.arange(total)
 
 
 def _keep_smallest(found: NDArray[np.int64], owners: NDArray[np.int64], values: NDArray[np.int64]) -> None:
@@ -159,13 +151,13 @@ class Membership:
         waiting = np.diff(parent_start)  # member components not done yet
         ready = np.flatnonzero(waiting == 0)
         while ready.size:
-            edges = _ranges(parent_start, ready)
+            edges = row_positions(parent_start, ready)
             if edges.size:
                 values = found[children[edges]]
                 owners = np.repeat(parents[edges], limit)
                 _keep_smallest(found, np.concatenate([np.repeat(ready, limit), owners]),
                                np.concatenate([found[ready].ravel(), values.ravel()]))
-            released = parents[by_child[_ranges(child_start, ready)]]
+            released = parents[by_child[row_positions(child_start, ready)]]
             if not released.size:
                 break
             waiting = waiting - np.bincount(released, minlength=components)

@@ -25,6 +25,8 @@ from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from houndgraph.graph.arrays import row_positions
+
 Ids = NDArray[np.signedinteger[Any]]  # node ids are int64; dense indexes int32 or int64
 Mask = NDArray[np.bool_]
 Bits = NDArray[np.uint64]
@@ -60,14 +62,8 @@ class _Reverse:
 
     def inbound(self, nodes: Ids) -> tuple[Ids, Ids]:
         """For the given nodes, every `(start, end)` of their inbound edges, as two parallel arrays."""
-        first, last = self.indptr[nodes], self.indptr[nodes + 1]
-        lengths = last - first
-        total = int(lengths.sum())
-        if total == 0:
-            empty = np.empty(0, dtype=np.int64)
-            return empty, empty
-        offsets = np.repeat(first - np.cumsum(lengths) + lengths, lengths) + np.arange(total, dtype=np.int64)
-        return self.indices[offsets], np.repeat(nodes, lengths)
+        lengths = self.indptr[nodes + 1] - self.indptr[nodes]
+        return self.indices[row_positions(self.indptr, nodes)], np.repeat(nodes, lengths)
 
     def ancestors(self, targets: Ids) -> Mask:
         seen = np.zeros(self.size, dtype=np.bool_)

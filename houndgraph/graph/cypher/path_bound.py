@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from houndgraph.graph import paths as graph_paths
+from houndgraph.graph.arrays import row_positions
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection, int_array
 
@@ -106,13 +107,8 @@ class Adjacency:
               ) -> tuple[NDArray[np.int64], NDArray[np.uint64]]:
         """The nodes next to `frontier` (each node once) and the OR of the `bits` of the frontier nodes each is
         next to. `ors`: zeros, one per node, lent as the OR's workspace and left as zeros."""
-        starts, counts = self.first[frontier], self.first[frontier + 1] - self.first[frontier]
-        total = int(counts.sum())
-        if total == 0:
-            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.uint64)
-        offsets = np.cumsum(counts) - counts
-        fars = self.far[np.arange(total, dtype=np.int64) + np.repeat(starts - offsets, counts)]
-        np.bitwise_or.at(ors, fars, np.repeat(bits, counts))
+        fars = self.far[row_positions(self.first, frontier)]
+        np.bitwise_or.at(ors, fars, np.repeat(bits, self.first[frontier + 1] - self.first[frontier]))
         reached = np.flatnonzero(ors)
         found = ors[reached]
         ors[reached] = 0
