@@ -18,27 +18,13 @@ import os
 import tempfile
 from pathlib import Path
 
-import psutil
 from http_queries import percentile  # bench/http_queries.py
 from ingest import DOMAIN_ADMINS, Layout  # bench/ingest.py
-from load import Connection  # bench/load.py
-from scale import serve  # bench/scale.py
+from load import Connection, CpuMeter  # bench/load.py
+from scale import path_user, serve  # bench/scale.py
 
 
-def service_cpu(process: psutil.Process) -> float:
-    """CPU seconds of the service and its worker processes."""
-    total = 0.0
-    for each in [process, *process.children(recursive=True)]:
-        try:
-            times = each.cpu_times()
-            total += times.user + times.system
-        except psutil.Error:
-            pass
-    return total
-
-
-async def timed(url: str, token: str, path: str, rounds: int, process: psutil.Process
-                ) -> tuple[list[float], float, int]:
+async def timed(url: str, token: str, path: str, rounds: int, meter: CpuMeter) -> tuple[list[float], float, int]:
     """Each request's seconds (after five untimed ones), the service's CPU per request, the last status."""
     connection = await Connection.open(url)
     try:
@@ -46,13 +32,13 @@ async def timed(url: str, token: str, path: str, rounds: int, process: psutil.Pr
         status = 0
         for _ in range(5):
             status = await connection.request("GET", path, headers, b"")
-        cpu = service_cpu(process)
+        before = meter.read()
         timings = []
         for _ in range(rounds):
             started = asyncio.get_running_loop().time()
             status = await connection.request("GET", path, headers, b"")
             timings.append(asyncio.get_running_loop().time() - started)
-        return timings, (service_cpu(process) - cpu) / rounds, status
+        return timings, CpuMeter.spent(before, meter.read())["service"] / rounds, status
     finally:
         connection.close()
 
@@ -64,7 +50,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200)
     args = parser.parse_args()
     layout = Layout.of(args.objects)
-    user = layout.user(next(i for i in range(7, layout.users) if i % 10 != 0))  # scale.py's user
+    user = path_user(layout)
     routes = [
         ("self", "/api/v2/self"),
         ("shortest path user -> Domain Admins", f"/api/v2/graphs/shortest-path?start_node={user}"
@@ -78,7 +64,7 @@ def main() -> None:
         print(f"{'route':38} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'CPU ms':>7} {'HTTP':>5} {'load':>5}")
         for name, path in routes:
             timings, cpu, status = asyncio.run(timed(str(http.base_url).rstrip("/"), token, path, args.rounds,
-                                                     process))
+                                                     CpuMeter({"service": process.pid})))
             ordered = sorted(timings)
             print(f"{name:38} {percentile(ordered, 0.5) * 1000:7.1f} {percentile(ordered, 0.9) * 1000:7.1f} "
                   f"{percentile(ordered, 0.99) * 1000:7.1f} {cpu * 1000:7.2f} {status:5} {os.getloadavg()[0]:5.1f}")
