@@ -308,16 +308,26 @@ def ingest(database: Database, paths: list[Path], batch_size: int, sequential: b
     seen_at = datetime.now(UTC)
     for path in paths:
         document = IngestFile(name=path.name, parent_name=None, open=_opener(path))
+        started = time.perf_counter()
         with database.connect_raw() as conn:
+            row = conn.execute("SELECT pg_backend_pid()").fetchone()
+            backend = int(row[0]) if row else 0
             store = GraphStore(conn)
             warnings: list[str] = []
             batches = read_file(document, batch_size=batch_size, warnings=warnings)
+            written = WriteStats()
             if sequential:
                 for batch in batches:
-                    total += store.write(batch, seen_at=seen_at)
+                    written += store.write(batch, seen_at=seen_at)
             else:
-                total += store.write_all(batches, seen_at=seen_at)
+                written = store.write_all(batches, seen_at=seen_at)
             conn.commit()
+            backend_cpu = cpu(backend, reaped=False)
+        total += written
+        wall = time.perf_counter() - started
+        print(f"  {path.stem.rsplit('_', 1)[1]}: {written.nodes:,} nodes, {written.edges:,} edges in {wall:.1f} s "
+              f"({written.edges / wall:,.0f} edges/s), backend CPU {backend_cpu:.1f} s "
+              f"({backend_cpu * 1e6 / max(written.edges, 1):.1f} us/edge)")  # fmt: skip
         for warning in warnings:
             print(f"  warning ({path.name}): {warning}", file=sys.stderr)
     return total
@@ -410,6 +420,14 @@ SELECT wal_bytes, wal_fpi, num_requested, num_timed FROM pg_stat_wal, pg_stat_ch
 """
 
 
+# `--statements`: where the server's time went, by statement (the start of its text, on one line).
+TOP_STATEMENTS = """
+SELECT total_exec_time / 1000, calls, rows, shared_blks_hit, shared_blks_read, shared_blks_written, wal_bytes,
+       left(regexp_replace(query, '\\s+', ' ', 'g'), 90)
+FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12
+"""
+
+
 def _tune(database: Database, data_dir: Path, settings: dict[str, str]) -> Database:
     """Apply server settings with a restart; again after it, over those the service's start applies
     (`db.EMBEDDED_SETTINGS`, reloadable), so `--set max_wal_size=1GB` measures the server's own default."""
@@ -437,6 +455,8 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="write the collection here and keep it")
     parser.add_argument("--sequential", action="store_true", help="GraphStore.write per batch, no read-ahead")
     parser.add_argument("--read-only", action="store_true", help="CPU seconds of read_file per file, no database")
+    parser.add_argument("--statements", action="store_true",
+                        help="load pg_stat_statements and print the statements that took the most time")
     parser.add_argument("--order", choices=("reading", "sharphound"), default="reading",
                         help="the files in the datapipe's reading order (as an upload is read), or as SharpHound "
                              "writes them")
@@ -464,6 +484,8 @@ def main() -> None:
             database.migrate()
             server_settings = dict(TUNED_SETTINGS) if args.tuned else {}
             server_settings.update(item.split("=", 1) for item in args.set)
+            if args.statements:
+                server_settings["shared_preload_libraries"] = "pg_stat_statements"
             if server_settings:
                 database = _tune(database, data_dir, server_settings)
             with database.connect_raw() as conn:
@@ -472,6 +494,10 @@ def main() -> None:
                     "SELECT string_agg(name || '=' || setting || coalesce(unit, ''), ' ') FROM pg_settings "
                     "WHERE name = ANY(%s)", ([*TUNED_SETTINGS, "wal_init_zero", *server_settings],)
                 ).fetchone()  # fmt: skip
+                if args.statements:
+                    conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+                    conn.execute("SELECT pg_stat_statements_reset()")
+                    conn.commit()
             rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             load_before = os.getloadavg()[0]
             cpu_before = time.process_time(), postgres_cpu_by_role(data_dir)
@@ -486,6 +512,7 @@ def main() -> None:
             with database.connect_raw() as conn:
                 tuples = conn.execute(TUPLE_COUNTS).fetchall()
                 wal = conn.execute(WAL_COUNTS).fetchone()
+                statements = conn.execute(TOP_STATEMENTS).fetchall() if args.statements else []
         finally:
             database.close()
 
@@ -509,6 +536,11 @@ def main() -> None:
     print(f"objects/s: {args.objects / wall:,.0f}")
     print(f"edges/s: {stats.edges / wall:,.0f}")
     print(f"peak RSS: {peak_rss:,.0f} MB (before ingest {rss_before:,.0f} MB)")
+    if statements:
+        print("statements by time (s, calls, rows, shared blocks hit/read/written, WAL MB):")
+        for seconds, calls, rows, hit, read, written_blocks, wal_bytes, text in statements:
+            print(f"  {seconds:7.2f} {calls:6,} {rows:10,} {hit:12,} {read:8,} {written_blocks:8,} {float(wal_bytes) / 1e6:8.0f}  "
+                  f"{text}")
 
 
 if __name__ == "__main__":
