@@ -35,7 +35,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from houndgraph.datapipe.loop_repository import SHARPHOUND_READING_ORDER
-from houndgraph.db import Database
+from houndgraph.db import Database, restart_embedded
 from houndgraph.graph.store import GraphStore, WriteStats
 from houndgraph.ingest import IngestFile, read_file
 from houndgraph.settings import Settings
@@ -428,14 +428,11 @@ FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12
 """
 
 
-def _tune(database: Database, data_dir: Path, settings: dict[str, str]) -> Database:
-    """Apply server settings with a restart; again after it, over those the service's start applies
-    (`db.EMBEDDED_SETTINGS`, reloadable), so `--set max_wal_size=1GB` measures the server's own default."""
+def _tune(database: Database, settings: dict[str, str]) -> None:
+    """Apply server settings over those the service's start applies (`db.EMBEDDED_SETTINGS`), with a restart, so
+    `--set max_wal_size=1GB --set shared_buffers=160MB` measures the server's own defaults."""
     _alter_system(database, settings)
-    database.close()
-    database = Database.open(Settings(data_dir=data_dir))
-    _alter_system(database, settings)
-    return database
+    restart_embedded(database.embedded)
 
 
 def _alter_system(database: Database, settings: dict[str, str]) -> None:
@@ -487,7 +484,7 @@ def main() -> None:
             if args.statements:
                 server_settings["shared_preload_libraries"] = "pg_stat_statements"
             if server_settings:
-                database = _tune(database, data_dir, server_settings)
+                _tune(database, server_settings)
             with database.connect_raw() as conn:
                 row = conn.execute("SHOW server_version").fetchone()
                 settings = conn.execute(
@@ -539,8 +536,8 @@ def main() -> None:
     if statements:
         print("statements by time (s, calls, rows, shared blocks hit/read/written, WAL MB):")
         for seconds, calls, rows, hit, read, written_blocks, wal_bytes, text in statements:
-            print(f"  {seconds:7.2f} {calls:6,} {rows:10,} {hit:12,} {read:8,} {written_blocks:8,} {float(wal_bytes) / 1e6:8.0f}  "
-                  f"{text}")
+            print(f"  {seconds:7.2f} {calls:6,} {rows:10,} {hit:12,} {read:8,} {written_blocks:8,} "
+                  f"{float(wal_bytes) / 1e6:8.0f}  {text}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from houndgraph.db import EMBEDDED_SETTINGS, Database, embedded_settings
+from houndgraph.db import EMBEDDED_SETTINGS, Database, embedded_settings, restart_embedded
 from houndgraph.settings import Settings
 
 
@@ -58,5 +60,39 @@ def test_the_embedded_server_gets_its_checkpoint_settings_at_every_start() -> No
         database = Database.open(Settings(data_dir=Path(data_dir)))
         try:
             assert _server_settings(database, EMBEDDED_SETTINGS) == EMBEDDED_SETTINGS
+        finally:
+            database.close()
+
+
+def _open_in_another_process(data_dir: str) -> None:
+    """A service's start: `Database.open` in a process of its own, which leaves the server running when it exits
+    (this one holds it too)."""
+    code = ("import sys; from pathlib import Path; from houndgraph.db import Database; "
+            "from houndgraph.settings import Settings; Database.open(Settings(data_dir=Path(sys.argv[1])))")
+    subprocess.run([sys.executable, "-c", code, data_dir], check=True, timeout=120)
+
+
+def test_a_start_restarts_the_embedded_server_for_its_buffer_cache_only_when_no_one_else_is_connected() -> None:
+    # shared_buffers is read only when the server starts: a start restarts the server to apply it, except when it
+    # finds another process connected, whose connection (and work) a restart would drop; the value is then written
+    # for a later start.
+    with tempfile.TemporaryDirectory(prefix="hg-settings-", dir="/tmp") as data_dir:
+        wanted = EMBEDDED_SETTINGS["shared_buffers"]
+        database = Database.open(Settings(data_dir=Path(data_dir)))
+        try:
+            with database.connect_raw(autocommit=True) as conn:
+                assert embedded_settings(conn)["shared_buffers"] == wanted
+                conn.execute("ALTER SYSTEM SET shared_buffers = '128MB'")
+            restart_embedded(database.embedded)
+            with database.connect_raw(autocommit=True) as holder:
+                assert holder.execute("SHOW shared_buffers").fetchone() == ("128MB",)
+                _open_in_another_process(data_dir)
+                assert holder.execute("SHOW shared_buffers").fetchone() == ("128MB",)
+                written = holder.execute("SELECT setting FROM pg_file_settings WHERE name = 'shared_buffers' "
+                                         "ORDER BY seqno DESC LIMIT 1").fetchone()  # fmt: skip
+                assert written == (wanted,)
+            _open_in_another_process(data_dir)
+            with database.connect_raw() as conn:
+                assert embedded_settings(conn)["shared_buffers"] == wanted
         finally:
             database.close()
