@@ -24,10 +24,12 @@ class NodeCache:
     Edge ends repeat heavily (every ACL names the same few admin groups, every object its OU), so
     most ends of a batch were seen in an earlier one and need neither a lookup nor an upsert. Valid
     only within one transaction and while nobody else writes nodes (hence the writer lock); the store
-    clears it when a new transaction begins. Bounded: emptied whenever it reaches `limit` entries.
+    clears it when a new transaction begins. Bounded: emptied whenever it reaches `limit` entries (about 320
+    bytes each, so 32 MB at most). At 100k objects, ingest looked up 339k objects with 20k entries, 274k with 100k
+    and 254k with no limit: a file's batches name the same members, sessions and children again.
     """
 
-    def __init__(self, limit: int = 20_000) -> None:
+    def __init__(self, limit: int = 100_000) -> None:
         self._limit = limit
         self._states: dict[str, NodeState] = {}
 
