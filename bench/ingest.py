@@ -53,9 +53,10 @@ ACCOUNT_OPERATORS = f"{DOMAIN}-S-1-5-32-548"
 WELL_KNOWN_GROUPS = (DOMAIN_ADMINS, ENTERPRISE_ADMINS, KEY_ADMINS, DOMAIN_USERS, DOMAIN_COMPUTERS,
                      ADMINISTRATORS, ACCOUNT_OPERATORS)  # fmt: skip
 FIRST_RID = 1100
-# Settings tried against the embedded server's (shared_buffers 160MB; max_wal_size 1GB and checkpoint_timeout 5min
-# until the service set 8GB and 30min, `db.EMBEDDED_SETTINGS`: `--set max_wal_size=1GB --set checkpoint_timeout=5min`
-# measures the old ones). At 300k objects, in SharpHound's order with a lastseen per file, these cut the WAL from 3.8
+# Settings tried against the embedded server's (shared_buffers 128MB until the service set an eighth of memory up to
+# 1GB, max_wal_size 1GB and checkpoint_timeout 5min until it set 8GB and 30min, `db.EMBEDDED_SETTINGS`: `--set
+# shared_buffers=128MB --set max_wal_size=1GB --set checkpoint_timeout=5min` measures the old ones). At 300k objects,
+# in SharpHound's order with a lastseen per file, these cut the WAL from 3.8
 # to 3.2 GB but not the time (71.7 s, 73.6 s tuned); in the reading order under one lastseen, the checkpoint
 # settings alone cut it from 3.55 to 2.34 GB and the full-page images from 170k to 6k. At 100k objects (load 4-5)
 # PostgreSQL spent 29.5 s of CPU with the defaults and 36.9 s tuned. `wal_init_zero=off` (no zero-filled new WAL
@@ -488,7 +489,7 @@ def main() -> None:
             with database.connect_raw() as conn:
                 row = conn.execute("SHOW server_version").fetchone()
                 settings = conn.execute(
-                    "SELECT string_agg(name || '=' || setting || coalesce(unit, ''), ' ') FROM pg_settings "
+                    "SELECT string_agg(name || '=' || current_setting(name), ' ') FROM pg_settings "
                     "WHERE name = ANY(%s)", ([*TUNED_SETTINGS, "wal_init_zero", *server_settings],)
                 ).fetchone()  # fmt: skip
                 if args.statements:

@@ -105,10 +105,10 @@ def _embedded_url(server: Any, database: str) -> str:
 
 def _shared_buffers() -> str:
     """The embedded server's buffer cache, in 8 kB pages: an eighth of the machine's memory, at most 1 GB and never
-    below the 160 MB initdb gives it. Ingest at 300k objects with 48 MB (the 1M database's ratio of data to the
-    160 MB cache) spent 10-20 % more PostgreSQL CPU per edge than with 160 MB (README's ingest rows)."""
+    below the 128 MB initdb gives it. Ingest at 300k objects with 48 MB of cache (about the 1M database's ratio of
+    data to 128 MB) spent 12 % more PostgreSQL CPU than with 128 MB (README's ingest rows)."""
     wanted = min(1 << 30, psutil.virtual_memory().total // 8)
-    return str(max(160 << 20, wanted) // 8192)
+    return str(max(128 << 20, wanted) // 8192)
 
 
 # Settings of the embedded server, in each setting's base unit as `pg_settings.setting` shows it (an external
