@@ -131,13 +131,15 @@ def per_node_texts(where: a.Expr | None, scope: Scope, patterns: tuple[a.Pattern
 
 def per_node_keys(where: a.Expr | None, scope: Scope, patterns: tuple[a.PatternPart, ...]
                   ) -> dict[str, list[a.Expr]]:
-    """The join keys to compute once per node row, by node variable: both sides of each top-level `x = y` of the
-    WHERE clause where `x` is computed from one node new to this MATCH and `y` from another
-    (`split(u1.name, '@')[0] = split(u2.name, '@')[0]`). Written into the join condition, each side is computed
-    again wherever the database compares it, and it judges a merge join cheap: it sorted both sets of 58k users,
-    whole rows, by a jsonb key (1 s). As a column of the node's scan (with its labels, under a subquery the
-    database does not flatten) each key is computed once, and the join hashes on two columns. A node with a
-    property map, or a WHERE condition that could find it by an index, keeps its plain scan."""
+    """The join keys to compute once per node row, by node variable: both sides of each top-level `x = y` or
+    `x <> y` of the WHERE clause where `x` is read or computed from one node new to this MATCH and `y` from
+    another (`split(u1.name, '@')[0] = split(u2.name, '@')[0]`, `n.domainsid <> m.domainsid`). Written into the
+    join condition, each side is computed again wherever the database compares it, and every node row travels
+    whole to the join: it sorted both sets of 58k users, whole rows, by a jsonb key for a merge join (1 s), and
+    passed 214k (member, group) pairs with the group's properties between processes to compare two domain
+    SIDs. As a column of the node's scan (with its labels, under a subquery the database does not flatten) each
+    key is computed once, the join hashes on two columns, and the properties no condition reads stay behind.
+    A node with a property map, or a WHERE condition that could find it by an index, keeps its plain scan."""
     if where is None:
         return {}
     terms = sp.conjuncts(where)
@@ -145,9 +147,9 @@ def per_node_keys(where: a.Expr | None, scope: Scope, patterns: tuple[a.PatternP
              if n.variable is not None and not scope.has(n.variable)}
     found: dict[str, list[a.Expr]] = {}
     for term in terms:
-        if not (isinstance(term, a.Binary) and term.op == "="):
+        if not (isinstance(term, a.Binary) and term.op in ("=", "<>")):
             continue
-        sides = [(_computed_from(side), side) for side in (term.left, term.right)]
+        sides = [(_read_from(side), side) for side in (term.left, term.right)]
         (left, _), (right, _) = sides
         if left is None or right is None or left == right or left not in nodes or right not in nodes:
             continue
@@ -162,6 +164,13 @@ def per_node_keys(where: a.Expr | None, scope: Scope, patterns: tuple[a.PatternP
 # What a join key may be computed from: a node's properties, literals, functions and operators of them.
 _KEY_PARTS = (a.Property, a.Variable, a.Literal, a.FunctionCall, a.Index, a.Binary, a.Unary, str, int, bool, float,
               type(None), tuple)
+
+
+def _read_from(e: a.Expr) -> str | None:
+    """The one variable `e` reads a property of, or is computed from (`_computed_from`)."""
+    if isinstance(e, a.Property) and isinstance(e.subject, a.Variable):
+        return e.subject.name
+    return _computed_from(e)
 
 
 def _computed_from(e: a.Expr) -> str | None:
