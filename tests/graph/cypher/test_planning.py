@@ -370,6 +370,8 @@ _KEY_COLUMNS = re.compile(r" AS k\d+ FROM node AS (n\d+)")
      "RETURN b.name", {"n2"}),
     ("MATCH (a:User {name: 'BOB@LAB.LOCAL'}), (b) WHERE toLower(a.domain) = toLower(b.domain) RETURN b.name",
      {"n2"}),
+    ("MATCH (a:User), (b:Group) WHERE a.name CONTAINS 'LI' AND toLower(a.domain) = toLower(b.domain) "
+     "RETURN a.name, b.name", {"n2"}),
     # A property equal to another node's value may find its node by an index; a comparison of one node with
     # itself joins nothing.
     ("MATCH (a), (b) WHERE a.name = toUpper(b.name) RETURN a.name, b.name", {"n2"}),

@@ -139,7 +139,8 @@ def per_node_keys(where: a.Expr | None, scope: Scope, patterns: tuple[a.PatternP
     passed 214k (member, group) pairs with the group's properties between processes to compare two domain
     SIDs. As a column of the node's scan (with its labels, under a subquery the database does not flatten) each
     key is computed once, the join hashes on two columns, and the properties no condition reads stay behind.
-    A node with a property map, or a WHERE condition that could find it by an index, keeps its plain scan."""
+    A node with a property map, or a WHERE condition that could find it by an index (a property compared with a
+    constant or another value), keeps its plain scan."""
     if where is None:
         return {}
     terms = sp.conjuncts(where)
@@ -156,8 +157,9 @@ def per_node_keys(where: a.Expr | None, scope: Scope, patterns: tuple[a.PatternP
         for variable, side in sides:
             assert variable is not None
             found.setdefault(variable, []).append(side)
+    filtered = where_filters(where)
     return {variable: list(dict.fromkeys(keys)) for variable, keys in found.items()
-            if nodes[variable].properties is None
+            if nodes[variable].properties is None and variable not in filtered
             and not any(_keyed(term, variable) or _rebinds(term, variable) for term in terms)}
 
 
