@@ -11,8 +11,9 @@ The corpus is read from the test modules that check its answers: the pre-built s
 CompassSecurity library (tests/graph/cypher/test_library*.py), the lab corpus (test_corpus.py) and the UI's
 pre-built searches (web/src/data/prebuilt.json, as tests/ui/test_prebuilt_queries.py reads it).
 
-Prints each query's time (the best of `--runs`), the slowest ten, how many take over 1 s, and the load
-average. `--keep DIR` keeps the database in DIR and reuses it on the next run (no rebuild).
+Prints each query's time (the best of `--runs`), the slowest ten, each error answer with its message, how many
+take over 1 s, and the load average. `--keep DIR` keeps the database in DIR and reuses it on the next run (no
+rebuild).
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ def time_queries(url: str, queries: list[tuple[str, str]], runs: int) -> list[tu
                 if seconds < best:
                     best, outcome = seconds, _outcome(response)
             timed.append((best, name, outcome, query))
-            print(f"{best * 1000:9.1f} ms  {name:24} {outcome:14} {_one_line(query)[:90]}", flush=True)
+            print(f"{best * 1000:9.1f} ms  {name:24} {_status(outcome):14} {_one_line(query)[:90]}", flush=True)
     return timed
 
 
@@ -164,7 +165,13 @@ def _outcome(response: httpx.Response) -> str:
         return f"{len(data.get('literals') or data.get('rows') or [])} rows"
     if response.status_code == 404:
         return "no results"
-    return f"HTTP {response.status_code}"
+    errors = response.json().get("errors") or [{}]
+    return f"HTTP {response.status_code}: {errors[0].get('message', '')}"
+
+
+def _status(outcome: str) -> str:
+    """The outcome without an error's message."""
+    return outcome.split(":", 1)[0]
 
 
 def _one_line(query: str) -> str:
@@ -208,10 +215,14 @@ def report(timed: list[tuple[float, str, str, str]], load_before: tuple[float, .
     timed.sort(reverse=True)
     print("\nslowest ten:")
     for seconds, name, outcome, query in timed[:10]:
-        print(f"{seconds * 1000:9.1f} ms  {name:24} {outcome:14} {_one_line(query)[:90]}")
+        print(f"{seconds * 1000:9.1f} ms  {name:24} {_status(outcome):14} {_one_line(query)[:90]}")
     over = [t for t in timed if t[0] > LIMIT_SECONDS]
     failed = [t for t in timed if t[2].startswith("HTTP")]
     total = sum(t[0] for t in timed)
+    if failed:
+        print("\nerror answers:")
+        for seconds, name, outcome, _ in sorted(failed, key=lambda t: t[1]):
+            print(f"{seconds * 1000:9.1f} ms  {name:24} {outcome}")
     print(f"\n{len(timed)} queries, {total:.1f} s in all; {len(over)} over {LIMIT_SECONDS:.0f} s; "
           f"{len(failed)} answered with an error status")
     print(f"load average (1, 5, 15 min): before {' '.join(f'{x:.2f}' for x in load_before)}, "

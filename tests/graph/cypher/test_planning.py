@@ -184,8 +184,9 @@ def test_a_walk_started_from_the_edges_finds_the_trails_of_one_started_from_ever
 
 def test_an_inequality_between_two_computed_values_adds_a_plain_filter(run: Any) -> None:
     query = "MATCH (a:User)-[:MemberOf]->(g:Group) WHERE a.domain <> g.domain RETURN a.name"
-    key = "(nullif(n1.properties->'domain', 'null'::jsonb) <> nullif(n2.properties->'domain', 'null'::jsonb))"
-    assert key in translate(parse(query), KINDS).sql
+    # The plain `<>` of the two nodes' key columns (per_node_keys), beside Cypher's.
+    sql = translate(parse(query), KINDS).sql
+    assert " AND (n1.k0 <> n2.k0)" in sql and "nullif(n1.properties->'domain', 'null'::jsonb) AS k0" in sql, sql
     # Cypher's inequality still decides: [null] <> [true] is null, so carol (no hasspn) and bob differ from no one.
     result = run("MATCH (a:User), (b:User) WHERE [a.hasspn] <> [b.hasspn] RETURN a.name, b.name")
     assert rows(result) == []
@@ -348,3 +349,68 @@ def test_an_equality_with_a_side_that_is_a_string_by_its_form_compares_jsonb(
     assert "WITH ORDINALITY" not in translate(parse(query), KINDS).sql
     assert _same_answer_without(run, monkeypatch, query, expressions, "_scalar_by_form", lambda e: False,
                                 lambda plain: "WITH ORDINALITY" in plain)
+
+
+_KEY_COLUMNS = re.compile(r" AS k\d+ FROM node AS (n\d+)")
+
+
+@pytest.mark.parametrize(("query", "keyed"), [
+    # The community corpus: users of the same name in two domains, their keys computed once per user.
+    ("MATCH (u1:User),(u2:User) WHERE split(u1.name,'@')[0] = split(u2.name,'@')[0] AND u1.domain <> u2.domain "
+     "AND tointeger(split(u1.objectid,'-')[7]) >= 1000 RETURN u1", {"n1", "n2"}),
+    ("MATCH (a:User), (b) WHERE split(a.name, '@')[1] = split(b.name, '.')[1] AND a <> b RETURN a.name, b.name",
+     {"n1", "n2"}),
+    ("MATCH (a), (b:Group) WHERE toLower(a.name) = toLower(b.name) RETURN a.name, b.name", {"n1", "n2"}),
+    # Two keys of a node; a node of a relationship pattern.
+    ("MATCH (a)-[:MemberOf]->(g), (b:User) WHERE toUpper(a.domain) = toUpper(b.domain) "
+     "AND size(split(a.name, '@')) = size(split(b.name, 'L')) RETURN a.name, g.name, b.name", {"n1", "n4"}),
+    ("MATCH (a), (b) WHERE a.pwdlastset + 1 = b.pwdlastset - 1 + 2 RETURN a.name, b.name", {"n1", "n2"}),
+    # A node found by an index, or by its map, keeps its plain scan.
+    ("MATCH (a:User), (b:User) WHERE a.name = 'ALICE@LAB.LOCAL' AND toLower(a.domain) = toLower(b.domain) "
+     "RETURN b.name", {"n2"}),
+    ("MATCH (a:User {name: 'BOB@LAB.LOCAL'}), (b) WHERE toLower(a.domain) = toLower(b.domain) RETURN b.name",
+     {"n2"}),
+    ("MATCH (a:User), (b:Group) WHERE a.name CONTAINS 'LI' AND toLower(a.domain) = toLower(b.domain) "
+     "RETURN a.name, b.name", {"n2"}),
+    # A property equal to another node's value may find its node by an index; a comparison of one node with
+    # itself joins nothing.
+    ("MATCH (a), (b) WHERE a.name = toUpper(b.name) RETURN a.name, b.name", {"n2"}),
+    ("MATCH (a), (b) WHERE toLower(a.name) = toUpper(a.domain) AND a <> b RETURN a.name, b.name", set()),
+    # Properties compared as unequal (users in groups of another domain): read once per node, the rest of the
+    # node's properties left behind.
+    ("MATCH p=(n:User)-[:MemberOf]->(m:Group) WHERE m.domainsid <> n.domainsid RETURN p", {"n1", "n2"}),
+    ("MATCH (n:User)-[:MemberOf]->(m:Group) WHERE [n.domain] <> [m.domain] OR n.domain IS NULL "
+     "RETURN n.name, m.name", set()),
+    ("MATCH (n:User)-[:MemberOf]->(m) WHERE n.domain <> m.domain AND NOT [n.domain] = [m.nothing] "
+     "RETURN n.name, m.name", {"n1", "n2"}),
+])
+def test_a_join_key_computed_from_one_node_each_side_is_a_column_of_the_node_scan(
+        run: Any, monkeypatch: pytest.MonkeyPatch, query: str, keyed: set[str]) -> None:
+    sql = translate(parse(query), KINDS).sql
+    assert set(_KEY_COLUMNS.findall(sql)) == keyed, sql
+    _same_answer_without(run, monkeypatch, query, patterns, "per_node_keys", lambda *args: {},
+                         lambda plain: not _KEY_COLUMNS.search(plain))
+
+
+def test_the_key_columns_give_the_pairs_of_the_plain_join(run: Any) -> None:
+    # The users of the same domain, each with the others.
+    result = run("MATCH (a:User), (b:User) WHERE split(a.name, '@')[1] = split(b.name, '@')[1] AND a <> b "
+                 "RETURN a.name, b.name")
+    assert sorted(rows(result)) == [("ALICE@LAB.LOCAL", "BOB@LAB.LOCAL"), ("ALICE@LAB.LOCAL", "CAROL@LAB.LOCAL"),
+                                    ("BOB@LAB.LOCAL", "ALICE@LAB.LOCAL"), ("BOB@LAB.LOCAL", "CAROL@LAB.LOCAL"),
+                                    ("CAROL@LAB.LOCAL", "ALICE@LAB.LOCAL"), ("CAROL@LAB.LOCAL", "BOB@LAB.LOCAL")]
+
+
+@pytest.mark.parametrize("query", [
+    "MATCH (n) WHERE toInteger(split(n.objectid, '-')[5]) >= 1102 RETURN n.name",
+    "MATCH (n) WHERE 1102.5 > toInteger(split(n.objectid, '-')[5]) RETURN n.name",
+    "UNWIND ['12', ' 7 ', '1e2', 'x', '', null, true, 3.7, -2, [1], {k: 1}] AS v "
+    "WITH v, toInteger(v) AS i, toFloat(v) AS f "
+    "RETURN v, toInteger(v) < 10, toFloat(v) >= 3.7, toIntegerOrNull(v) <= -2, toFloatOrNull(v) > 99, i, f",
+])
+def test_an_ordering_of_two_numbers_by_their_form_compares_jsonb(run: Any, monkeypatch: pytest.MonkeyPatch,
+                                                                  query: str) -> None:
+    # toInteger() against a number: jsonb's own ordering, not a call of hg_cmp per row.
+    assert "hg_cmp(" not in translate(parse(query), KINDS).sql
+    assert _same_answer_without(run, monkeypatch, query, expressions, "_number_by_form", lambda e: False,
+                                lambda plain: "hg_cmp(" in plain)

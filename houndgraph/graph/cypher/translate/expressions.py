@@ -36,6 +36,8 @@ Handler = Callable[[Translation, Any, Scope], Typed]
 COMPARISONS = {"=": "=", "<>": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 STRING_OPS = ("STARTS", "ENDS", "CONTAINS")
 OBJECT_ID = "objectid"
+# The functions whose value is a number or null, whatever their argument.
+NUMBER_FUNCTIONS = frozenset({"tointeger", "tofloat", "tointegerornull", "tofloatornull"})
 # The string operators between two SQL texts; null when either is null, as Cypher's.
 TEXT_STRING_OPS = {"STARTS": "starts_with({left}, {right})", "ENDS": "(right({left}, char_length({right})) = {right})",
                    "CONTAINS": "(strpos({left}, {right}) > 0)"}
@@ -46,6 +48,8 @@ def like_escape(text: str) -> str:
 
 
 def expr(st: Translation, e: a.Expr, scope: Scope) -> Typed:
+    if (column := st.node_keys.get(e)) is not None:
+        return Typed(column, T.JSON)
     handler = _handlers().get(type(e))
     if handler is None:
         raise UnsupportedCypher(type(e).__name__)
@@ -314,7 +318,18 @@ def comparison(st: Translation, e: a.Binary, scope: Scope) -> Typed:
         scalar = any(isinstance(side, a.Literal) or _scalar_by_form(side) for side in (e.left, e.right))
         equal = f"({lj} = {rj})" if scalar else list_equality(lj, rj)
         return Typed(equal if op == "=" else f"(NOT {equal})", T.BOOL)
+    if _number_by_form(e.left) and _number_by_form(e.right):
+        # Two numbers (or nulls) by their form, `toInteger(split(u.objectid, '-')[7]) >= 1000`: hg_cmp orders them
+        # as jsonb does, and a helper whose argument is computed is a function call per row, never inlined.
+        return Typed(f"({lj} {op} {rj})", T.BOOL)
     return Typed(f"(hg_cmp({lj}, {rj}) {op} 0)", T.BOOL)
+
+
+def _number_by_form(e: a.Expr) -> bool:
+    """Whether `e` is a number or null by its form: a number literal or what toInteger() and toFloat() return."""
+    if isinstance(e, a.Literal):
+        return type(e.value) in (int, float)
+    return isinstance(e, a.FunctionCall) and e.name in NUMBER_FUNCTIONS and len(e.args) == 1 and not e.distinct
 
 
 def _scalar_by_form(e: a.Expr) -> bool:

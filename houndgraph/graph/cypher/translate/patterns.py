@@ -87,8 +87,9 @@ def bind_patterns(st: Translation, frm: From, scope: Scope, patterns: tuple[a.Pa
     rels = []
     filters = where_filters(where)
     labels = planning.where_labels(where)
-    outer = st.node_texts
+    outer, outer_keys = st.node_texts, st.node_keys
     st.per_node, st.node_texts = per_node_texts(where, scope, patterns), dict(outer)
+    st.per_node_keys, st.node_keys = per_node_keys(where, scope, patterns), dict(outer_keys)
     for part in patterns:
         rels.extend(pattern_part(st, frm, scope, part, filters, labels))
     unique_relationships(frm, rels)
@@ -97,6 +98,7 @@ def bind_patterns(st: Translation, frm: From, scope: Scope, patterns: tuple[a.Pa
         frm.where.extend(join_keys(st, where, scope))
     # The columns stand for these expressions only in this MATCH: a later `n` may be another node.
     st.per_node, st.node_texts = {}, outer
+    st.per_node_keys, st.node_keys = {}, outer_keys
 
 
 def per_node_texts(where: a.Expr | None, scope: Scope, patterns: tuple[a.PatternPart, ...]
@@ -125,6 +127,65 @@ def per_node_texts(where: a.Expr | None, scope: Scope, patterns: tuple[a.Pattern
         if calls:
             found[variable] = list(dict.fromkeys(calls))
     return found
+
+
+def per_node_keys(where: a.Expr | None, scope: Scope, patterns: tuple[a.PatternPart, ...]
+                  ) -> dict[str, list[a.Expr]]:
+    """The join keys to compute once per node row, by node variable: both sides of each top-level `x = y` or
+    `x <> y` of the WHERE clause where `x` is read or computed from one node new to this MATCH and `y` from
+    another (`split(u1.name, '@')[0] = split(u2.name, '@')[0]`, `n.domainsid <> m.domainsid`). Written into the
+    join condition, each side is computed again wherever the database compares it, and every node row travels
+    whole to the join: it sorted both sets of 58k users, whole rows, by a jsonb key for a merge join (1 s), and
+    passed 214k (member, group) pairs with the group's properties between processes to compare two domain
+    SIDs. As a column of the node's scan (with its labels, under a subquery the database does not flatten) each
+    key is computed once, the join hashes on two columns, and the properties no condition reads stay behind.
+    A node with a property map, or a WHERE condition that could find it by an index (a property compared with a
+    constant or another value), keeps its plain scan."""
+    if where is None:
+        return {}
+    terms = sp.conjuncts(where)
+    nodes = {n.variable: n for part in patterns if part.shortest is None for n in part.nodes
+             if n.variable is not None and not scope.has(n.variable)}
+    found: dict[str, list[a.Expr]] = {}
+    for term in terms:
+        if not (isinstance(term, a.Binary) and term.op in ("=", "<>")):
+            continue
+        sides = [(_read_from(side), side) for side in (term.left, term.right)]
+        (left, _), (right, _) = sides
+        if left is None or right is None or left == right or left not in nodes or right not in nodes:
+            continue
+        for variable, side in sides:
+            assert variable is not None
+            found.setdefault(variable, []).append(side)
+    filtered = where_filters(where)
+    return {variable: list(dict.fromkeys(keys)) for variable, keys in found.items()
+            if nodes[variable].properties is None and variable not in filtered
+            and not any(_keyed(term, variable) or _rebinds(term, variable) for term in terms)}
+
+
+# What a join key may be computed from: a node's properties, literals, functions and operators of them.
+_KEY_PARTS = (a.Property, a.Variable, a.Literal, a.FunctionCall, a.Index, a.Binary, a.Unary, str, int, bool, float,
+              type(None), tuple)
+
+
+def _read_from(e: a.Expr) -> str | None:
+    """The one variable `e` reads a property of, or is computed from (`_computed_from`)."""
+    if isinstance(e, a.Property) and isinstance(e.subject, a.Variable):
+        return e.subject.name
+    return _computed_from(e)
+
+
+def _computed_from(e: a.Expr) -> str | None:
+    """The one variable `e` is computed from, when it is a computation (not the variable or its property) of
+    scalar functions and operators only."""
+    if isinstance(e, a.Variable | a.Property | a.Literal):
+        return None
+    parts = list(walk(e))
+    if any(not isinstance(part, _KEY_PARTS) or (isinstance(part, a.FunctionCall) and part.name in fn.AGGREGATES)
+           for part in parts):
+        return None
+    names = {part.name for part in parts if isinstance(part, a.Variable)}
+    return names.pop() if len(names) == 1 else None
 
 
 def _keyed(term: a.Expr, variable: str) -> bool:
@@ -186,12 +247,20 @@ def node(st: Translation, frm: From, scope: Scope, pattern: a.NodePattern) -> Ty
         alias = st.aliases.new("n")
         value = Typed(f"{alias}.id", T.NODE, alias)
         texts = st.per_node.pop(pattern.variable, []) if pattern.variable is not None else []
+        keys = st.per_node_keys.pop(pattern.variable, []) if pattern.variable is not None else []
         if texts:
             local = scope.child()
             local.bind(pattern.variable or "", value)
             columns = ", ".join(f"{ex.string_text(st, call, local)} AS t{i}" for i, call in enumerate(texts))
             frm.join(f"CROSS JOIN (SELECT {alias}.*, {columns} FROM node AS {alias} OFFSET 0) AS {alias}")
             st.node_texts.update((call, f"{alias}.t{i}") for i, call in enumerate(texts))
+        elif keys and (computed := _json_keys(st, scope, pattern.variable or "", value, keys)):
+            keys = list(computed)
+            columns = ", ".join(f"{sql} AS k{i}" for i, sql in enumerate(computed.values()))
+            labels = (f" WHERE {ex.label_condition(st, f'{alias}.kind_ids', pattern.labels)}"
+                      if pattern.labels else "")
+            frm.join(f"CROSS JOIN (SELECT {alias}.*, {columns} FROM node AS {alias}{labels} OFFSET 0) AS {alias}")
+            st.node_keys.update((key, f"{alias}.k{i}") for i, key in enumerate(keys))
         else:
             frm.join(f"CROSS JOIN node AS {alias}")
         if pattern.variable is not None:
@@ -200,6 +269,15 @@ def node(st: Translation, frm: From, scope: Scope, pattern: a.NodePattern) -> Ty
         frm.where.append(ex.label_condition(st, f"{value.alias}.kind_ids", pattern.labels))
     property_map(st, frm, scope, value, pattern.properties)
     return value
+
+
+def _json_keys(st: Translation, scope: Scope, variable: str, value: Typed, keys: list[a.Expr]) -> dict[a.Expr, str]:
+    """The SQL of the join keys that are scalars (jsonb), by key: a key of another type (a boolean, a datetime)
+    keeps its own form, which other conditions compare by its type."""
+    local = scope.child()
+    local.bind(variable, value)
+    compiled = {key: ex.expr(st, key, local) for key in keys}
+    return {key: typed.sql for key, typed in compiled.items() if typed.type is T.JSON}
 
 
 def property_map(st: Translation, frm: From, scope: Scope, value: Typed, props: a.MapLiteral | None) -> None:

@@ -39,6 +39,10 @@ class Translation:
     # variable while its pattern is placed, then by expression once they have a column.
     per_node: dict[str, list[a.FunctionCall]] = field(default_factory=dict)
     node_texts: dict[a.Expr, str] = field(default_factory=dict)
+    # Join keys of a node computed once per node row (patterns.per_node_keys), by node variable while its pattern
+    # is placed, then by expression once they have a column.
+    per_node_keys: dict[str, list[a.Expr]] = field(default_factory=dict)
+    node_keys: dict[a.Expr, str] = field(default_factory=dict)
     # The text column of a value computed once per row where it comes from (an UNWIND's element), by its SQL.
     texts: dict[str, str] = field(default_factory=dict)
     # And the columns of its string functions, by the function's SQL (`lower(s)`).
