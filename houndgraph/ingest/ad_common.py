@@ -48,23 +48,11 @@ def lower_keys(value: Any) -> dict[str, Any]:
     """A JSON object with lower-cased keys; anything else (null, a list) becomes an empty object."""
     if not isinstance(value, dict):
         return {}
-    # Records of one file share a few key lists (SharpHound writes `Properties` in lower case already: then a
-    # plain copy does): each list is lower-cased once, and its values zipped back in.
-    keys = tuple(value)
-    lowered = _LOWERED.get(keys)
-    if lowered is None:
-        lowered = tuple(key.lower() for key in keys)
-        if len(_LOWERED) >= _LOWERED_LIMIT:  # a document of ever-new key lists: forget the old ones
-            _LOWERED.clear()
-        _LOWERED[keys] = lowered
-    if lowered == keys:
+    # SharpHound writes `Properties` in lower case already: then a plain copy does (keys that together hold
+    # no upper-case letter are their own lower case).
+    if "".join(value).islower():
         return dict(value)
-    return dict(zip(lowered, value.values(), strict=True))
-
-
-# Key lists met so far, lower-cased (`lower_keys`).
-_LOWERED: dict[tuple[str, ...], tuple[str, ...]] = {}
-_LOWERED_LIMIT = 4096
+    return {key.lower(): item for key, item in value.items()}
 
 
 def as_list(value: Any) -> list[Any]:

@@ -44,7 +44,15 @@ class Emitter:
         """An edge between two object ids; an edge with an empty end is dropped, as the reference does."""
         if start and end:
             # Positional construction: this runs once per edge, millions of times for a large domain.
-            self.edges.append(EdgeRecord(self.end(start, start_kind), self.end(end, end_kind), kind, properties))
+            # The two look-ups of `end`, written out: this runs once per edge.
+            ends = self._ends
+            first = ends.get((start, start_kind))
+            if first is None:
+                first = ends[start, start_kind] = EdgeEnd(start.upper(), start_kind)
+            last = ends.get((end, end_kind))
+            if last is None:
+                last = ends[end, end_kind] = EdgeEnd(end.upper(), end_kind)
+            self.edges.append(EdgeRecord(first, last, kind, properties))
 
     def end(self, objectid: str, kind: str | None) -> EdgeEnd:
         """The batch's edge end for an object id as written and a kind (made and upper-cased once a batch)."""
