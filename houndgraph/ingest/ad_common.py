@@ -40,6 +40,8 @@ _ACE_FIELDS = ("PrincipalSID", "PrincipalType", "RightName", "IsInherited", "Inh
 _ACE_FIELDS_LOWER = tuple(name.lower() for name in _ACE_FIELDS)
 _SID, _TYPE, _RIGHT_NAME, _INHERITED, _HASH = _ACE_FIELDS
 _TYPED_ID, _TYPED_KIND = "ObjectIdentifier", "ObjectType"
+# The properties of every owner's `OwnsRaw` edge, shared as `NOT_ACL` is.
+_OWNER: dict[str, Any] = {IS_ACL: True, IS_INHERITED: False}
 _OWNS = frozenset({ADEdge.Owns, ADEdge.OwnsRaw})
 _WRITE_OWNER = frozenset({ADEdge.WriteOwner, ADEdge.WriteOwnerRaw})
 
@@ -236,9 +238,9 @@ def _emit_owner_edges(
 ) -> None:
     def write_owner_edges(edge_kind: str, privileges: list[str] | None = None) -> None:
         for grant in write_owners:
-            acl: dict[str, Any] = {IS_ACL: True, IS_INHERITED: grant.inherited, INHERITANCE_HASH: grant.hash}
+            acl = grant.acl
             if privileges is not None:
-                acl[PRIVILEGES] = privileges
+                acl = {**acl, PRIVILEGES: privileges}
             out.edge(grant.principal, grant.kind, objectid, kind, edge_kind, acl)
 
     any_grant = properties.get(ANY_ACE_GRANTS_OWNER_RIGHTS) is True
@@ -259,5 +261,5 @@ def _emit_owner_edges(
             write_owner_edges(ADEdge.WriteOwnerRaw)
         return
     if owner is not None:
-        out.edge(owner[0], owner[1], objectid, kind, ADEdge.OwnsRaw, {IS_ACL: True, IS_INHERITED: False})
+        out.edge(owner[0], owner[1], objectid, kind, ADEdge.OwnsRaw, _OWNER)
     write_owner_edges(ADEdge.WriteOwnerRaw)
