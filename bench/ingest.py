@@ -12,8 +12,9 @@ Then starts a fresh embedded PostgreSQL, migrates it, and ingests each file as a
 edges/s, wall time, the CPU seconds of this process and of PostgreSQL (by process: ended backends count under
 "server"), peak RSS and the machine. `--tuned` first applies TUNED_SETTINGS to the server, `--set` any setting;
 `--sequential` calls `GraphStore.write` per batch instead of `write_all` (as the datapipe did).
-`--read-only` starts no database: it prints the CPU seconds `read_file` spends on each file (checking,
-parsing and converting it), a figure that other work on the machine disturbs far less than wall time.
+`--read-only` starts no database: it prints the CPU seconds the reading process spends on each file, reading it
+(checking, parsing, converting) and preparing its batches for the writer, a figure that other work on the machine
+disturbs far less than wall time.
 """
 
 from __future__ import annotations
@@ -36,8 +37,10 @@ import orjson
 
 from houndgraph.datapipe.loop_repository import SHARPHOUND_READING_ORDER
 from houndgraph.db import Database, restart_embedded
-from houndgraph.graph.store import GraphStore, WriteStats
+from houndgraph.graph.store import GraphStore, WriteStats, rfc3339
+from houndgraph.graph.store.read_ahead import bulk_tuning
 from houndgraph.ingest import IngestFile, read_file
+from houndgraph.ingest.prepared import prepare_for_writer
 from houndgraph.settings import Settings
 
 DOMAIN = "BENCH.LOCAL"
@@ -335,16 +338,31 @@ def ingest(database: Database, paths: list[Path], batch_size: int, sequential: b
 
 
 def read_only(paths: list[Path], batch_size: int) -> None:
-    """CPU seconds of the readers alone, per file: the Python work of an ingest that no PostgreSQL overlaps."""
-    total = 0.0
-    for path in paths:
-        document = IngestFile(name=path.name, parent_name=None, open=_opener(path))
-        started = time.process_time()
-        records = sum(len(batch) for batch in read_file(document, batch_size=batch_size))
-        spent = time.process_time() - started
-        total += spent
-        print(f"  {path.name:34} {records:>9,} records {spent:7.2f} s CPU")
-    print(f"read_file: {total:.2f} s CPU in all; load average {os.getloadavg()[0]:.2f}")
+    """CPU seconds of the reading process's work alone, per file: `read_file` (checking, parsing and converting)
+    and `prepare_for_writer` (merging and encoding the batches for COPY), the Python work that an upload does in
+    its reading process, with no PostgreSQL to overlap. Run with the interpreter settings that process uses."""
+    lastseen = rfc3339(datetime.now(UTC))
+    totals = [0.0, 0.0]
+    with bulk_tuning():
+        for path in paths:
+            document = IngestFile(name=path.name, parent_name=None, open=_opener(path))
+            records, spent = 0, [0.0, 0.0]
+            batches = read_file(document, batch_size=batch_size)
+            while True:
+                started = time.process_time()
+                batch = next(batches, None)
+                read = time.process_time()
+                if batch is None:
+                    spent[0] += read - started
+                    break
+                records += len(batch)
+                prepare_for_writer(batch, lastseen)
+                spent[0] += read - started
+                spent[1] += time.process_time() - read
+            totals = [total + part for total, part in zip(totals, spent, strict=True)]
+            print(f"  {path.name:34} {records:>9,} records  read {spent[0]:6.2f} s  prepare {spent[1]:6.2f} s CPU")
+    print(f"reading: {sum(totals):.2f} s CPU in all (read_file {totals[0]:.2f} s, prepare_for_writer "
+          f"{totals[1]:.2f} s); load average {os.getloadavg()[0]:.2f}")
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")
@@ -452,7 +470,8 @@ def main() -> None:
                         help="a server setting to apply first (repeatable; with --tuned, after TUNED_SETTINGS)")
     parser.add_argument("--keep", type=Path, help="write the collection here and keep it")
     parser.add_argument("--sequential", action="store_true", help="GraphStore.write per batch, no read-ahead")
-    parser.add_argument("--read-only", action="store_true", help="CPU seconds of read_file per file, no database")
+    parser.add_argument("--read-only", action="store_true",
+                        help="CPU seconds of reading and preparing per file, no database")
     parser.add_argument("--statements", action="store_true",
                         help="load pg_stat_statements and print the statements that took the most time")
     parser.add_argument("--order", choices=("reading", "sharphound"), default="reading",

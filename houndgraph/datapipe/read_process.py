@@ -1,7 +1,7 @@
 """Reading in a process of its own: a file's batches are read and prepared there while this process writes them.
 
-Reading a collector file and preparing its batches (`merge.prepare_batch`) is Python work: about three quarters
-of the Python time of an ingest (py-spy, 100k objects). In a thread it shares the interpreter lock with the
+Reading a collector file and preparing its batches (`ingest.prepared`) is Python work: about three quarters of
+the Python time of an ingest (py-spy, 100k objects). In a thread it shares the interpreter lock with the
 writer, so reading, writing and the web requests of the datapipe's process took turns on one core while
 PostgreSQL used the other. The reading process gives the reading a core of its own.
 
@@ -33,10 +33,11 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 import houndgraph
-from houndgraph.graph.store.merge import PreparedBatch, prepare_batch
+from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.read_ahead import bulk_tuning
 from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.files import IngestFile, expand_upload
+from houndgraph.ingest.prepared import prepare_for_writer
 from houndgraph.ingest.reader import read_file
 
 # An idle reading process is closed after this long (it holds memory from its last file).
@@ -219,7 +220,7 @@ def serve(connection: Connection) -> None:
         try:
             with bulk_tuning():
                 for batch in read_file(open_document(job), batch_size=job.batch_size, warnings=warnings):
-                    if not _send(connection, ("batch", prepare_batch(batch, job.lastseen).for_writer())):
+                    if not _send(connection, ("batch", prepare_for_writer(batch, job.lastseen))):
                         return
             answer: tuple[object, ...] = ("done", warnings)
         except IngestError as exc:

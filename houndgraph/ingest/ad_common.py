@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from houndgraph.graph.kinds import AD_ACL_EDGES, ADEdge, ADNode
+from houndgraph.graph.records import EdgeEnd, EdgeRecord
 from houndgraph.ingest.emitter import Emitter
 
 # Edge and node property names the readers write (the reference's spelling).
@@ -22,6 +23,8 @@ ANY_ACE_GRANTS_OWNER_RIGHTS = "doesanyacegrantownerrights"
 ANY_INHERITED_ACE_GRANTS_OWNER_RIGHTS = "doesanyinheritedacegrantownerrights"
 OWNER_RIGHTS_SID_SUFFIX = "S-1-3-4"
 
+# The properties of most edges: one dict shared by all of them. Nothing changes an emitted edge's properties
+# (merging duplicates copies them first), and `ingest.prepared` encodes a shared dict once per batch.
 NOT_ACL: dict[str, Any] = {IS_ACL: False}
 
 # Exact spellings first (what SharpHound writes), lower-case as the fallback lookup.
@@ -35,7 +38,10 @@ _RIGHT_BY_NAME.update({name.lower(): kind for name, kind in list(_RIGHT_BY_NAME.
 # ACE field names as SharpHound spells them, and lower-cased for other writers.
 _ACE_FIELDS = ("PrincipalSID", "PrincipalType", "RightName", "IsInherited", "InheritanceHash")
 _ACE_FIELDS_LOWER = tuple(name.lower() for name in _ACE_FIELDS)
+_SID, _TYPE, _RIGHT_NAME, _INHERITED, _HASH = _ACE_FIELDS
 _TYPED_ID, _TYPED_KIND = "ObjectIdentifier", "ObjectType"
+# The properties of every owner's `OwnsRaw` edge, shared as `NOT_ACL` is.
+_OWNER: dict[str, Any] = {IS_ACL: True, IS_INHERITED: False}
 _OWNS = frozenset({ADEdge.Owns, ADEdge.OwnsRaw})
 _WRITE_OWNER = frozenset({ADEdge.WriteOwner, ADEdge.WriteOwnerRaw})
 
@@ -95,27 +101,27 @@ def typed(value: Any) -> tuple[str, str]:
 def emit_container(out: Emitter, record: dict[str, Any], objectid: str, kind: str) -> None:
     """`ContainedBy` is the parent container or OU: parent -Contains-> object."""
     parent, parent_kind = typed(record.get("containedby"))
-    out.edge(parent, parent_kind, objectid, kind, ADEdge.Contains, dict(NOT_ACL))
+    out.edge(parent, parent_kind, objectid, kind, ADEdge.Contains, NOT_ACL)
 
 
 def emit_children(out: Emitter, record: dict[str, Any], objectid: str, kind: str) -> None:
     for child in as_list(record.get("childobjects")):
         child_id, child_kind = typed(child)
-        out.edge(objectid, kind, child_id, child_kind, ADEdge.Contains, dict(NOT_ACL))
+        out.edge(objectid, kind, child_id, child_kind, ADEdge.Contains, NOT_ACL)
 
 
 def emit_outgoing(out: Emitter, targets: Any, objectid: str, kind: str, edge_kind: str) -> None:
     """object -edge_kind-> each principal of a TypedPrincipal list."""
     for target in as_list(targets):
         target_id, target_kind = typed(target)
-        out.edge(objectid, kind, target_id, target_kind, edge_kind, dict(NOT_ACL))
+        out.edge(objectid, kind, target_id, target_kind, edge_kind, NOT_ACL)
 
 
 def emit_incoming(out: Emitter, sources: Any, objectid: str, kind: str, edge_kind: str) -> None:
     """each principal of a TypedPrincipal list -edge_kind-> object."""
     for source in as_list(sources):
         source_id, source_kind = typed(source)
-        out.edge(source_id, source_kind, objectid, kind, edge_kind, dict(NOT_ACL))
+        out.edge(source_id, source_kind, objectid, kind, edge_kind, NOT_ACL)
 
 
 def emit_aces(out: Emitter, aces: Any, objectid: str, kind: str, properties: dict[str, Any]) -> None:
@@ -125,49 +131,93 @@ def emit_aces(out: Emitter, aces: Any, objectid: str, kind: str, properties: dic
     the owner arrives as `OwnsRaw` and WriteOwner grants as `WriteOwnerRaw` for analysis to resolve,
     unless ACEs granted to OWNER RIGHTS (S-1-3-4) limit what an owner can do; then the limited kinds
     `OwnsLimitedRights` / `WriteOwnerLimitedRights` carry the abusable rights as `privileges`.
+
+    A domain's objects carry the same few ACEs over and over (Domain Admins' GenericAll on every object):
+    what an ACE says apart from its object is read once per batch (`AcePlan`), and the edges of one ACE share
+    its property dict (nobody changes an emitted edge's properties; merging copies them first).
     """
     owner: tuple[str, str] | None = None
-    write_owners: list[dict[str, Any]] = []
+    write_owners: list[AcePlan] = []
     owner_rights: list[str] = []
     inherited_owner_rights: list[str] = []
     target = objectid.upper()
+    last = out.end(objectid, kind)
+    plans = out.ace_plans
+    edges = out.edges
     for raw in as_list(aces):
         if not isinstance(raw, dict):
             continue
-        sid_key, type_key, right_key, inherited_key, hash_key = (
-            _ACE_FIELDS
-            if _ACE_FIELDS[2] in raw
-            else _ACE_FIELDS_LOWER
-            if _ACE_FIELDS_LOWER[2] in raw
-            else _lower_fields(raw)
-        )
-        principal = as_str(raw.get(sid_key))
-        right_name = as_str(raw.get(right_key))
-        right = _right(right_name)
+        if _RIGHT_NAME in raw:  # SharpHound's spelling: the fields that decide the plan, exactly
+            try:
+                key: Any = (raw.get(_SID), raw.get(_TYPE), raw[_RIGHT_NAME], raw.get(_INHERITED) is True,
+                            raw.get(_HASH))  # fmt: skip
+                plan = plans.get(key)
+            except TypeError:  # an unhashable value (a list where a string belongs): planned alone
+                key, plan = None, None
+            if plan is None:
+                plan = _plan_ace(out, raw)
+                if key is not None:
+                    plans[key] = plan
+        else:
+            plan = _plan_ace(out, raw)
+        right = plan.right
         if right is None:
-            out.warnings.add(f"ACE right {right_name!r} is not a known edge kind: ACE skipped")
+            out.warnings.add(f"ACE right {plan.right_name!r} is not a known edge kind: ACE skipped")
             continue
-        if right in _OWNS and OWNER_SID not in properties:
-            properties[OWNER_SID] = principal
-        if not principal or principal.upper() == target:
+        if plan.owns and OWNER_SID not in properties:
+            properties[OWNER_SID] = plan.principal
+        if plan.start is None or plan.start.value == target:
             continue
-        principal_type = principal_kind(raw.get(type_key))
-        inherited = raw.get(inherited_key) is True
-        inheritance_hash = as_str(raw.get(hash_key))
-        if right in _OWNS:
-            owner = (principal, principal_type)
-        elif right in _WRITE_OWNER:
-            write_owners.append(
-                {"principal": principal, "kind": principal_type, "inherited": inherited, "hash": inheritance_hash}
-            )
-        elif principal.endswith(OWNER_RIGHTS_SID_SUFFIX):
+        if plan.owns:
+            owner = (plan.principal, plan.kind)
+        elif plan.write_owner:
+            write_owners.append(plan)
+        elif plan.owner_rights:
             owner_rights.append(right)
-            if inherited:
+            if plan.inherited:
                 inherited_owner_rights.append(right)
         else:
-            acl = {IS_ACL: True, IS_INHERITED: inherited, INHERITANCE_HASH: inheritance_hash}
-            out.edge(principal, principal_type, objectid, kind, right, acl)
+            edges.append(EdgeRecord(plan.start, last, right, plan.acl))
     _emit_owner_edges(out, objectid, kind, properties, owner, write_owners, owner_rights, inherited_owner_rights)
+
+
+class AcePlan:
+    """What one ACE says apart from the object it is on: its right, principal (with the edge end the principal
+    makes), whether it is inherited and its inheritance hash, and the ACL edge's properties."""
+
+    __slots__ = ("right", "right_name", "principal", "kind", "start", "inherited", "hash", "owns", "write_owner",
+                 "owner_rights", "acl")
+
+    def __init__(self, right: ADEdge | None, right_name: str, principal: str, kind: str, start: EdgeEnd | None,
+                 inherited: bool, inheritance_hash: str) -> None:
+        self.right = right
+        self.right_name = right_name
+        self.principal = principal
+        self.kind = kind
+        # None for an ACE without a principal: no edge.
+        self.start = start
+        self.inherited = inherited
+        self.hash = inheritance_hash
+        self.owns = right in _OWNS
+        self.write_owner = right in _WRITE_OWNER
+        self.owner_rights = principal.endswith(OWNER_RIGHTS_SID_SUFFIX)
+        self.acl = {IS_ACL: True, IS_INHERITED: inherited, INHERITANCE_HASH: inheritance_hash}
+
+
+def _plan_ace(out: Emitter, raw: dict[str, Any]) -> AcePlan:
+    sid_key, type_key, right_key, inherited_key, hash_key = (
+        _ACE_FIELDS
+        if _ACE_FIELDS[2] in raw
+        else _ACE_FIELDS_LOWER
+        if _ACE_FIELDS_LOWER[2] in raw
+        else _lower_fields(raw)
+    )
+    principal = as_str(raw.get(sid_key))
+    right_name = as_str(raw.get(right_key))
+    principal_type = principal_kind(raw.get(type_key))
+    start = out.end(principal, principal_type) if principal else None
+    return AcePlan(_right(right_name), right_name, principal, principal_type, start, raw.get(inherited_key) is True,
+                   as_str(raw.get(hash_key)))
 
 
 def _lower_fields(raw: dict[str, Any]) -> tuple[str, ...]:
@@ -182,16 +232,16 @@ def _emit_owner_edges(
     kind: str,
     properties: dict[str, Any],
     owner: tuple[str, str] | None,
-    write_owners: list[dict[str, Any]],
+    write_owners: list[AcePlan],
     owner_rights: list[str],
     inherited_owner_rights: list[str],
 ) -> None:
     def write_owner_edges(edge_kind: str, privileges: list[str] | None = None) -> None:
         for grant in write_owners:
-            acl: dict[str, Any] = {IS_ACL: True, IS_INHERITED: grant["inherited"], INHERITANCE_HASH: grant["hash"]}
+            acl = grant.acl
             if privileges is not None:
-                acl[PRIVILEGES] = privileges
-            out.edge(grant["principal"], grant["kind"], objectid, kind, edge_kind, acl)
+                acl = {**acl, PRIVILEGES: privileges}
+            out.edge(grant.principal, grant.kind, objectid, kind, edge_kind, acl)
 
     any_grant = properties.get(ANY_ACE_GRANTS_OWNER_RIGHTS) is True
     any_inherited_grant = properties.get(ANY_INHERITED_ACE_GRANTS_OWNER_RIGHTS) is True
@@ -211,5 +261,5 @@ def _emit_owner_edges(
             write_owner_edges(ADEdge.WriteOwnerRaw)
         return
     if owner is not None:
-        out.edge(owner[0], owner[1], objectid, kind, ADEdge.OwnsRaw, {IS_ACL: True, IS_INHERITED: False})
+        out.edge(owner[0], owner[1], objectid, kind, ADEdge.OwnsRaw, _OWNER)
     write_owner_edges(ADEdge.WriteOwnerRaw)

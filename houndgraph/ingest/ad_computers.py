@@ -86,7 +86,7 @@ def convert_computer(out: Emitter, record: dict[str, Any]) -> None:
         _emit_sessions(out, lower_keys(record.get(field)))
     domain = as_str(record.get("domainsid"))
     if record.get("isdc") is True and domain:
-        out.edge(objectid, kind, domain, ADNode.Domain, ADEdge.DCFor, dict(NOT_ACL))
+        out.edge(objectid, kind, domain, ADNode.Domain, ADEdge.DCFor, NOT_ACL)
     else:  # a DC's unconstrained delegation is by design, not an attack path
         emit_coerce_to_tgt(out, record, properties, objectid, kind)
     for raw in as_list(record.get("localgroups")):
@@ -104,7 +104,7 @@ def _emit_sessions(out: Emitter, sessions: dict[str, Any]) -> None:
     for raw in as_list(sessions.get("results")):
         session = lower_keys(raw)
         computer, user = as_str(session.get("computersid")), as_str(session.get("usersid"))
-        out.edge(computer, ADNode.Computer, user, ADNode.User, ADEdge.HasSession, dict(NOT_ACL))
+        out.edge(computer, ADNode.Computer, user, ADNode.User, ADEdge.HasSession, NOT_ACL)
 
 
 def _emit_local_group(out: Emitter, group: dict[str, Any], computer: str) -> None:
@@ -121,7 +121,7 @@ def _emit_local_group(out: Emitter, group: dict[str, Any], computer: str) -> Non
     # SharpHound names a domain's built-in groups IGNOREME on DCs: the group node comes from groups.json.
     if name != IGNORED_LOCAL_GROUP_NAME:
         out.node(group_id, node_kinds(ADNode.LocalGroup), {"name": name})
-    out.edge(group_id, ADNode.LocalGroup, computer, ADNode.Computer, ADEdge.LocalToComputer, dict(NOT_ACL))
+    out.edge(group_id, ADNode.LocalGroup, computer, ADNode.Computer, ADEdge.LocalToComputer, NOT_ACL)
     emit_incoming(out, results, group_id, ADNode.LocalGroup, ADEdge.MemberOfLocalGroup)
     _emit_local_names(out, group)
 
@@ -144,7 +144,7 @@ def _emit_legacy_local_groups(out: Emitter, record: dict[str, Any], computer: st
         group_id = f"{computer}-{rid}"
         name = f"{group_name}@{computer_name}" if computer_name else group_name
         out.node(group_id, node_kinds(ADNode.LocalGroup), {"name": name})
-        out.edge(group_id, ADNode.LocalGroup, computer, ADNode.Computer, ADEdge.LocalToComputer, dict(NOT_ACL))
+        out.edge(group_id, ADNode.LocalGroup, computer, ADNode.Computer, ADEdge.LocalToComputer, NOT_ACL)
         emit_incoming(out, members, group_id, ADNode.LocalGroup, ADEdge.MemberOfLocalGroup)
 
 
@@ -155,7 +155,7 @@ def _emit_user_right(out: Emitter, right: dict[str, Any], computer: str) -> bool
         return False
     for grant in results:
         grant_id, grant_kind = typed(grant)
-        out.edge(grant_id, grant_kind, computer, ADNode.Computer, edge_kind, dict(NOT_ACL))
+        out.edge(grant_id, grant_kind, computer, ADNode.Computer, edge_kind, NOT_ACL)
     return True
 
 

@@ -34,6 +34,8 @@ Extra = Callable[[Emitter, dict[str, Any], str, dict[str, Any]], None]
 IS_PRIMARY_GROUP = "isprimarygroup"
 UNCONSTRAINED_DELEGATION = "unconstraineddelegation"
 DOMAIN_SID = "domainsid"
+# Shared by every primary-group edge, as `NOT_ACL` is (an emitted edge's properties are never changed).
+_PRIMARY_GROUP: dict[str, Any] = {IS_ACL: False, IS_PRIMARY_GROUP: True}
 _EDGE_KINDS = frozenset(kind.value for kind in ADEdge)
 _SAME_FOREST_TRUST_TYPES = frozenset({"ParentChild", "TreeRoot", "CrossLink"})
 _INBOUND = frozenset({"Inbound", "Bidirectional"})
@@ -91,18 +93,18 @@ def _gpo_status(out: Emitter, record: dict[str, Any], objectid: str, properties:
 
 def _root_ca_for(out: Emitter, record: dict[str, Any], objectid: str, properties: dict[str, Any]) -> None:
     domain = as_str(record.get("domainsid"))
-    out.edge(objectid, ADNode.RootCA, domain, ADNode.Domain, ADEdge.RootCAFor, dict(NOT_ACL))
+    out.edge(objectid, ADNode.RootCA, domain, ADNode.Domain, ADEdge.RootCAFor, NOT_ACL)
 
 
 def _ntauth_store_for(out: Emitter, record: dict[str, Any], objectid: str, properties: dict[str, Any]) -> None:
     domain = as_str(record.get("domainsid"))
-    out.edge(objectid, ADNode.NTAuthStore, domain, ADNode.Domain, ADEdge.NTAuthStoreFor, dict(NOT_ACL))
+    out.edge(objectid, ADNode.NTAuthStore, domain, ADNode.Domain, ADEdge.NTAuthStoreFor, NOT_ACL)
 
 
 def _oid_group_link(out: Emitter, record: dict[str, Any], objectid: str, properties: dict[str, Any]) -> None:
     group, group_kind = typed(record.get("grouplink"))
     if group:
-        out.edge(objectid, ADNode.IssuancePolicy, group, group_kind, ADEdge.OIDGroupLink, dict(NOT_ACL))
+        out.edge(objectid, ADNode.IssuancePolicy, group, group_kind, ADEdge.OIDGroupLink, NOT_ACL)
         properties["grouplinkid"] = group
 
 
@@ -118,7 +120,7 @@ convert_issuance_policy = _simple(ADNode.IssuancePolicy, "issuance policy", extr
 def emit_primary_group(out: Emitter, record: dict[str, Any], objectid: str, kind: str) -> None:
     # The directory leaves primary-group members out of the group's Members list.
     group = as_str(record.get("primarygroupsid"))
-    out.edge(objectid, kind, group, ADNode.Group, ADEdge.MemberOf, {IS_ACL: False, IS_PRIMARY_GROUP: True})
+    out.edge(objectid, kind, group, ADNode.Group, ADEdge.MemberOf, _PRIMARY_GROUP)
 
 
 def emit_coerce_to_tgt(
@@ -128,7 +130,7 @@ def emit_coerce_to_tgt(
     unconstrained = properties.get(UNCONSTRAINED_DELEGATION, record.get(UNCONSTRAINED_DELEGATION)) is True
     domain = properties.get(DOMAIN_SID) or record.get(DOMAIN_SID)
     if unconstrained and isinstance(domain, str) and domain:
-        out.edge(objectid, kind, domain, ADNode.Domain, ADEdge.CoerceToTGT, dict(NOT_ACL))
+        out.edge(objectid, kind, domain, ADNode.Domain, ADEdge.CoerceToTGT, NOT_ACL)
 
 
 def convert_user(out: Emitter, record: dict[str, Any]) -> None:
@@ -228,9 +230,9 @@ def emit_gpo_changes(out: Emitter, record: dict[str, Any]) -> None:
         for computer in filter(None, computers):
             group = f"{computer}-{rid}"
             out.node(group, node_kinds(ADNode.LocalGroup), {})
-            out.edge(group, ADNode.LocalGroup, computer, ADNode.Computer, ADEdge.LocalToComputer, dict(NOT_ACL))
+            out.edge(group, ADNode.LocalGroup, computer, ADNode.Computer, ADEdge.LocalToComputer, NOT_ACL)
             for member_id, member_kind in members:
-                out.edge(member_id, member_kind, group, ADNode.LocalGroup, ADEdge.MemberOfLocalGroup, dict(NOT_ACL))
+                out.edge(member_id, member_kind, group, ADNode.LocalGroup, ADEdge.MemberOfLocalGroup, NOT_ACL)
 
 
 def _emit_trust(out: Emitter, trust: dict[str, Any], domain: str) -> None:

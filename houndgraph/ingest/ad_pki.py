@@ -48,9 +48,9 @@ def convert_enterprise_ca(out: Emitter, record: dict[str, Any]) -> None:
         template_id, _ = typed(template)
         if template_id:
             templates.append(template_id)
-            out.edge(template_id, ADNode.CertTemplate, objectid, kind, ADEdge.PublishedTo, dict(NOT_ACL))
+            out.edge(template_id, ADNode.CertTemplate, objectid, kind, ADEdge.PublishedTo, NOT_ACL)
     host = as_str(record.get("hostingcomputer"))
-    out.edge(host, ADNode.Computer, objectid, kind, ADEdge.HostsCAService, dict(NOT_ACL))
+    out.edge(host, ADNode.Computer, objectid, kind, ADEdge.HostsCAService, NOT_ACL)
     _emit_enrollment_agents(out, lower_keys(registry.get("enrollmentagentrestrictions")), templates)
     emit_aces(out, _effective_aces(record, registry, host), objectid, kind, properties)
 
@@ -85,8 +85,7 @@ def _emit_enrollment_agents(out: Emitter, restrictions: dict[str, Any], template
         agent, agent_kind = typed(restriction.get("agent"))
         targets = templates if restriction.get("alltemplates") is True else [typed(restriction.get("template"))[0]]
         for template in targets:
-            props = dict(NOT_ACL)
-            out.edge(agent, agent_kind, template, ADNode.CertTemplate, ADEdge.DelegatedEnrollmentAgent, props)
+            out.edge(agent, agent_kind, template, ADNode.CertTemplate, ADEdge.DelegatedEnrollmentAgent, NOT_ACL)
 
 
 def _registry_properties(registry: dict[str, Any], properties: dict[str, Any]) -> None:

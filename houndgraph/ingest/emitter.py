@@ -26,6 +26,8 @@ class Emitter:
         # and upper-cased once per batch rather than once per edge. Ends are values nobody changes; cleared
         # with each cut so it stays as small as a batch.
         self._ends: dict[tuple[str, str | None], EdgeEnd] = {}
+        # What `ad_common.emit_aces` read from each distinct ACE of this batch (it holds the batch's ends).
+        self.ace_plans: dict[Any, Any] = {}
 
     def node(self, objectid: str, kinds: tuple[str, ...], properties: dict[str, Any] | None = None) -> None:
         self.nodes.append(NodeRecord(objectid.upper(), kinds, properties if properties is not None else {}))
@@ -42,6 +44,7 @@ class Emitter:
         """An edge between two object ids; an edge with an empty end is dropped, as the reference does."""
         if start and end:
             # Positional construction: this runs once per edge, millions of times for a large domain.
+            # The two look-ups of `end`, written out: this runs once per edge.
             ends = self._ends
             first = ends.get((start, start_kind))
             if first is None:
@@ -50,6 +53,13 @@ class Emitter:
             if last is None:
                 last = ends[end, end_kind] = EdgeEnd(end.upper(), end_kind)
             self.edges.append(EdgeRecord(first, last, kind, properties))
+
+    def end(self, objectid: str, kind: str | None) -> EdgeEnd:
+        """The batch's edge end for an object id as written and a kind (made and upper-cased once a batch)."""
+        found = self._ends.get((objectid, kind))
+        if found is None:
+            found = self._ends[objectid, kind] = EdgeEnd(objectid.upper(), kind)
+        return found
 
     def record(self, record: NodeRecord | EdgeRecord) -> None:
         if isinstance(record, NodeRecord):
@@ -82,6 +92,7 @@ class Emitter:
 
     def _cut(self, size: int) -> Batch:
         self._ends.clear()
+        self.ace_plans.clear()
         nodes = self.nodes[:size]
         del self.nodes[:size]
         size -= len(nodes)

@@ -163,6 +163,7 @@ def _convert_classic(records: Iterable[Any], meta: Meta, out: Emitter) -> Iterat
             "some relationships may be missing"
         )
     convert = CONVERTERS.get(meta.type)
+    full = out.batch_size
     for index, raw in enumerate(records):
         if meta.type is DataType.DELETED:
             if isinstance(raw, str) and raw:
@@ -178,7 +179,8 @@ def _convert_classic(records: Iterable[Any], meta: Meta, out: Emitter) -> Iterat
             except _RECORD_ERRORS as exc:
                 out.rollback(mark)  # no half of a record reaches the graph
                 out.warnings.add(f"data[{index}] skipped: it could not be read ({type(exc).__name__}: {exc})")
-        yield from out.take_full()
+        if out.pending() >= full:
+            yield from out.take_full()
 
 
 def _read_generic(file: IngestFile, source_kind: str | None, out: Emitter) -> Iterator[Batch]:
