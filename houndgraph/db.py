@@ -129,16 +129,20 @@ EMBEDDED_SETTINGS = {"max_wal_size": "8192", "checkpoint_timeout": "1800", "shar
 
 def embedded_settings(conn: psycopg.Connection) -> dict[str, str]:
     """The server's values of the settings `EMBEDDED_SETTINGS` names, in its terms."""
-    rows = conn.execute("SELECT name, setting FROM pg_settings WHERE name = ANY(%s)", (list(EMBEDDED_SETTINGS),))
-    return dict(rows.fetchall())
+    return {name: setting for name, (setting, _) in _settings_and_contexts(conn).items()}
+
+
+def _settings_and_contexts(conn: psycopg.Connection) -> dict[str, tuple[str, str]]:
+    """Each setting `EMBEDDED_SETTINGS` names: its value and when it takes effect (`postmaster`: at start)."""
+    rows = conn.execute("SELECT name, setting, context FROM pg_settings WHERE name = ANY(%s)",
+                        (list(EMBEDDED_SETTINGS),))  # fmt: skip
+    return {name: (setting, context) for name, setting, context in rows.fetchall()}
 
 
 def _apply_embedded_settings(conn: psycopg.Connection) -> bool:
     """Write `EMBEDDED_SETTINGS` into the server's postgresql.auto.conf where they differ from the running server's,
     and reload; whether one of them takes effect only when the server starts again."""
-    names = list(EMBEDDED_SETTINGS)
-    rows = conn.execute("SELECT name, setting, context FROM pg_settings WHERE name = ANY(%s)", (names,))
-    current = {name: (setting, context) for name, setting, context in rows.fetchall()}
+    current = _settings_and_contexts(conn)
     changed = [name for name, value in EMBEDDED_SETTINGS.items() if current.get(name, ("", ""))[0] != value]
     for name in changed:
         conn.execute(f"ALTER SYSTEM SET {name} = '{EMBEDDED_SETTINGS[name]}'")  # names and values are ours
