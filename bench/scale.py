@@ -211,6 +211,22 @@ def slowest_rules(log: Path, count: int = 5) -> str:
     return ", ".join(f"{name} {value:.1f} s" for name, value in ranked)
 
 
+@contextmanager
+def keep_log_on_failure(log: Path) -> Iterator[None]:
+    """A run that fails (a lost connection, an error answer) keeps the service's log beside the scratch directory,
+    which is removed, and prints its last lines other than the request log."""
+    try:
+        yield
+    except BaseException:
+        if log.exists():
+            kept = log.parent.parent.with_name(f"{log.parent.parent.name}-{log.parent.name}-service.log")
+            shutil.copyfile(log, kept)
+            lines = [line for line in log.read_text(errors="replace").splitlines() if '"event": "request"' not in line]
+            print(f"  the run failed; the service's log is kept in {kept}; its last lines:", *lines[-15:],
+                  sep="\n    ", flush=True)
+        raise
+
+
 def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
     figures = Figures(objects)
     layout = Layout.of(objects)
@@ -222,7 +238,7 @@ def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
     figures.put("collection", f"{figures.files_mb:,.0f} MB of JSON, {archive.stat().st_size / 1e6:,.0f} MB zipped, "
                 f"written in {time.perf_counter() - started:.0f} s")
     data_dir, log = work / "data", work / "service.log"
-    with serve(data_dir, log) as (http, process), MemoryWatch(process, data_dir) as memory:
+    with keep_log_on_failure(log), serve(data_dir, log) as (http, process), MemoryWatch(process, data_dir) as memory:
         job, seconds = upload_all(http, [archive], poll=1.0)
         archive.unlink()
         figures.edge_records = job["edges_written"]
