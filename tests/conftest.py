@@ -94,14 +94,23 @@ def raw_conn(database: Database) -> Iterator[psycopg.Connection]:
         yield conn
 
 
-def empty_graph_tables(conn: psycopg.Connection) -> None:
+def empty_graph_tables(conn: psycopg.Connection, attempts: int = 5) -> None:
     """Empty the graph tables under the graph's write lock, as every writer of the service takes it: a
-    TRUNCATE racing the worker's datapipe (an analysis a previous test asked for) would deadlock."""
+    TRUNCATE racing the worker's datapipe (an analysis a previous test asked for) would deadlock. Readers do
+    not take that lock: one that holds `node` and then asks for `edge` (a service's warm-up query as it starts)
+    deadlocks with the TRUNCATE, which holds `edge` and waits for `node`; PostgreSQL cancels the TRUNCATE, which
+    is tried again once the reader is through."""
     from houndgraph.graph.store.sql import WRITE_LOCK_ID
 
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
-        conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+    for attempt in range(attempts):
+        try:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
+                conn.execute("TRUNCATE edge, node RESTART IDENTITY CASCADE")
+            return
+        except psycopg.errors.DeadlockDetected:
+            if attempt == attempts - 1:
+                raise
 
 
 def move_node_ids_past_given_ones(conn: psycopg.Connection) -> None:
