@@ -112,9 +112,16 @@ def _set_determined(clauses: Sequence[a.Clause], index: int) -> bool:
             continue
         # A list of collect()s: its elements are a set's, their repetitions are not; fine where it is only
         # unwound or passed on.
-        if not _collect_sum(item.expression) or not _only_unwound_or_passed(item.alias, clauses[index + 1:]):
+        if (not _collect_sum(item.expression) or not _only_unwound_or_passed(item.alias, clauses[index + 1:])
+                or _read({item.alias}, _own_filters(clause))):
             return False
     return True
+
+
+def _own_filters(clause: a.With | a.Return) -> list[object]:
+    """What a projection clause reads of its own items: its ORDER BY and (WITH) its WHERE."""
+    where = clause.where if isinstance(clause, a.With) else None
+    return [where, tuple(sort.expression for sort in clause.projection.order)]
 
 
 def _aggregates(e: object) -> list[a.Expr]:
@@ -163,8 +170,7 @@ def _only_existence(clauses: Sequence[a.Clause], index: int, first_element: set[
     grouping = clauses[grouping_at]
     assert isinstance(grouping, a.With)
     after = clauses[grouping_at + 1:]
-    if (grouping.projection.star or _read(new, clauses[index + 1:grouping_at]) or _read(new, after)
-            or _read(new, [grouping.where, tuple(sort.expression for sort in grouping.projection.order)])):
+    if grouping.projection.star or _read(new, clauses[index + 1:grouping_at]) or _read(new, after):
         return False
     for item in grouping.projection.items:
         if not _read(new, [item.expression]):
@@ -172,7 +178,8 @@ def _only_existence(clauses: Sequence[a.Clause], index: int, first_element: set[
         if not _collect_sum(item.expression, of_variables=True):
             return False
         uses = [c for c in after if isinstance(c, a.Unwind) and c.expression == a.Variable(item.alias)]
-        if _mentions(item.alias, after) != len(uses) or not all(id(c) in first_element for c in uses):
+        if (_mentions(item.alias, after) != len(uses) or not all(id(c) in first_element for c in uses)
+                or _read(new | {item.alias}, _own_filters(grouping))):
             return False
     return True
 
