@@ -22,7 +22,9 @@ were found. Three rewrites use this:
   each row has a match: it takes one.
 
 With any of them the final RETURN is DISTINCT, so that the row budget counts the rows of the answer.
-A query that counts, sums, limits or returns a scalar sees multiplicity and keeps every row.
+A query whose final RETURN is DISTINCT, or groups with `min`, `max` or DISTINCT aggregates only, gives the same
+rows either way (`RETURN DISTINCT n.objectid`, `RETURN count(DISTINCT n)`): it may return scalars too. A query
+that counts, sums, limits or returns other scalars sees multiplicity and keeps every row.
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ class SetAnswer:
     first_element: frozenset[int] = frozenset()  # Unwind
     first_match: frozenset[int] = frozenset()  # Match (OPTIONAL)
     distinct: frozenset[int] = frozenset()  # Projection of a final RETURN
+    # Whether the rows themselves stay the same (every final RETURN is DISTINCT or groups with set aggregates
+    # only): then they may hold scalars too.
+    exact: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.reach or self.first_element or self.first_match)
@@ -66,13 +71,25 @@ def plan(query: a.Query) -> SetAnswer:
     first_element: set[int] = set()
     first_match: set[int] = set()
     distinct: set[int] = set()
+    exact = True
     for part in query.parts:
         _plan_part(part.clauses, reach, first_element, first_match)
         last = part.clauses[-1] if part.clauses else None
         if isinstance(last, a.Return):
             distinct.add(id(last.projection))
-    found = SetAnswer(frozenset(reach), frozenset(first_element), frozenset(first_match), frozenset(distinct))
+        exact = exact and isinstance(last, a.Return) and _rows_once(last.projection)
+    found = SetAnswer(frozenset(reach), frozenset(first_element), frozenset(first_match), frozenset(distinct),
+                      exact)
     return found if found else NONE
+
+
+def _rows_once(projection: a.Projection) -> bool:
+    """Whether a final RETURN gives each of its rows once, however often its input rows come: DISTINCT, or
+    grouping with aggregates of sets only, and no SKIP or LIMIT (which would pick among repetitions)."""
+    if projection.skip is not None or projection.limit is not None or projection.star:
+        return False
+    calls = [call for item in projection.items for call in _aggregates(item.expression)]
+    return all(_set_aggregate(call) for call in calls) and (projection.distinct or bool(calls))
 
 
 def _plan_part(clauses: Sequence[a.Clause], reach: set[int], first_element: set[int], first_match: set[int]) -> None:

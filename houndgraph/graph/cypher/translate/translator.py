@@ -43,11 +43,12 @@ def translate(query: a.Query, kinds: Mapping[str, int], shortest: Mapping[int, l
               ) -> Statement:
     """`shortest` holds the paths of the query's shortestPath patterns (shortest.requests() lists them);
     `stats`, the graph's kind statistics, lets the planner compare the sizes of a walk's ends. With `as_graph`
-    the rows are only read for the nodes and edges they name: if every column is a graph value, the rows may
-    come once each rather than once per way they were found (set_answer)."""
+    the rows are only read for the nodes and edges they name and the scalars of each row: if every column is a
+    graph value, or the final RETURN gives each row once, the rows may come once each rather than once per way
+    they were found (set_answer)."""
     if as_graph and inputs is None and (answer := set_answer.plan(query)):
         statement = _translate(query, kinds, shortest, inputs, stats, answer)
-        if all(kind in GRAPH_TYPES for _, kind in statement.columns):
+        if answer.exact or all(kind in GRAPH_TYPES for _, kind in statement.columns):
             return statement
     return _translate(query, kinds, shortest, inputs, stats, set_answer.NONE)
 
