@@ -45,6 +45,7 @@ REWRITTEN = [
     ("MATCH (a:A) OPTIONAL MATCH (a)-[:R*1..]->(:B)-[:S]->(c) WITH a, collect(c) AS cs UNWIND cs AS x RETURN a",
      [REACH, FIRST_MATCH]),
     (PREBUILT16, [REACH, FIRST_MATCH]),
+    ("MATCH (a:A)-[:R*1..]->(b:B) RETURN b ORDER BY b.name", [REACH]),
     ("MATCH (a:A)-[:R*1..]->(g:B) WITH g MATCH (g)-[:S]->(c) RETURN g, c", [REACH]),
 ]
 
@@ -58,6 +59,8 @@ COUNTED = [
     "MATCH (a:A)-[:R*1..]->(b) RETURN b.name",
     "MATCH (a:A)-[:R*1..]->(b) RETURN DISTINCT b.name, collect(a.name)",
     "MATCH (a:A)-[:R*1..]->(b) RETURN DISTINCT b.name LIMIT 3",
+    "MATCH (a:A)-[:R*1..]->(b) WITH a, collect(b.name) AS names RETURN DISTINCT names",
+    "MATCH (a:A)-[:R*1..]->(b) RETURN DISTINCT a.name, collect(DISTINCT b.name)",
     "MATCH (a:A)-[r:R*1..]->(b) RETURN r",
     "MATCH p = (a:A)-[:R*1..]->(b) RETURN p",
     "MATCH (a:A)-[:R*1..]-(b) RETURN b",

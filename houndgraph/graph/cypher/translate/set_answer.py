@@ -75,9 +75,10 @@ def plan(query: a.Query) -> SetAnswer:
     for part in query.parts:
         _plan_part(part.clauses, reach, first_element, first_match)
         last = part.clauses[-1] if part.clauses else None
-        if isinstance(last, a.Return):
+        if isinstance(last, a.Return) and not last.projection.order:
+            # (SELECT DISTINCT cannot order by what it does not select; a graph answer has no order anyway.)
             distinct.add(id(last.projection))
-        exact = exact and isinstance(last, a.Return) and _rows_once(last.projection)
+        exact = exact and isinstance(last, a.Return) and _rows_once(last.projection) and not _collects(part.clauses)
     found = SetAnswer(frozenset(reach), frozenset(first_element), frozenset(first_match), frozenset(distinct),
                       exact)
     return found if found else NONE
@@ -90,6 +91,12 @@ def _rows_once(projection: a.Projection) -> bool:
         return False
     calls = [call for item in projection.items for call in _aggregates(item.expression)]
     return all(_set_aggregate(call) for call in calls) and (projection.distinct or bool(calls))
+
+
+def _collects(clauses: Sequence[a.Clause]) -> bool:
+    """Whether a projection of the clauses aggregates other than by set (a collected list may be returned)."""
+    return any(not _set_aggregate(call) for clause in clauses if isinstance(clause, a.With | a.Return)
+               for item in clause.projection.items for call in _aggregates(item.expression))
 
 
 def _plan_part(clauses: Sequence[a.Clause], reach: set[int], first_element: set[int], first_match: set[int]) -> None:
@@ -149,7 +156,8 @@ def _aggregates(e: object) -> list[a.Expr]:
 def _set_aggregate(call: a.Expr) -> bool:
     if not isinstance(call, a.FunctionCall):
         return False
-    return call.name in _SET_AGGREGATES or (call.distinct and call.name in ("count", "collect"))
+    # Not collect(DISTINCT x): its list's order follows the rows'.
+    return call.name in _SET_AGGREGATES or (call.distinct and call.name == "count")
 
 
 def _collect_sum(e: a.Expr, of_variables: bool = False) -> bool:
