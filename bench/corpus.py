@@ -153,7 +153,7 @@ def time_queries(url: str, queries: list[tuple[str, str]], runs: int) -> list[tu
                 if seconds < best:
                     best, outcome = seconds, _outcome(response)
             timed.append((best, name, outcome, query))
-            print(f"{best * 1000:9.1f} ms  {name:24} {_status(outcome):14} {_one_line(query)[:90]}", flush=True)
+            print(f"{best * 1000:9.1f} ms  {name:24} {_status(outcome):22} {_one_line(query)[:90]}", flush=True)
     return timed
 
 
@@ -161,7 +161,8 @@ def _outcome(response: httpx.Response) -> str:
     if response.status_code == 200:
         data = response.json().get("data") or {}
         if "nodes" in data:
-            return f"{len(data['nodes'])} nodes"
+            literals = len(data.get("literals") or [])
+            return f"{len(data['nodes'])} nodes" + (f", {literals} lit." if literals else "")
         return f"{len(data.get('literals') or data.get('rows') or [])} rows"
     if response.status_code == 404:
         return "no results"
@@ -215,7 +216,7 @@ def report(timed: list[tuple[float, str, str, str]], load_before: tuple[float, .
     timed.sort(reverse=True)
     print("\nslowest ten:")
     for seconds, name, outcome, query in timed[:10]:
-        print(f"{seconds * 1000:9.1f} ms  {name:24} {_status(outcome):14} {_one_line(query)[:90]}")
+        print(f"{seconds * 1000:9.1f} ms  {name:24} {_status(outcome):22} {_one_line(query)[:90]}")
     over = [t for t in timed if t[0] > LIMIT_SECONDS]
     failed = [t for t in timed if t[2].startswith("HTTP")]
     total = sum(t[0] for t in timed)

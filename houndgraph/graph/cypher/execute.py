@@ -25,13 +25,14 @@ __all__ = ["Result", "compile_query", "entity_ids", "run_query"]
 
 async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allow_mutations: bool = False,
                     complexity_limit: bool = True, load_entities: bool = True,
-                    budget: WorkBudget | None = None) -> Result:
+                    budget: WorkBudget | None = None, as_graph: bool = False) -> Result:
     """Run one query, as text or as parsed already, on `conn` (inside the caller's transaction) and
     return its rows.
 
     Raises CypherError subclasses for queries we refuse, WorkExhausted when its path searches pass
     `budget` (or its deadline) and ResultTooLarge when it returns more rows than the budget allows;
-    database errors propagate."""
+    database errors propagate. `as_graph`: the caller reads only the nodes and edges the rows name (the
+    graph answer), so rows the query cannot tell apart may come once (translate.set_answer)."""
     budget = budget or WorkBudget()
     if isinstance(query, str):
         query = parse(query)
@@ -40,7 +41,7 @@ async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allo
     if mutation:
         result = await run_updating_query(conn, query, kinds, budget)
     else:
-        result = await run_statement(conn, query, kinds, budget=budget)
+        result = await run_statement(conn, query, kinds, budget=budget, as_graph=as_graph)
     budget.check_rows(len(result.rows))
     if load_entities:
         await _load_entities(conn, result, {v: k for k, v in kinds.items()})

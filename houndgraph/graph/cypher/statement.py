@@ -81,8 +81,8 @@ def graph_ids(rows: Iterable[Sequence[Any]], types: Sequence[T], *,
 
 def compile_query(query: a.Query, kinds: Mapping[str, int],
                   shortest: Mapping[int, list[FoundPath]] | None = None, inputs: Inputs | None = None,
-                  stats: KindStatistics | None = None) -> Statement:
-    return translate(query, kinds, shortest, inputs, stats)
+                  stats: KindStatistics | None = None, as_graph: bool = False) -> Statement:
+    return translate(query, kinds, shortest, inputs, stats, as_graph)
 
 
 # The paths found for each search, shared by a query and the end point queries of its searches
@@ -92,8 +92,8 @@ Searched = dict[ShortestRequest, list[FoundPath]]
 
 async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
                         searched: Searched, inputs: Inputs | None, budget: WorkBudget,
-                        stats: KindStatistics | None = None) -> Statement:
-    """The query's one statement, after the shortest path searches it needs."""
+                        stats: KindStatistics | None = None, as_graph: bool = False) -> Statement:
+    """The query's one statement, after the shortest path searches it needs (`as_graph`: translate)."""
     pending = shortest.requests(query, kinds, [name for name, _ in inputs.columns] if inputs else ())
     if len(pending) > MAX_SHORTEST_SEARCHES:
         raise UnsupportedCypher(f"more than {MAX_SHORTEST_SEARCHES} shortest path patterns in one query")
@@ -105,7 +105,7 @@ async def statement_for(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
             searched[request] = await graph_paths.shortest_paths(conn, lefts, rights, budget=budget,
                                                                  **_search_options(request))
         found[key] = searched[request]
-    return compile_query(query, kinds, found, inputs, stats)
+    return compile_query(query, kinds, found, inputs, stats, as_graph)
 
 
 async def _ends(conn: psycopg.AsyncConnection, request: ShortestRequest, kinds: Mapping[str, int],
@@ -131,9 +131,11 @@ async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str
 
 async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int],
                         inputs: Inputs | None = None, budget: WorkBudget | None = None,
-                        row_cap: bool = True) -> Result:
+                        row_cap: bool = True, as_graph: bool = False) -> Result:
     """The query's rows. With `row_cap`, at most one past the budget's row limit (a result the caller
-    refuses); without, every row: the rows an updating query goes on to write are not a response."""
+    refuses); without, every row: the rows an updating query goes on to write are not a response. With
+    `as_graph` the caller reads only the nodes and edges the rows name, and the rows may come once each
+    where the query could not tell repetitions apart (translate)."""
     budget = budget or WorkBudget()
     await conn.execute(RAISE_WORK_MEM, {"work_mem": WORK_MEM})
     stats = await kind_statistics(conn, graph_generation_seen())
@@ -146,7 +148,7 @@ async def run_statement(conn: psycopg.AsyncConnection, query: a.Query, kinds: Ma
             if len(pending) == 1:
                 return await _run_limited(conn, query, kinds, pending[0], wanted, budget, stats,
                                           in_search_order=limited is None)
-    return await _execute(conn, await statement_for(conn, query, kinds, {}, inputs, budget, stats),
+    return await _execute(conn, await statement_for(conn, query, kinds, {}, inputs, budget, stats, as_graph),
                           budget.max_rows if row_cap else None)
 
 

@@ -76,7 +76,9 @@ def match(st: Translation, frm: From, scope: Scope, clause: a.Match) -> None:
     alias = st.aliases.new("o")
     bindings = [(name, value) for name, value in inner_scope.bindings.items() if not name.startswith(" ")]
     select = ", ".join(f"{value.sql} AS c{i}" for i, (_, value) in enumerate(bindings)) or "1 AS c"
-    frm.join(f"LEFT JOIN LATERAL (SELECT {select} {inner.sql()}) AS {alias} ON TRUE")
+    # Whether each row has a match is all that matters after (set_answer): one match stands for all.
+    first = " LIMIT 1" if id(clause) in st.answer.first_match else ""
+    frm.join(f"LEFT JOIN LATERAL (SELECT {select} {inner.sql()}{first}) AS {alias} ON TRUE")
     for i, (name, value) in enumerate(bindings):
         scope.bind(name, rebind(st, frm, f"{alias}.c{i}", value.type))
 
@@ -398,9 +400,6 @@ def var_length_walk(st: Translation, frm: From, scope: Scope, rel: a.RelPattern,
         local.bind(" edge", Typed("e.id", T.REL, "e"))
         for key, expected in rel.properties.items:
             conditions.append(ex.pred(st, a.Binary("=", a.Property(a.Variable(" edge"), key), expected), local))
-    if high is not None:
-        conditions.append(f"w.depth < {int(high)}")
-    conditions.append("e.id <> ALL(w.edges)")
     if direction is a.Direction.OUT:
         step = "edge AS e ON e.start_id = w.node"
         next_node = "e.end_id"
@@ -412,6 +411,11 @@ def var_length_walk(st: Translation, frm: From, scope: Scope, rel: a.RelPattern,
                 "UNION ALL SELECT id, kind_id, properties, start_id FROM edge WHERE end_id = w.node "
                 "AND start_id <> end_id) AS e ON TRUE")
         next_node = "e.nxt"
+    if id(rel) in st.answer.reach:
+        return reachable_walk(st, frm, (anchor, other), (low, high), step, next_node, conditions)
+    if high is not None:
+        conditions.append(f"w.depth < {int(high)}")
+    conditions.append("e.id <> ALL(w.edges)")
     if anchor_right:
         grow_edges, grow_segment = "e.id || w.edges", f"ARRAY[{next_node}, e.id] || w.segment"
     else:
@@ -426,6 +430,29 @@ def var_length_walk(st: Translation, frm: From, scope: Scope, rel: a.RelPattern,
     )
     frm.where.append(f"{other.sql} = {alias}.node")
     return Typed(f"{alias}.edges", T.RELS), f"{alias}.segment"
+
+
+def reachable_walk(st: Translation, frm: From, ends: tuple[Typed, Typed], length: tuple[int, int | None], step: str,
+                   next_node: str, conditions: list[str]) -> tuple[Typed, str]:
+    """A variable-length relationship whose trails a query cannot tell apart (set_answer.reach): each node
+    reachable from the anchor once, at least one hop away when the range starts at one (a cycle back to the
+    anchor counts). Unbounded, the walk keeps only nodes (a recursive UNION ends when no new node is found);
+    bounded, (node, depth) pairs up to the bound. It has no edges to give: nothing reads them."""
+    (anchor, other), (low, high) = ends, length
+    alias = st.aliases.new("v")
+    where = " AND ".join(conditions) or "TRUE"
+    if high is None:
+        seed = (f"SELECT {anchor.sql}" if low == 0 else
+                f"SELECT {next_node} FROM (SELECT {anchor.sql} AS node) AS w JOIN {step} WHERE {where}")
+        walk_sql = (f"WITH RECURSIVE w(node) AS ({seed} UNION SELECT {next_node} FROM w JOIN {step} WHERE {where}) "
+                    f"SELECT node FROM w")
+    else:
+        walk_sql = (f"WITH RECURSIVE w(node, depth) AS (SELECT {anchor.sql}, 0 UNION SELECT {next_node}, w.depth + 1 "
+                    f"FROM w JOIN {step} WHERE {where} AND w.depth < {int(high)}) "
+                    f"SELECT DISTINCT node FROM w WHERE depth >= {int(low)}")
+    frm.join(f"CROSS JOIN LATERAL ({walk_sql}) AS {alias}")
+    frm.where.append(f"{other.sql} = {alias}.node")
+    return Typed("NULL::bigint[]", T.RELS), "NULL::bigint[]"
 
 
 def seed_on_edges(st: Translation, frm: From, rel: a.RelPattern, anchor: Typed, anchor_right: bool) -> None:

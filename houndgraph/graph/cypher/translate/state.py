@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.statistics import KindStatistics
+from houndgraph.graph.cypher.translate.set_answer import NONE, SetAnswer
 from houndgraph.graph.cypher.translate.values import Aliases, Inputs, Params
 
 # One found path: (left end id, right end id, [node, edge, node, ...]).
@@ -27,6 +28,9 @@ class Translation:
     stats: KindStatistics | None = None
     aliases: Aliases = field(default_factory=Aliases)
     shortest_seen: int = 0
+    # The rewrites a query answered as a graph allows (set_answer.plan): walks of reachable nodes, one element
+    # of an UNWIND, one match of an OPTIONAL MATCH, a DISTINCT final RETURN.
+    answer: SetAnswer = NONE
     # Inside a projection item that aggregates (count(), collect(), ...).
     aggregating: bool = False
     # Inside the patterns of a top-level MATCH, the only place a shortestPath may stand.

@@ -18,6 +18,7 @@ from houndgraph.graph.cypher.statistics import KindStatistics
 from houndgraph.graph.cypher.translate import expressions as ex
 from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import patterns as pt
+from houndgraph.graph.cypher.translate import set_answer
 from houndgraph.graph.cypher.translate.state import FoundPath, Translation
 from houndgraph.graph.cypher.translate.values import From, Inputs, Scope, T, Typed, as_json
 from houndgraph.graph.cypher.validate import walk
@@ -33,11 +34,28 @@ class Statement:
     columns: tuple[tuple[str, T], ...]
 
 
+# The values a graph answer is made of (the nodes and edges they name); any other column is a literal.
+GRAPH_TYPES = (T.NODE, T.REL, T.NODES, T.RELS, T.PATH, T.PATHS)
+
+
 def translate(query: a.Query, kinds: Mapping[str, int], shortest: Mapping[int, list[FoundPath]] | None = None,
-              inputs: Inputs | None = None, stats: KindStatistics | None = None) -> Statement:
+              inputs: Inputs | None = None, stats: KindStatistics | None = None, as_graph: bool = False
+              ) -> Statement:
     """`shortest` holds the paths of the query's shortestPath patterns (shortest.requests() lists them);
-    `stats`, the graph's kind statistics, lets the planner compare the sizes of a walk's ends."""
-    st = Translation(kinds, shortest or {}, inputs, stats=stats, counted_only=counted_only(query))
+    `stats`, the graph's kind statistics, lets the planner compare the sizes of a walk's ends. With `as_graph`
+    the rows are only read for the nodes and edges they name and the scalars of each row: if every column is a
+    graph value, or the final RETURN gives each row once, the rows may come once each rather than once per way
+    they were found (set_answer)."""
+    if as_graph and inputs is None and (answer := set_answer.plan(query)):
+        statement = _translate(query, kinds, shortest, inputs, stats, answer)
+        if answer.exact or all(kind in GRAPH_TYPES for _, kind in statement.columns):
+            return statement
+    return _translate(query, kinds, shortest, inputs, stats, set_answer.NONE)
+
+
+def _translate(query: a.Query, kinds: Mapping[str, int], shortest: Mapping[int, list[FoundPath]] | None,
+               inputs: Inputs | None, stats: KindStatistics | None, answer: set_answer.SetAnswer) -> Statement:
+    st = Translation(kinds, shortest or {}, inputs, stats=stats, counted_only=counted_only(query), answer=answer)
     sql, columns = query_sql(st, query, Scope(), top=True)
     return Statement(sql, st.params.values, tuple(columns))
 
@@ -160,12 +178,17 @@ def visible(scope: Scope) -> list[str]:
 def unwind(st: Translation, frm: From, scope: Scope, clause: a.Unwind) -> None:
     values = ex.expr(st, clause.expression, scope)
     alias = st.aliases.new("u")
+    # Where nothing after reads the element, one stands for all (set_answer: the row stays if the list has any).
+    first = id(clause) in st.answer.first_element
+    if values.type in (T.NODES, T.RELS, T.PATHS):
+        elements = f"unnest({values.sql})" if values.type is not T.PATHS else f"jsonb_array_elements({values.sql})"
+        if first:
+            elements = f"(SELECT * FROM {elements} LIMIT 1)"
+        frm.join(f"CROSS JOIN LATERAL {elements} AS {alias}(v)")
     if values.type in (T.NODES, T.RELS):
-        frm.join(f"CROSS JOIN LATERAL unnest({values.sql}) AS {alias}(v)")
         scope.bind(clause.variable, pt.rebind(st, frm, f"{alias}.v", T.NODE if values.type is T.NODES else T.REL))
         return
     if values.type is T.PATHS:
-        frm.join(f"CROSS JOIN LATERAL jsonb_array_elements({values.sql}) AS {alias}(v)")
         scope.bind(clause.variable, Typed(
             f"(SELECT array_agg(x::bigint) FROM jsonb_array_elements_text({alias}.v) AS x)", T.PATH))
         return
@@ -181,7 +204,7 @@ def unwind(st: Translation, frm: From, scope: Scope, clause: a.Unwind) -> None:
         f"CROSS JOIN LATERAL (SELECT v, {text} AS t{columns} "
         f"FROM jsonb_array_elements(CASE WHEN coalesce({json}, 'null'::jsonb) = 'null'::jsonb "
         f"THEN '[]'::jsonb WHEN jsonb_typeof({json}) = 'array' THEN {json} ELSE jsonb_build_array({json}) END) "
-        f"AS {alias}(v) OFFSET 0) AS {alias}"
+        f"AS {alias}(v) {'LIMIT 1' if first else 'OFFSET 0'}) AS {alias}"
     )
     value = Typed(f"nullif({alias}.v, 'null'::jsonb)", T.JSON)
     st.texts[value.sql] = f"{alias}.t"
@@ -212,7 +235,8 @@ def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Proje
         with st.within(aggregating=aggregate):
             compiled.append(ex.expr(st, item.expression, scope))
     select = ", ".join(f"{value.sql} AS c{i}" for i, value in enumerate(compiled))
-    sql = f"SELECT {'DISTINCT ' if projection.distinct else ''}{select} {frm.sql()}"
+    distinct = projection.distinct or id(projection) in st.answer.distinct
+    sql = f"SELECT {'DISTINCT ' if distinct else ''}{select} {frm.sql()}"
     if any(aggregates):
         keys = [str(i + 1) for i, aggregate in enumerate(aggregates) if not aggregate]
         if keys:
