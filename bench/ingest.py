@@ -1,7 +1,7 @@
 """Ingest throughput: a synthetic SharpHound v6 collection through the real readers and graph store.
 
     .venv/bin/python bench/ingest.py [--objects 100000] [--batch-size 20000] [--sequential] [--tuned]
-                                     [--set NAME=VALUE ...]
+                                     [--set NAME=VALUE ...] [--statements] [--bulk] [--index-after INDEX]
     .venv/bin/python bench/ingest.py --read-only [--objects 100000]
 
 Writes a collection of N objects as real JSON files, one record at a time (nothing is held in
@@ -11,7 +11,8 @@ Then starts a fresh embedded PostgreSQL, migrates it, and ingests each file as a
 (`read_file` batches into `GraphStore.write_all`, one transaction per file), printing objects/s,
 edges/s, wall time, the CPU seconds of this process and of PostgreSQL (by process: ended backends count under
 "server"), peak RSS and the machine. `--tuned` first applies TUNED_SETTINGS to the server, `--set` any setting;
-`--sequential` calls `GraphStore.write` per batch instead of `write_all` (as the datapipe did).
+`--sequential` calls `GraphStore.write` per batch instead of `write_all` (as the datapipe did). `--bulk` ingests as
+the datapipe ingests a large job (`graph.store.bulk`). `--statements` adds where the server's time and I/O went.
 `--read-only` starts no database: it prints the CPU seconds the reading process spends on each file, reading it
 (checking, parsing, converting) and preparing its batches for the writer, a figure that other work on the machine
 disturbs far less than wall time.
@@ -37,7 +38,7 @@ import orjson
 
 from houndgraph.datapipe.loop_repository import SHARPHOUND_READING_ORDER
 from houndgraph.db import Database, restart_embedded
-from houndgraph.graph.store import GraphStore, WriteStats, rfc3339
+from houndgraph.graph.store import GraphStore, WriteStats, bulk, rfc3339
 from houndgraph.graph.store.read_ahead import bulk_tuning
 from houndgraph.ingest import IngestFile, read_file
 from houndgraph.ingest.prepared import prepare_for_writer
@@ -512,6 +513,9 @@ def main() -> None:
     parser.add_argument("--index-after", action="append", default=[], metavar="INDEX",
                         help="drop this index of node or edge before the ingest and build it after, timed "
                              "(repeatable): what building an index once costs against keeping it row by row")
+    parser.add_argument("--bulk", action="store_true",
+                        help="bulk mode, as the datapipe runs a large job: graph.store.bulk's indexes dropped before "
+                             "the files and built after them (counted in the wall time and CPU)")
     parser.add_argument("--order", choices=("reading", "sharphound"), default="reading",
                         help="the files in the datapipe's reading order (as an upload is read), or as SharpHound "
                              "writes them")
@@ -563,7 +567,15 @@ def main() -> None:
             load_before = os.getloadavg()[0]
             cpu_before = time.process_time(), postgres_cpu_by_role(data_dir)
             started = time.perf_counter()
+            if args.bulk:
+                with database.connect_raw(autocommit=True) as conn:
+                    bulk.defer(conn)
             stats = ingest(database, paths, args.batch_size, args.sequential)
+            if args.bulk:
+                rebuild_started = time.perf_counter()
+                with database.connect_raw(autocommit=True) as conn:
+                    rebuilt = bulk.rebuild(conn)
+                print(f"  bulk mode: built {', '.join(rebuilt)} in {time.perf_counter() - rebuild_started:.1f} s")
             wall = time.perf_counter() - started
             cpu_python = time.process_time() - cpu_before[0]
             roles = postgres_cpu_by_role(data_dir)
