@@ -1,7 +1,7 @@
 """Ingest throughput: a synthetic SharpHound v6 collection through the real readers and graph store.
 
     .venv/bin/python bench/ingest.py [--objects 100000] [--batch-size 20000] [--sequential] [--tuned]
-                                     [--set NAME=VALUE ...]
+                                     [--set NAME=VALUE ...] [--statements] [--bulk] [--index-after INDEX]
     .venv/bin/python bench/ingest.py --read-only [--objects 100000]
 
 Writes a collection of N objects as real JSON files, one record at a time (nothing is held in
@@ -11,7 +11,8 @@ Then starts a fresh embedded PostgreSQL, migrates it, and ingests each file as a
 (`read_file` batches into `GraphStore.write_all`, one transaction per file), printing objects/s,
 edges/s, wall time, the CPU seconds of this process and of PostgreSQL (by process: ended backends count under
 "server"), peak RSS and the machine. `--tuned` first applies TUNED_SETTINGS to the server, `--set` any setting;
-`--sequential` calls `GraphStore.write` per batch instead of `write_all` (as the datapipe did).
+`--sequential` calls `GraphStore.write` per batch instead of `write_all` (as the datapipe did). `--bulk` ingests as
+the datapipe ingests a large job (`graph.store.bulk`). `--statements` adds where the server's time and I/O went.
 `--read-only` starts no database: it prints the CPU seconds the reading process spends on each file, reading it
 (checking, parsing, converting) and preparing its batches for the writer, a figure that other work on the machine
 disturbs far less than wall time.
@@ -37,7 +38,7 @@ import orjson
 
 from houndgraph.datapipe.loop_repository import SHARPHOUND_READING_ORDER
 from houndgraph.db import Database, restart_embedded
-from houndgraph.graph.store import GraphStore, WriteStats, rfc3339
+from houndgraph.graph.store import GraphStore, WriteStats, bulk, rfc3339
 from houndgraph.graph.store.read_ahead import bulk_tuning
 from houndgraph.ingest import IngestFile, read_file
 from houndgraph.ingest.prepared import prepare_for_writer
@@ -447,6 +448,25 @@ FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12
 """
 
 
+# `--statements`: the graph tables' indexes, their size against the buffer cache and their blocks found in it (hit) or
+# read from the kernel (read), and the client backends' I/O by context ("bulkwrite": COPY's 16 MB ring of buffers,
+# whose dirty pages the backend itself writes out, flushing the WAL up to each).
+INDEX_IO = """
+SELECT s.indexrelname, pg_relation_size(s.indexrelid), s.idx_blks_hit, s.idx_blks_read
+FROM pg_statio_user_indexes s WHERE s.relname IN ('node', 'edge') ORDER BY s.relname DESC, s.indexrelname
+"""
+BACKEND_IO = """
+SELECT object, context, coalesce(reads, 0), coalesce(writes, 0), coalesce(extends, 0), coalesce(hits, 0),
+       coalesce(evictions, 0), coalesce(reuses, 0), coalesce(fsyncs, 0)
+FROM pg_stat_io WHERE backend_type = 'client backend' AND object = 'relation'
+  AND coalesce(reads, 0) + coalesce(writes, 0) + coalesce(extends, 0) > 0
+ORDER BY object, context
+"""
+WAL_SYNCS = "SELECT coalesce(sum(writes), 0), coalesce(sum(fsyncs), 0) FROM pg_stat_io WHERE object = 'wal'"
+# `--index-after`: an index's definition, to drop it before the ingest and build it again after.
+INDEX_DEFINITION = "SELECT pg_get_indexdef(%s::regclass)"
+
+
 def _tune(database: Database, settings: dict[str, str]) -> None:
     """Apply server settings over those the service's start applies (`db.EMBEDDED_SETTINGS`), with a restart, so
     `--set max_wal_size=1GB --set shared_buffers=160MB` measures the server's own defaults."""
@@ -459,6 +479,22 @@ def _alter_system(database: Database, settings: dict[str, str]) -> None:
         for name, value in settings.items():
             conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")  # given by whoever runs this script
         conn.execute("SELECT pg_reload_conf()")
+
+
+def _definition(conn: Any, name: str) -> tuple[str, str]:
+    row = conn.execute(INDEX_DEFINITION, (name,)).fetchone()
+    return name, row[0]
+
+
+def _build(database: Database, data_dir: Path, deferred: list[tuple[str, str]]) -> list[tuple[str, float, float]]:
+    """Build each dropped index again (as CREATE INDEX after a bulk load would): name, wall seconds, PostgreSQL CPU."""
+    built = []
+    with database.connect_raw(autocommit=True) as conn:
+        for name, definition in deferred:
+            cpu_before, started = postgres_cpu(data_dir), time.perf_counter()
+            conn.execute(definition)
+            built.append((name, time.perf_counter() - started, postgres_cpu(data_dir) - cpu_before))
+    return built
 
 
 def main() -> None:
@@ -474,6 +510,12 @@ def main() -> None:
                         help="CPU seconds of reading and preparing per file, no database")
     parser.add_argument("--statements", action="store_true",
                         help="load pg_stat_statements and print the statements that took the most time")
+    parser.add_argument("--index-after", action="append", default=[], metavar="INDEX",
+                        help="drop this index of node or edge before the ingest and build it after, timed "
+                             "(repeatable): what building an index once costs against keeping it row by row")
+    parser.add_argument("--bulk", action="store_true",
+                        help="bulk mode, as the datapipe runs a large job: graph.store.bulk's indexes dropped before "
+                             "the files and built after them (counted in the wall time and CPU)")
     parser.add_argument("--order", choices=("reading", "sharphound"), default="reading",
                         help="the files in the datapipe's reading order (as an upload is read), or as SharpHound "
                              "writes them")
@@ -514,22 +556,40 @@ def main() -> None:
                 if args.statements:
                     conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
                     conn.execute("SELECT pg_stat_statements_reset()")
+                    conn.execute("SELECT pg_stat_reset_shared('io')")
+                    conn.execute("SELECT pg_stat_reset_shared('wal')")
                     conn.commit()
+                deferred = [_definition(conn, name) for name in args.index_after]
+                for name in args.index_after:
+                    conn.execute(f"DROP INDEX {name}")  # given by whoever runs this script
+                conn.commit()
             rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             load_before = os.getloadavg()[0]
             cpu_before = time.process_time(), postgres_cpu_by_role(data_dir)
             started = time.perf_counter()
+            if args.bulk:
+                with database.connect_raw(autocommit=True) as conn:
+                    bulk.defer(conn)
             stats = ingest(database, paths, args.batch_size, args.sequential)
+            if args.bulk:
+                rebuild_started = time.perf_counter()
+                with database.connect_raw(autocommit=True) as conn:
+                    rebuilt = bulk.rebuild(conn)
+                print(f"  bulk mode: built {', '.join(rebuilt)} in {time.perf_counter() - rebuild_started:.1f} s")
             wall = time.perf_counter() - started
             cpu_python = time.process_time() - cpu_before[0]
             roles = postgres_cpu_by_role(data_dir)
             cpu_roles = {role: spent - cpu_before[1].get(role, 0.0) for role, spent in roles.items()}
             cpu_postgres = sum(cpu_roles.values())
             load_after = os.getloadavg()[0]
+            builds = _build(database, data_dir, deferred)
             with database.connect_raw() as conn:
                 tuples = conn.execute(TUPLE_COUNTS).fetchall()
                 wal = conn.execute(WAL_COUNTS).fetchone()
                 statements = conn.execute(TOP_STATEMENTS).fetchall() if args.statements else []
+                index_io = conn.execute(INDEX_IO).fetchall() if args.statements else []
+                backend_io = conn.execute(BACKEND_IO).fetchall() if args.statements else []
+                wal_syncs = conn.execute(WAL_SYNCS).fetchone() if args.statements else None
         finally:
             database.close()
 
@@ -547,6 +607,8 @@ def main() -> None:
         print(f"WAL: {float(wal[0]) / 1e9:.2f} GB, {wal[1]:,} full-page images; checkpoints: {wal[2]} requested, "
               f"{wal[3]} timed")
     print(f"wall time: {wall:.1f} s (load average after: {load_after:.2f})")
+    for name, seconds, build_cpu in builds:
+        print(f"index built after the ingest: {name} in {seconds:.1f} s, postgres CPU {build_cpu:.1f} s")
     print(f"CPU: {cpu_python + cpu_postgres:.1f} s (this process {cpu_python:.1f} s, postgres {cpu_postgres:.1f} s: "
           + ", ".join(f"{role} {spent:.1f}" for role, spent in sorted(cpu_roles.items(), key=lambda item: -item[1]))
           + ")")
@@ -558,6 +620,16 @@ def main() -> None:
         for seconds, calls, rows, hit, read, written_blocks, wal_bytes, text in statements:
             print(f"  {seconds:7.2f} {calls:6,} {rows:10,} {hit:12,} {read:8,} {written_blocks:8,} "
                   f"{float(wal_bytes) / 1e6:8.0f}  {text}")
+    if index_io:
+        print("indexes (MB, blocks hit, blocks read):")
+        for name, size, hit, read in index_io:
+            print(f"  {name:34} {size / 1e6:8.1f} {hit:12,} {read:10,}")
+    if backend_io:
+        print("client backends' I/O on relations (context: reads, writes, extends, hits, evictions, reuses, fsyncs):")
+        for _, context, *counts in backend_io:
+            print(f"  {context:10} " + " ".join(f"{int(count):10,}" for count in counts))
+    if wal_syncs is not None:
+        print(f"WAL writes {wal_syncs[0]:,}, syncs {wal_syncs[1]:,}")
 
 
 if __name__ == "__main__":

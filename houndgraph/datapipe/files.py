@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -43,3 +44,23 @@ def sweep_uploads(uploads_dir: Path, needed: set[str], min_age: float = SWEEP_MI
         except OSError:
             log.warning("could not sweep %s", path, exc_info=True)
     return removed
+
+
+def document_bytes(documents: Iterable[tuple[str, str | None]]) -> int:
+    """Uncompressed size of the documents (stored path, zip member or None): a member's as its archive
+    records it (read from the archive's directory, nothing is inflated), a plain file's on disk. A file that
+    cannot be read counts nothing: its task will fail with the reader's message."""
+    total = 0
+    archives: dict[str, dict[str, int]] = {}
+    for path, member in documents:
+        try:
+            if member is None:
+                total += Path(path).stat().st_size
+                continue
+            if path not in archives:
+                with zipfile.ZipFile(path) as archive:
+                    archives[path] = {info.filename: info.file_size for info in archive.infolist()}
+            total += archives[path].get(member, 0)
+        except (OSError, zipfile.BadZipFile):
+            continue
+    return total

@@ -32,7 +32,7 @@ from houndgraph.datapipe.task_writer import BATCH_SIZE, Stopped, TaskProgress, w
 from houndgraph.db import Database
 from houndgraph.feature_flag import service as feature_flag_service
 from houndgraph.feature_flag.flag_keys import FeatureFlagKey
-from houndgraph.graph.store import WriteStats
+from houndgraph.graph.store import WriteStats, bulk
 from houndgraph.ingest.errors import IngestError
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.models.ingest_task import TaskState
@@ -70,8 +70,10 @@ class Observer:
 
 class Datapipe:
     def __init__(self, settings: Settings, database: Database, *, analysis: AnalysisHook = analyse,
-                 batch_size: int = BATCH_SIZE, connect: Callable[[], psycopg.Connection] | None = None) -> None:
+                 batch_size: int = BATCH_SIZE, connect: Callable[[], psycopg.Connection] | None = None,
+                 bulk_min_bytes: int = bulk.MIN_BYTES) -> None:
         self._settings = settings
+        self._bulk_min_bytes = bulk_min_bytes
         # Autocommit: the steps open their own transactions; the session lock outlives them.
         self._connect = connect or (lambda: database.connect_raw(autocommit=True))
         self._analysis = analysis
@@ -169,6 +171,8 @@ class Datapipe:
         tasks are finished) are removed. Interrupted tasks need nothing: they are read again."""
         with self._status(conn, PipeStatus.STARTING):
             files.sweep_uploads(self._settings.uploads_dir, repo.unfinished_stored_paths(conn))
+            # Indexes a job deferred before the process stopped or crashed (`graph.store.bulk`).
+            self._rebuild_indexes(conn)
 
     def _schedule_step(self, conn: psycopg.Connection) -> None:
         """Collection: due events become jobs, stalled jobs time out, ended jobs follow their uploads
@@ -214,11 +218,28 @@ class Datapipe:
         task = repo.next_task(conn, done)
         if task is not None:
             with self._status(conn, PipeStatus.INGESTING):
+                self._defer_indexes(conn)
                 while task is not None:
                     self._run_task(conn, task, observer)
                     done.append(task.id)
                     task = repo.next_task(conn, done)
+        # Before any job moves on to analysis (and before the analysis step of this tick).
+        self._rebuild_indexes(conn)
         self._advance_ingested_jobs(conn)
+
+    def _defer_indexes(self, conn: psycopg.Connection) -> None:
+        """Bulk mode for the files queued now when they are large against the graph (`graph.store.bulk`)."""
+        document_bytes = files.document_bytes(repo.pending_documents(conn))
+        if bulk.worth_deferring(conn, document_bytes, self._bulk_min_bytes):
+            dropped = bulk.defer(conn)
+            log.info("bulk ingest of %.0f MB of documents: indexes %s are built after the files",
+                     document_bytes / 1e6, ", ".join(dropped) or "(none; the node table was busy)")
+
+    def _rebuild_indexes(self, conn: psycopg.Connection) -> None:
+        started = time.perf_counter()
+        built = bulk.rebuild(conn)
+        if built:
+            log.info("built the deferred indexes %s in %.2f s", ", ".join(built), time.perf_counter() - started)
 
     def _run_task(self, conn: psycopg.Connection, task: TaskRow, observer: Observer) -> None:
         started = time.perf_counter()

@@ -248,6 +248,16 @@ def next_task(conn: psycopg.Connection, done: Collection[int]) -> TaskRow | None
     return TaskRow(*row) if row else None
 
 
+def pending_documents(conn: psycopg.Connection) -> list[tuple[str, str | None]]:
+    """(stored path, zip member or None) of every task still to read, of jobs not canceled."""
+    rows = conn.execute(
+        "SELECT task.stored_path, task.member_name FROM ingest_tasks AS task JOIN ingest_jobs AS job "
+        "ON job.id = task.job_id WHERE task.state = ANY(%s) AND job.status <> %s",
+        ([str(TaskState.PENDING), str(TaskState.RUNNING)], JobStatus.CANCELED),
+    ).fetchall()
+    return [(str(path), member) for path, member in rows]
+
+
 def begin_attempt(conn: psycopg.Connection, task_id: int) -> int:
     row = conn.execute(
         "UPDATE ingest_tasks SET state = %s, attempts = attempts + 1, start_time = now(), end_time = NULL, "

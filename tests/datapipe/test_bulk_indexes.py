@@ -1,0 +1,83 @@
+"""Bulk mode: a large job builds some node indexes after its files; the graph is the same, and an index a
+job dropped is never left missing (after the job, or at the next start after a crash)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+
+from houndgraph.datapipe import local_jobs
+from houndgraph.datapipe.loop import Datapipe, Observer, no_analysis
+from houndgraph.datapipe.task_writer import TaskProgress
+from houndgraph.db import Database
+from houndgraph.graph.store import bulk
+from houndgraph.settings import Settings
+from tests.conftest import empty_graph_tables
+from tests.datapipe.helpers import paused_datapipe
+from tests.datapipe.test_crash_safety import graph_fingerprint
+from tests.file_upload.helpers import TESTLAB
+
+FILES = sorted(TESTLAB.glob("*.json"))
+INDEXES = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'node' ORDER BY indexname"
+
+
+class Deferrals(Observer):
+    """The indexes deferred while each batch was written."""
+
+    def __init__(self, conn: psycopg.Connection) -> None:
+        self.conn = conn
+        self.seen: list[list[str]] = []
+
+    def batch_written(self, progress: TaskProgress) -> None:
+        self.seen.append(bulk.deferred(self.conn))
+
+
+def ingest(db: Database, tmp_path: Path, bulk_min_bytes: int) -> tuple[Deferrals, tuple[int, int, str, str],
+                                                                         list[tuple[str, str]], list[tuple[str]]]:
+    """The lab through a datapipe of the test's own into an empty graph (the service's loop paused)."""
+    settings = Settings(data_dir=tmp_path)
+    with paused_datapipe(db) as conn:
+        empty_graph_tables(conn)
+        pipe = Datapipe(settings, db, analysis=no_analysis, connect=lambda: conn, bulk_min_bytes=bulk_min_bytes)
+        local_jobs.queue_files(conn, settings, FILES)
+        observer = Deferrals(conn)
+        assert pipe.tick(observer)
+        # Served by the trigram and kind indexes once they exist again.
+        found = conn.execute(
+            "SELECT properties->>'objectid' FROM node WHERE properties->>'name' ILIKE %s "
+            "AND kind_ids @> ARRAY[(SELECT id FROM kind WHERE name = 'User')]::smallint[] ORDER BY 1", ("%ADMIN%",)
+        ).fetchall()
+        return observer, graph_fingerprint(conn), conn.execute(INDEXES).fetchall(), found
+
+
+def test_a_large_job_builds_the_node_indexes_after_its_files_and_writes_the_same_graph(
+        empty_graph: Database, tmp_path: Path) -> None:
+    kept, graph, indexes, found = ingest(empty_graph, tmp_path / "plain", bulk_min_bytes=1 << 40)
+    deferred, bulk_graph, bulk_indexes, bulk_found = ingest(empty_graph, tmp_path / "bulk", bulk_min_bytes=1)
+    assert kept.seen and not any(kept.seen), "a small job keeps every index"
+    assert deferred.seen and all(names == sorted(bulk.DEFERRABLE) for names in deferred.seen)
+    assert bulk_graph == graph
+    assert bulk_indexes == indexes, "every index is back, as it was defined"
+    assert bulk_found == found and found
+
+
+def test_indexes_a_job_deferred_before_a_crash_are_built_at_the_next_start(empty_graph: Database,
+                                                                           tmp_path: Path) -> None:
+    with paused_datapipe(empty_graph) as conn:
+        before = conn.execute(INDEXES).fetchall()
+        # What a datapipe that died in the middle of a large job leaves behind.
+        assert bulk.defer(conn) == sorted(bulk.DEFERRABLE)
+        assert len(conn.execute(INDEXES).fetchall()) == len(before) - len(bulk.DEFERRABLE)
+        pipe = Datapipe(Settings(data_dir=tmp_path), empty_graph, analysis=no_analysis, connect=lambda: conn)
+        assert pipe.tick()
+        assert conn.execute(INDEXES).fetchall() == before
+        assert bulk.deferred(conn) == []
+
+
+def test_a_job_does_not_wait_long_for_a_busy_node_table(empty_graph: Database) -> None:
+    with empty_graph.connect_raw() as reader, paused_datapipe(empty_graph) as conn:
+        reader.execute("SELECT count(*) FROM node")  # holds the table until it commits
+        assert bulk.defer(conn, lock_timeout="100ms") == []
+        assert bulk.deferred(conn) == []
+        reader.rollback()
