@@ -47,14 +47,40 @@ _WRITE_OWNER = frozenset({ADEdge.WriteOwner, ADEdge.WriteOwnerRaw})
 
 
 def lower_keys(value: Any) -> dict[str, Any]:
-    """A JSON object with lower-cased keys; anything else (null, a list) becomes an empty object."""
+    """A JSON object with lower-cased keys; anything else (null, a list) becomes an empty object.
+
+    A collector writes the same few key layouts millions of times (every user record has the same keys in the
+    same order), so each layout's lower-cased keys are worked out once (`_LOWERED`) and a record's object is
+    rebuilt from them in one call; SharpHound writes `Properties` in lower case already, and then a plain copy
+    does. A key that lower-cases to one before it keeps the later value, as a key repeated in JSON does."""
     if not isinstance(value, dict):
         return {}
-    # SharpHound writes `Properties` in lower case already: then a plain copy does (keys that together hold
-    # no upper-case letter are their own lower case).
-    if "".join(value).islower():
+    keys = tuple(value)
+    lowered = _LOWERED.get(keys, _UNSEEN)
+    if lowered is _UNSEEN:
+        lowered = _lowered(keys)
+    if lowered is None:
         return dict(value)
-    return {key.lower(): item for key, item in value.items()}
+    return dict(zip(lowered, value.values(), strict=True))
+
+
+# Lower-cased keys by key layout (None: the keys are their own lower case). Bounded: a file with endless
+# layouts (hostile, or a collector writing sparse objects) empties it now and then rather than growing it,
+# and a layout of more keys than a collector's object has is not kept.
+_LOWERED: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+_LAYOUTS_KEPT = 4096
+_KEYS_KEPT = 256
+_UNSEEN: Any = object()
+
+
+def _lowered(keys: tuple[str, ...]) -> tuple[str, ...] | None:
+    lowered = tuple([key.lower() for key in keys])
+    result = None if lowered == keys else lowered
+    if len(keys) <= _KEYS_KEPT:
+        if len(_LOWERED) >= _LAYOUTS_KEPT:
+            _LOWERED.clear()
+        _LOWERED[keys] = result
+    return result
 
 
 def as_list(value: Any) -> list[Any]:

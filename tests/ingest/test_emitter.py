@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from houndgraph.graph.records import EdgeEnd, EdgeRecord
+from houndgraph.ingest.ad_common import lower_keys
 from houndgraph.ingest.emitter import Emitter
 from houndgraph.ingest.errors import Warnings
 
@@ -46,3 +47,14 @@ def test_an_edge_with_an_empty_end_is_dropped() -> None:
     out.edge("", "User", "S-1-5-21-1-1001", "User", "MemberOf", {})
     out.edge("S-1-5-21-1-1001", "User", "", None, "MemberOf", {})
     assert list(out.take_rest()) == []
+
+
+def test_lower_keys_reads_each_spelling_of_a_layout_as_its_own() -> None:
+    # Key layouts are remembered: the same keys in another order, or another case, must not reuse a layout.
+    assert lower_keys({"Name": 1, "ObjectIdentifier": "S-1"}) == {"name": 1, "objectidentifier": "S-1"}
+    assert lower_keys({"Name": 2, "ObjectIdentifier": "S-2"}) == {"name": 2, "objectidentifier": "S-2"}
+    assert list(lower_keys({"ObjectIdentifier": "S-3", "Name": 3})) == ["objectidentifier", "name"]
+    assert lower_keys({"name": 4, "objectidentifier": "S-4"}) == {"name": 4, "objectidentifier": "S-4"}
+    # Two spellings of one key: the later one wins, as a key repeated in JSON does.
+    assert lower_keys({"Name": 5, "NAME": 6}) == {"name": 6}
+    assert lower_keys([1]) == {} and lower_keys(None) == {}
