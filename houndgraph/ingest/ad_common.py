@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from houndgraph.graph.kinds import AD_ACL_EDGES, ADEdge, ADNode
-from houndgraph.graph.records import EdgeEnd, EdgeRecord
 from houndgraph.ingest.emitter import Emitter
 
 # Edge and node property names the readers write (the reference's spelling).
@@ -192,7 +191,7 @@ def emit_aces(out: Emitter, aces: Any, objectid: str, kind: str, properties: dic
             continue
         if plan.owns and OWNER_SID not in properties:
             properties[OWNER_SID] = plan.principal
-        if plan.start is None or plan.start.value == target:
+        if plan.start is None or plan.start_id == target:
             continue
         if plan.owns:
             owner = (plan.principal, plan.kind)
@@ -203,25 +202,27 @@ def emit_aces(out: Emitter, aces: Any, objectid: str, kind: str, properties: dic
             if plan.inherited:
                 inherited_owner_rights.append(right)
         else:
-            edges.append(EdgeRecord(plan.start, last, right, plan.acl))
+            edges.append((plan.start, last, right, plan.acl))
     _emit_owner_edges(out, objectid, kind, properties, owner, write_owners, owner_rights, inherited_owner_rights)
 
 
 class AcePlan:
-    """What one ACE says apart from the object it is on: its right, principal (with the edge end the principal
-    makes), whether it is inherited and its inheritance hash, and the ACL edge's properties."""
+    """What one ACE says apart from the object it is on: its right, principal (with the batch's edge end the
+    principal makes, and its object id upper-cased), whether it is inherited and its inheritance hash, and the
+    ACL edge's properties."""
 
-    __slots__ = ("right", "right_name", "principal", "kind", "start", "inherited", "hash", "owns", "write_owner",
-                 "owner_rights", "acl")
+    __slots__ = ("right", "right_name", "principal", "kind", "start", "start_id", "inherited", "hash", "owns",
+                 "write_owner", "owner_rights", "acl")
 
-    def __init__(self, right: ADEdge | None, right_name: str, principal: str, kind: str, start: EdgeEnd | None,
+    def __init__(self, right: ADEdge | None, right_name: str, principal: str, kind: str, start: int | None,
                  inherited: bool, inheritance_hash: str) -> None:
         self.right = right
         self.right_name = right_name
         self.principal = principal
         self.kind = kind
-        # None for an ACE without a principal: no edge.
+        # A position in the emitter's table of ends; None for an ACE without a principal: no edge.
         self.start = start
+        self.start_id = principal.upper()
         self.inherited = inherited
         self.hash = inheritance_hash
         self.owns = right in _OWNS

@@ -27,8 +27,8 @@ def test_edges_keep_each_ends_own_kind_and_upper_case_object_id() -> None:
     out = Emitter(batch_size=100, warnings=Warnings())
     for start, start_kind, end, end_kind, kind in EDGES:
         out.edge(start, start_kind, end, end_kind, kind, {"n": kind})
-    (batch,) = list(out.take_rest())
-    assert batch.edges == [plain(*edge) for edge in EDGES]
+    (cut,) = list(out.take_rest())
+    assert cut.batch().edges == [plain(*edge) for edge in EDGES]
 
 
 def test_edges_are_the_same_whatever_the_batch_size() -> None:
@@ -37,8 +37,21 @@ def test_edges_are_the_same_whatever_the_batch_size() -> None:
         edges = []
         for start, start_kind, end, end_kind, kind in EDGES * 3:
             out.edge(start, start_kind, end, end_kind, kind, {"n": kind})
-            edges += [edge for batch in out.take_full() for edge in batch.edges]
-        edges += [edge for batch in out.take_rest() for edge in batch.edges]
+            edges += [edge for cut in out.take_full() for edge in cut.batch().edges]
+        edges += [edge for cut in out.take_rest() for edge in cut.batch().edges]
+        assert edges == [plain(*edge) for edge in EDGES * 3], batch_size
+
+
+def test_edges_left_over_after_a_cut_keep_their_ends() -> None:
+    # A record's edges are emitted before the batch is cut, so a cut leaves edges over for the next batch.
+    for batch_size in (1, 2, 4, 5, 100):
+        out = Emitter(batch_size=batch_size, warnings=Warnings())
+        edges = []
+        for _ in range(3):
+            for start, start_kind, end, end_kind, kind in EDGES:
+                out.edge(start, start_kind, end, end_kind, kind, {"n": kind})
+            edges += [edge for cut in out.take_full() for edge in cut.batch().edges]
+        edges += [edge for cut in out.take_rest() for edge in cut.batch().edges]
         assert edges == [plain(*edge) for edge in EDGES * 3], batch_size
 
 
