@@ -20,7 +20,15 @@ import orjson
 
 from houndgraph.graph.records import Batch, EdgeEnd, MatchBy
 from houndgraph.graph.store.encoding import json_lines
-from houndgraph.graph.store.merge import EdgeRows, PreparedBatch, add_kinds, placeholder_kinds, prepare, prepare_batch
+from houndgraph.graph.store.merge import (
+    EdgeRows,
+    MergedNode,
+    PreparedBatch,
+    add_kinds,
+    placeholder_kinds,
+    prepare,
+    prepare_batch,
+)
 from houndgraph.graph.store.properties import StoreProperty
 from houndgraph.ingest.emitter import Cut
 from houndgraph.ingest.files import IngestFile
@@ -104,10 +112,46 @@ def prepare_cut(cut: Cut, lastseen: str) -> PreparedBatch:
 def _finish(prepared: PreparedBatch, cut: Cut, lastseen: str, rows: EdgeRows) -> PreparedBatch:
     prepared.source_records = len(cut)
     prepared.deletions = cut.deletions
-    prepared.encode_nodes(lastseen)
+    _encode_nodes(prepared, lastseen)
     prepared.edge_rows = rows
     prepared.records = {}
     return prepared
+
+
+def _encode_nodes(prepared: PreparedBatch, lastseen: str) -> None:
+    """`prepared.encode_nodes(lastseen)` with one orjson call per node: the object id and lastseen are written
+    into its text, not encoded as a dict of their own and joined (`encoding.with_keys`). Property dicts orjson
+    cannot encode plainly (keys that are `str` subclasses), NUL characters and object ids that JSON must escape
+    take `encode_nodes`."""
+    records = prepared.records
+    text = _plain_texts(records)
+    if text is None:
+        prepared.encode_nodes(lastseen)
+        return
+    dumps = orjson.dumps
+    tail = f'",{dumps(StoreProperty.LAST_SEEN.value).decode()}:{dumps(lastseen).decode()}}}'
+    key = f'{dumps(StoreProperty.OBJECT_ID.value).decode()}:"'
+    # `with_keys(to_json(properties), stamp)`: an empty object's text is the stamp alone.
+    prepared.node_rows = [
+        (objectid, tuple(node.kinds), f"{properties[:-1]},{key}{objectid}{tail}" if len(properties) > 2
+         else f"{{{key}{objectid}{tail}")
+        for objectid, node, properties in zip(records, records.values(), text.split("\n"), strict=True)
+    ]  # fmt: skip
+    prepared.record_ids = set(records)
+
+
+def _plain_texts(records: dict[str, MergedNode]) -> str | None:
+    """The records' properties as orjson writes them, one a line; None where `to_json` would write something
+    else, or an object id needs escaping in JSON."""
+    written = "".join(records)
+    if not records or '"' in written or "\\" in written or not written.isprintable():
+        return None
+    dumps = orjson.dumps
+    try:
+        text = b"\n".join([dumps(node.properties) for node in records.values()]).decode()
+    except TypeError:
+        return None
+    return None if "\\u0000" in text else text
 
 
 def _numbered(kinds: tuple[str, ...]) -> tuple[list[str], npt.NDArray[np.int64]]:

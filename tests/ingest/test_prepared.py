@@ -140,6 +140,31 @@ def test_prepared_for_the_writer_in_the_corners() -> None:
     assert shared == {"isacl": False}  # the caller's dicts are left alone
 
 
+class _Key(str):
+    """A property name that is a `str` subclass (orjson encodes it only with OPT_NON_STR_KEYS)."""
+
+
+@pytest.mark.parametrize("odd", [
+    NodeRecord("S-1-5-21-1-1003", (ADNode.User, ADNode.Base), {"text": "nul \x00 here"}),
+    NodeRecord("S-1-5-21-1-1003", (ADNode.User, ADNode.Base), {_Key("name"): "A"}),
+    NodeRecord('S-1-5-21-1-"1003', (ADNode.User, ADNode.Base), {"name": "quote"}),
+    NodeRecord("S-1-5-21-1-\\1003", (ADNode.User, ADNode.Base), {"name": "backslash"}),
+    NodeRecord("S-1-5-21-1-\t1003", (ADNode.User, ADNode.Base), {"name": "tab"}),
+    NodeRecord("S-1-5-21-1-1003-É", (ADNode.User, ADNode.Base), {"name": "É", "objectid": "written over"}),
+])
+def test_node_rows_as_merge_encodes_them(odd: NodeRecord) -> None:
+    # Nodes are encoded in one pass where orjson and the object ids allow it, else as `encode_nodes` does.
+    batch = Batch(nodes=[
+        NodeRecord("S-1-5-21-1-1001", (ADNode.User, ADNode.Base), {"name": "A", "list": [{"a": "}"}], "n": None}),
+        NodeRecord("S-1-5-21-1-1002", (ADNode.Computer, ADNode.Base), {}),
+        odd,
+    ], edges=[EdgeRecord(end("S-1-5-21-1-1001", "User"), end(odd.objectid, "User"), "GenericAll", {})])
+    fast = prepare_for_writer(batch, LASTSEEN)
+    assert writer_view(fast) == writer_view(prepare_batch(batch, LASTSEEN).for_writer())
+    assert len(fast.node_rows) == 3
+    assert all(orjson.loads(text)["lastseen"] == LASTSEEN for _, _, text in fast.node_rows)
+
+
 def test_a_batch_with_name_ends_is_prepared_as_merge_prepares_it() -> None:
     batch = Batch(edges=[
         EdgeRecord(end("S-1-5-21-1-512", "Group"), end("S-1-5-21-1-1001", "User"), "GenericAll", {"a": 1}),
