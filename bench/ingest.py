@@ -14,14 +14,15 @@ edges/s, wall time, the CPU seconds of this process and of PostgreSQL (by proces
 `--sequential` calls `GraphStore.write` per batch instead of `write_all` (as the datapipe did). `--bulk` ingests as
 the datapipe ingests a large job (`graph.store.bulk`). `--statements` adds where the server's time and I/O went.
 `--read-only` starts no database: it prints the CPU seconds the reading process spends on each file, reading it
-(checking, parsing, converting) and preparing its batches for the writer, a figure that other work on the machine
-disturbs far less than wall time.
+(checking, parsing, converting), preparing its batches for the writer and pickling them for the hand-over, a figure
+that other work on the machine disturbs far less than wall time.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import platform
 import resource
 import sys
@@ -41,7 +42,8 @@ from houndgraph.db import Database, restart_embedded
 from houndgraph.graph.store import GraphStore, WriteStats, bulk, rfc3339
 from houndgraph.graph.store.read_ahead import bulk_tuning
 from houndgraph.ingest import IngestFile, read_file
-from houndgraph.ingest.prepared import prepare_for_writer
+from houndgraph.ingest.prepared import prepare_cut
+from houndgraph.ingest.reader import read_cuts
 from houndgraph.settings import Settings
 
 DOMAIN = "BENCH.LOCAL"
@@ -339,31 +341,35 @@ def ingest(database: Database, paths: list[Path], batch_size: int, sequential: b
 
 
 def read_only(paths: list[Path], batch_size: int) -> None:
-    """CPU seconds of the reading process's work alone, per file: `read_file` (checking, parsing and converting)
-    and `prepare_for_writer` (merging and encoding the batches for COPY), the Python work that an upload does in
-    its reading process, with no PostgreSQL to overlap. Run with the interpreter settings that process uses."""
+    """CPU seconds of the reading process's work alone, per file, as it does it: `read_cuts` (checking, parsing and
+    converting, edges by column), `prepare_cut` (merging and encoding the batches for COPY) and pickling each batch
+    for the hand-over to the writer, with no PostgreSQL to overlap. Run with the interpreter settings that process
+    uses."""
     lastseen = rfc3339(datetime.now(UTC))
-    totals = [0.0, 0.0]
+    totals = [0.0, 0.0, 0.0]
     with bulk_tuning():
         for path in paths:
             document = IngestFile(name=path.name, parent_name=None, open=_opener(path))
-            records, spent = 0, [0.0, 0.0]
-            batches = read_file(document, batch_size=batch_size)
+            records, spent = 0, [0.0, 0.0, 0.0]
+            cuts = read_cuts(document, batch_size=batch_size)
             while True:
                 started = time.process_time()
-                batch = next(batches, None)
+                cut = next(cuts, None)
                 read = time.process_time()
-                if batch is None:
-                    spent[0] += read - started
-                    break
-                records += len(batch)
-                prepare_for_writer(batch, lastseen)
                 spent[0] += read - started
-                spent[1] += time.process_time() - read
+                if cut is None:
+                    break
+                records += len(cut)
+                prepared = prepare_cut(cut, lastseen)
+                ready = time.process_time()
+                pickle.dumps(("batch", prepared), protocol=pickle.HIGHEST_PROTOCOL)
+                spent[1] += ready - read
+                spent[2] += time.process_time() - ready
             totals = [total + part for total, part in zip(totals, spent, strict=True)]
-            print(f"  {path.name:34} {records:>9,} records  read {spent[0]:6.2f} s  prepare {spent[1]:6.2f} s CPU")
-    print(f"reading: {sum(totals):.2f} s CPU in all (read_file {totals[0]:.2f} s, prepare_for_writer "
-          f"{totals[1]:.2f} s); load average {os.getloadavg()[0]:.2f}")
+            print(f"  {path.name:34} {records:>9,} records  read {spent[0]:6.2f} s  prepare {spent[1]:6.2f} s  "
+                  f"pickle {spent[2]:5.2f} s CPU")
+    print(f"reading: {sum(totals):.2f} s CPU in all (read_cuts {totals[0]:.2f} s, prepare_cut {totals[1]:.2f} s, "
+          f"pickle {totals[2]:.2f} s); load average {os.getloadavg()[0]:.2f}")
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")

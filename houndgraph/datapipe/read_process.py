@@ -37,8 +37,7 @@ from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.read_ahead import bulk_tuning
 from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.files import IngestFile, expand_upload
-from houndgraph.ingest.prepared import prepare_for_writer
-from houndgraph.ingest.reader import read_file
+from houndgraph.ingest.prepared import read_prepared
 
 # An idle reading process is closed after this long (it holds memory from its last file).
 IDLE_SECONDS = 60.0
@@ -219,8 +218,9 @@ def serve(connection: Connection) -> None:
         warnings: list[str] = []
         try:
             with bulk_tuning():
-                for batch in read_file(open_document(job), batch_size=job.batch_size, warnings=warnings):
-                    if not _send(connection, ("batch", prepare_for_writer(batch, job.lastseen))):
+                for batch in read_prepared(open_document(job), lastseen=job.lastseen, batch_size=job.batch_size,
+                                           warnings=warnings):
+                    if not _send(connection, ("batch", batch)):
                         return
             answer: tuple[object, ...] = ("done", warnings)
         except IngestError as exc:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from houndgraph.graph.kinds import AD_ACL_EDGES, ADEdge, ADNode
-from houndgraph.graph.records import EdgeEnd, EdgeRecord
 from houndgraph.ingest.emitter import Emitter
 
 # Edge and node property names the readers write (the reference's spelling).
@@ -47,14 +46,40 @@ _WRITE_OWNER = frozenset({ADEdge.WriteOwner, ADEdge.WriteOwnerRaw})
 
 
 def lower_keys(value: Any) -> dict[str, Any]:
-    """A JSON object with lower-cased keys; anything else (null, a list) becomes an empty object."""
+    """A JSON object with lower-cased keys; anything else (null, a list) becomes an empty object.
+
+    A collector writes the same few key layouts millions of times (every user record has the same keys in the
+    same order), so each layout's lower-cased keys are worked out once (`_LOWERED`) and a record's object is
+    rebuilt from them in one call; SharpHound writes `Properties` in lower case already, and then a plain copy
+    does. A key that lower-cases to one before it keeps the later value, as a key repeated in JSON does."""
     if not isinstance(value, dict):
         return {}
-    # SharpHound writes `Properties` in lower case already: then a plain copy does (keys that together hold
-    # no upper-case letter are their own lower case).
-    if "".join(value).islower():
+    keys = tuple(value)
+    lowered = _LOWERED.get(keys, _UNSEEN)
+    if lowered is _UNSEEN:
+        lowered = _lowered(keys)
+    if lowered is None:
         return dict(value)
-    return {key.lower(): item for key, item in value.items()}
+    return dict(zip(lowered, value.values(), strict=True))
+
+
+# Lower-cased keys by key layout (None: the keys are their own lower case). Bounded: a file with endless
+# layouts (hostile, or a collector writing sparse objects) empties it now and then rather than growing it,
+# and a layout of more keys than a collector's object has is not kept.
+_LOWERED: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+_LAYOUTS_KEPT = 4096
+_KEYS_KEPT = 256
+_UNSEEN: Any = object()
+
+
+def _lowered(keys: tuple[str, ...]) -> tuple[str, ...] | None:
+    lowered = tuple([key.lower() for key in keys])
+    result = None if lowered == keys else lowered
+    if len(keys) <= _KEYS_KEPT:
+        if len(_LOWERED) >= _LAYOUTS_KEPT:
+            _LOWERED.clear()
+        _LOWERED[keys] = result
+    return result
 
 
 def as_list(value: Any) -> list[Any]:
@@ -166,7 +191,7 @@ def emit_aces(out: Emitter, aces: Any, objectid: str, kind: str, properties: dic
             continue
         if plan.owns and OWNER_SID not in properties:
             properties[OWNER_SID] = plan.principal
-        if plan.start is None or plan.start.value == target:
+        if plan.start is None or plan.start_id == target:
             continue
         if plan.owns:
             owner = (plan.principal, plan.kind)
@@ -177,25 +202,27 @@ def emit_aces(out: Emitter, aces: Any, objectid: str, kind: str, properties: dic
             if plan.inherited:
                 inherited_owner_rights.append(right)
         else:
-            edges.append(EdgeRecord(plan.start, last, right, plan.acl))
+            edges.append((plan.start, last, right, plan.acl))
     _emit_owner_edges(out, objectid, kind, properties, owner, write_owners, owner_rights, inherited_owner_rights)
 
 
 class AcePlan:
-    """What one ACE says apart from the object it is on: its right, principal (with the edge end the principal
-    makes), whether it is inherited and its inheritance hash, and the ACL edge's properties."""
+    """What one ACE says apart from the object it is on: its right, principal (with the batch's edge end the
+    principal makes, and its object id upper-cased), whether it is inherited and its inheritance hash, and the
+    ACL edge's properties."""
 
-    __slots__ = ("right", "right_name", "principal", "kind", "start", "inherited", "hash", "owns", "write_owner",
-                 "owner_rights", "acl")
+    __slots__ = ("right", "right_name", "principal", "kind", "start", "start_id", "inherited", "hash", "owns",
+                 "write_owner", "owner_rights", "acl")
 
-    def __init__(self, right: ADEdge | None, right_name: str, principal: str, kind: str, start: EdgeEnd | None,
+    def __init__(self, right: ADEdge | None, right_name: str, principal: str, kind: str, start: int | None,
                  inherited: bool, inheritance_hash: str) -> None:
         self.right = right
         self.right_name = right_name
         self.principal = principal
         self.kind = kind
-        # None for an ACE without a principal: no edge.
+        # A position in the emitter's table of ends; None for an ACE without a principal: no edge.
         self.start = start
+        self.start_id = principal.upper()
         self.inherited = inherited
         self.hash = inheritance_hash
         self.owns = right in _OWNS

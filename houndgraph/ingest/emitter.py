@@ -1,4 +1,10 @@
-"""Where converters put records, and where the reader cuts them into bounded batches."""
+"""Where converters put records, and where the reader cuts them into bounded batches.
+
+Edges are kept by column rather than as one `EdgeRecord` each: an edge is a tuple (start, end, kind, properties)
+whose ends are positions in the batch's table of ends (`Cut.ends`), one `EdgeEnd` per object id as written and
+kind, made and upper-cased once a batch. The reading process prepares a cut for the writer from its columns
+(`ingest.prepared.prepare_cut`); `Cut.batch()` gives the same records as `EdgeRecord`s to everyone else.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,33 @@ from typing import Any
 
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, NodeRecord
 from houndgraph.ingest.errors import Warnings
+
+# (start, end, kind, properties): start and end are positions in the batch's table of ends.
+EdgeRow = tuple[int, int, str, dict[str, Any]]
+
+
+class Cut:
+    """One batch as the emitter cut it: its node records, its edges by column and the table of ends they name,
+    its deletions. Nothing changes a cut after it is made (the emitter starts a new table of ends)."""
+
+    __slots__ = ("nodes", "edges", "ends", "deletions")
+
+    def __init__(self, nodes: list[NodeRecord], edges: list[EdgeRow], ends: list[EdgeEnd],
+                 deletions: list[str]) -> None:
+        self.nodes = nodes
+        self.edges = edges
+        # May hold ends no edge of the cut names (an object without ACEs, a record rolled back): ignore them.
+        self.ends = ends
+        self.deletions = deletions
+
+    def __len__(self) -> int:
+        return len(self.nodes) + len(self.edges) + len(self.deletions)
+
+    def batch(self) -> Batch:
+        """The cut as records: each edge an `EdgeRecord` whose ends are the table's (shared) `EdgeEnd`s."""
+        ends = self.ends
+        edges = [EdgeRecord(ends[start], ends[end], kind, properties) for start, end, kind, properties in self.edges]
+        return Batch(nodes=self.nodes, edges=edges, deletions=self.deletions)
 
 
 class Emitter:
@@ -19,14 +52,14 @@ class Emitter:
         self.batch_size = batch_size
         self.warnings = warnings
         self.nodes: list[NodeRecord] = []
-        self.edges: list[EdgeRecord] = []
+        self.edges: list[EdgeRow] = []
         self.deletions: list[str] = []
-        # The ends of this batch's edges by (object id as written, kind): an object's ACEs all end at it, and a
-        # few principals (Domain Admins, Account Operators...) start most of a domain's ACEs, so an end is made
-        # and upper-cased once per batch rather than once per edge. Ends are values nobody changes; cleared
-        # with each cut so it stays as small as a batch.
-        self._ends: dict[tuple[str, str | None], EdgeEnd] = {}
-        # What `ad_common.emit_aces` read from each distinct ACE of this batch (it holds the batch's ends).
+        # This batch's table of edge ends, and each end's position by (object id as written, kind): an object's
+        # ACEs all end at it, and a few principals (Domain Admins, Account Operators...) start most of a
+        # domain's ACEs, so an end is made and upper-cased once per batch rather than once per edge.
+        self.ends: list[EdgeEnd] = []
+        self._end_at: dict[tuple[str, str | None], int] = {}
+        # What `ad_common.emit_aces` read from each distinct ACE of this batch (it holds positions in `ends`).
         self.ace_plans: dict[Any, Any] = {}
 
     def node(self, objectid: str, kinds: tuple[str, ...], properties: dict[str, Any] | None = None) -> None:
@@ -43,29 +76,34 @@ class Emitter:
     ) -> None:
         """An edge between two object ids; an edge with an empty end is dropped, as the reference does."""
         if start and end:
-            # Positional construction: this runs once per edge, millions of times for a large domain.
-            # The two look-ups of `end`, written out: this runs once per edge.
-            ends = self._ends
-            first = ends.get((start, start_kind))
+            # The two look-ups of `end`, written out: this runs once per edge, millions of times for a large domain.
+            end_at = self._end_at
+            first = end_at.get((start, start_kind))
             if first is None:
-                first = ends[start, start_kind] = EdgeEnd(start.upper(), start_kind)
-            last = ends.get((end, end_kind))
+                first = end_at[start, start_kind] = len(self.ends)
+                self.ends.append(EdgeEnd(start.upper(), start_kind))
+            last = end_at.get((end, end_kind))
             if last is None:
-                last = ends[end, end_kind] = EdgeEnd(end.upper(), end_kind)
-            self.edges.append(EdgeRecord(first, last, kind, properties))
+                last = end_at[end, end_kind] = len(self.ends)
+                self.ends.append(EdgeEnd(end.upper(), end_kind))
+            self.edges.append((first, last, kind, properties))
 
-    def end(self, objectid: str, kind: str | None) -> EdgeEnd:
-        """The batch's edge end for an object id as written and a kind (made and upper-cased once a batch)."""
-        found = self._ends.get((objectid, kind))
+    def end(self, objectid: str, kind: str | None) -> int:
+        """The position in this batch's table of ends of an object id as written and a kind."""
+        found = self._end_at.get((objectid, kind))
         if found is None:
-            found = self._ends[objectid, kind] = EdgeEnd(objectid.upper(), kind)
+            found = self._end_at[objectid, kind] = len(self.ends)
+            self.ends.append(EdgeEnd(objectid.upper(), kind))
         return found
 
     def record(self, record: NodeRecord | EdgeRecord) -> None:
         if isinstance(record, NodeRecord):
             self.nodes.append(record)
         else:
-            self.edges.append(record)
+            # A reader's own ends (OpenGraph's, which may match by name) go into the table as they are.
+            ends = self.ends
+            ends += (record.start, record.end)
+            self.edges.append((len(ends) - 2, len(ends) - 1, record.kind, record.properties))
 
     def delete(self, objectid: str) -> None:
         self.deletions.append(objectid.upper())
@@ -81,17 +119,16 @@ class Emitter:
     def pending(self) -> int:
         return len(self.nodes) + len(self.edges) + len(self.deletions)
 
-    def take_full(self) -> Iterator[Batch]:
+    def take_full(self) -> Iterator[Cut]:
         while self.pending() >= self.batch_size:
             yield self._cut(self.batch_size)
 
-    def take_rest(self) -> Iterator[Batch]:
+    def take_rest(self) -> Iterator[Cut]:
         yield from self.take_full()
         if self.pending():
             yield self._cut(self.pending())
 
-    def _cut(self, size: int) -> Batch:
-        self._ends.clear()
+    def _cut(self, size: int) -> Cut:
         self.ace_plans.clear()
         nodes = self.nodes[:size]
         del self.nodes[:size]
@@ -101,4 +138,27 @@ class Emitter:
         size -= len(edges)
         deletions = self.deletions[:size]
         del self.deletions[:size]
-        return Batch(nodes=nodes, edges=edges, deletions=deletions)
+        cut = Cut(nodes, edges, self.ends, deletions)
+        self._start_table()
+        return cut
+
+    def _start_table(self) -> None:
+        """A new table of ends for the next batch, holding the ends of the edges left over from this one (at
+        most a record's worth: a batch is cut between records)."""
+        old, self.ends, self._end_at = self.ends, [], {}
+        if not self.edges:
+            return
+        moved: dict[int, int] = {}
+        ends = self.ends
+        kept = []
+        for start, end, kind, properties in self.edges:
+            first = moved.get(start)
+            if first is None:
+                first = moved[start] = len(ends)
+                ends.append(old[start])
+            last = moved.get(end)
+            if last is None:
+                last = moved[end] = len(ends)
+                ends.append(old[end])
+            kept.append((first, last, kind, properties))
+        self.edges = kept

@@ -1,97 +1,225 @@
 """A reader's batch prepared for the writer (`merge.prepare_batch(batch, lastseen).for_writer()`) in less time.
 
 Preparing is per edge: each end upper-cased and looked up, the edge merged with its duplicates, then encoded.
-The readers' batches share their parts: an edge end is one object per (object id, kind) and batch
-(`Emitter.end`), an ACE's edges share one property dict (`ad_common.AcePlan`), and edge kinds are a few dozen
-(enum members, whose hash is Python code). So each distinct end, kind and property dict is worked on once, by
-identity, and an edge is three integers and a dict look-up. Edges with an OpenGraph `match_by: name` end (which
-the writer resolves) take `prepare_batch` unchanged. `tests/ingest/test_prepared.py` compares the two.
+The emitter keeps a batch's edges by column (`emitter.Cut`): each end a position in the batch's table of ends
+(one `EdgeEnd` per object id as written and kind), an ACE's edges share one property dict (`ad_common.AcePlan`),
+and edge kinds are a few dozen objects (enum members, whose hash is Python code). So each distinct end is worked
+on once in Python, and the edges are numbered, merged and ordered with numpy: kinds and property dicts by
+identity, then by value, duplicates by one integer key per edge. Batches with an OpenGraph `match_by: name` end
+(which the writer resolves) take `prepare_batch` unchanged. `tests/ingest/test_prepared.py` compares the two.
 """
 
 from __future__ import annotations
 
-from itertools import chain
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import orjson
 
 from houndgraph.graph.records import Batch, EdgeEnd, MatchBy
 from houndgraph.graph.store.encoding import json_lines
-from houndgraph.graph.store.merge import EdgeRows, PreparedBatch, add_kinds, placeholder_kinds, prepare, prepare_batch
+from houndgraph.graph.store.merge import (
+    EdgeRows,
+    MergedNode,
+    PreparedBatch,
+    add_kinds,
+    placeholder_kinds,
+    prepare,
+    prepare_batch,
+)
 from houndgraph.graph.store.properties import StoreProperty
+from houndgraph.ingest.emitter import Cut
+from houndgraph.ingest.files import IngestFile
+from houndgraph.ingest.reader import DEFAULT_BATCH_SIZE, read_cuts
+
+# Edge keys are start * kinds * objects + kind * objects + end: past this many, the batch takes `prepare_batch`.
+_KEY_SPAN = 1 << 62
+
+
+def read_prepared(file: IngestFile, *, lastseen: str, batch_size: int = DEFAULT_BATCH_SIZE,
+                  warnings: list[str] | None = None) -> Iterator[PreparedBatch]:
+    """`prepare_for_writer` of each batch `read_file` gives, read and prepared by column."""
+    cuts = read_cuts(file, batch_size=batch_size, warnings=warnings)
+    try:
+        for cut in cuts:
+            yield prepare_cut(cut, lastseen)
+    finally:
+        cuts.close()
 
 
 def prepare_for_writer(batch: Batch, lastseen: str) -> PreparedBatch:
     """What `prepare_batch(batch, lastseen).for_writer()` gives, field by field."""
-    prepared = prepare(batch.nodes, ())
-    ends = _Ends(prepared)
-    end_at = ends.index_of_end
-    kind_at: dict[int, int] = {}
-    kinds: list[str] = []
-    kind_index: dict[str, int] = {}
-    edges: dict[tuple[int, int, int], dict[str, Any]] = {}
-    copied: set[tuple[int, int, int]] = set()
+    table: list[EdgeEnd] = []
+    position: dict[int, int] = {}
+    edges = []
     for edge in batch.edges:
-        start, end, kind = edge.start, edge.end, edge.kind
-        first = end_at.get(id(start))
+        start, end = edge.start, edge.end
+        first = position.get(id(start))
         if first is None:
-            first = ends.add(start)
-            if first < 0:
-                return prepare_batch(batch, lastseen).for_writer()
-        last = end_at.get(id(end))
+            first = position[id(start)] = len(table)
+            table.append(start)
+        last = position.get(id(end))
         if last is None:
-            last = ends.add(end)
-            if last < 0:
-                return prepare_batch(batch, lastseen).for_writer()
-        kind_number = kind_at.get(id(kind))
-        if kind_number is None:
-            kind_number = kind_index.get(kind)
-            if kind_number is None:
-                kind_number = kind_index[kind] = len(kinds)
-                kinds.append(kind)
-            kind_at[id(kind)] = kind_number
-        key = (first, kind_number, last)
-        stored = edges.get(key)
-        if stored is None:
-            edges[key] = edge.properties
-            continue
-        # The same edge twice in the batch: merged into a copy, as `merge.prepare` does.
-        if key not in copied:
-            stored = edges[key] = dict(stored)
-            copied.add(key)
-        stored.update(edge.properties)
+            last = position[id(end)] = len(table)
+            table.append(end)
+        edges.append((first, last, edge.kind, edge.properties))
+    return prepare_cut(Cut(batch.nodes, edges, table, batch.deletions), lastseen)
+
+
+def prepare_cut(cut: Cut, lastseen: str) -> PreparedBatch:
+    """What `prepare_batch(cut.batch(), lastseen).for_writer()` gives, field by field."""
+    if not cut.edges:
+        return _finish(prepare(cut.nodes, ()), cut, lastseen, EdgeRows.of({}, lastseen))
+    count = len(cut.edges)
+    starts, finishes, kinds, properties = zip(*cut.edges, strict=True)
+    start_at = np.array(starts, dtype=np.int64)
+    end_at = np.array(finishes, dtype=np.int64)
+    # The table's ends that edges name, in the order the edges first name them (start before end): the order in
+    # which `merge.prepare` notes them, which decides the order of a placeholder's kinds.
+    named = np.empty(2 * count, dtype=np.int64)
+    named[0::2], named[1::2] = start_at, end_at
+    used, first_named = np.unique(named, return_index=True)
+    used = used[np.argsort(first_named, kind="stable")].tolist()
+    table = cut.ends
+    if any(table[position].match_by != MatchBy.ID for position in used):
+        return prepare_batch(cut.batch(), lastseen).for_writer()
+    prepared = prepare(cut.nodes, ())
+    ends = _Ends(prepared)
+    objectid_at = np.zeros(len(table), dtype=np.int64)
+    for position in used:
+        end = table[position]
+        objectid_at[position] = ends.add(end.value.upper(), end.kind)
+    kind_names, kind_at = _numbered(kinds)
+    objects = len(ends.objectids)
+    if objects * objects * max(len(kind_names), 1) >= _KEY_SPAN:
+        return prepare_batch(cut.batch(), lastseen).for_writer()
+    start_objects, end_objects = objectid_at[start_at], objectid_at[end_at]
+    keys = (start_objects * len(kind_names) + kind_at) * objects + end_objects
+    _, first, inverse, repeats = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
+    if len(first) == count:
+        chosen = np.arange(count)
+        merged: list[Any] = list(properties)
+    else:
+        chosen, merged = _merged(properties, first, inverse.reshape(-1), repeats)
+    columns = np.stack((start_objects[chosen], kind_at[chosen], end_objects[chosen]), axis=1).astype(np.int32)
+    rows = EdgeRows(ends.objectids, kind_names, columns, _property_lines(merged, lastseen))
     prepared.bare_ends.difference_update(prepared.end_kinds)
-    prepared.source_records = len(batch)
-    prepared.deletions = batch.deletions
-    prepared.encode_nodes(lastseen)
-    prepared.edge_rows = _edge_rows(edges, ends.objectids, kinds, lastseen)
+    return _finish(prepared, cut, lastseen, rows)
+
+
+def _finish(prepared: PreparedBatch, cut: Cut, lastseen: str, rows: EdgeRows) -> PreparedBatch:
+    prepared.source_records = len(cut)
+    prepared.deletions = cut.deletions
+    _encode_nodes(prepared, lastseen)
+    prepared.edge_rows = rows
     prepared.records = {}
     return prepared
 
 
+def _encode_nodes(prepared: PreparedBatch, lastseen: str) -> None:
+    """`prepared.encode_nodes(lastseen)` with one orjson call per node: the object id and lastseen are written
+    into its text, not encoded as a dict of their own and joined (`encoding.with_keys`). Property dicts orjson
+    cannot encode plainly (keys that are `str` subclasses), NUL characters and object ids that JSON must escape
+    take `encode_nodes`."""
+    records = prepared.records
+    text = _plain_texts(records)
+    if text is None:
+        prepared.encode_nodes(lastseen)
+        return
+    dumps = orjson.dumps
+    tail = f'",{dumps(StoreProperty.LAST_SEEN.value).decode()}:{dumps(lastseen).decode()}}}'
+    key = f'{dumps(StoreProperty.OBJECT_ID.value).decode()}:"'
+    # `with_keys(to_json(properties), stamp)`: an empty object's text is the stamp alone.
+    prepared.node_rows = [
+        (objectid, tuple(node.kinds), f"{properties[:-1]},{key}{objectid}{tail}" if len(properties) > 2
+         else f"{{{key}{objectid}{tail}")
+        for objectid, node, properties in zip(records, records.values(), text.split("\n"), strict=True)
+    ]  # fmt: skip
+    prepared.record_ids = set(records)
+
+
+def _plain_texts(records: dict[str, MergedNode]) -> str | None:
+    """The records' properties as orjson writes them, one a line; None where `to_json` would write something
+    else, or an object id needs escaping in JSON."""
+    written = "".join(records)
+    if not records or '"' in written or "\\" in written or not written.isprintable():
+        return None
+    dumps = orjson.dumps
+    try:
+        text = b"\n".join([dumps(node.properties) for node in records.values()]).decode()
+    except TypeError:
+        return None
+    return None if "\\u0000" in text else text
+
+
+def _numbered(kinds: tuple[str, ...]) -> tuple[list[str], npt.NDArray[np.int64]]:
+    """The distinct kinds (the first object of each value) and each edge's number in them: by identity with numpy,
+    then the few distinct objects by value."""
+    identities = np.fromiter(map(id, kinds), dtype=np.int64, count=len(kinds))
+    _, first, inverse = np.unique(identities, return_index=True, return_inverse=True)
+    names: list[str] = []
+    number_of: dict[str, int] = {}
+    numbers = []
+    for index in sorted(first.tolist()):
+        kind = kinds[index]
+        number = number_of.get(kind)
+        if number is None:
+            number = number_of[kind] = len(names)
+            names.append(kind)
+        numbers.append(number)
+    # `first` is in identity order; the numbers were given in the order of first use.
+    by_identity = np.empty(len(first), dtype=np.int64)
+    by_identity[np.argsort(first)] = numbers
+    return names, by_identity[inverse.reshape(-1)]
+
+
+def _merged(properties: tuple[dict[str, Any], ...], first: npt.NDArray[np.intp], inverse: npt.NDArray[np.intp],
+            repeats: npt.NDArray[np.intp]) -> tuple[npt.NDArray[np.intp], list[Any]]:
+    """The first edge of each key, in the order of first occurrence, with the properties of a key given more than
+    once merged into a copy in the order given, as `merge.prepare` merges them."""
+    order = np.argsort(first, kind="stable")
+    chosen = first[order]
+    merged: list[Any] = [properties[index] for index in chosen.tolist()]
+    # Each key's edges, in the order given: grouped by key (a stable sort keeps the order within a key).
+    grouped = np.argsort(inverse, kind="stable")
+    offsets = np.concatenate(([0], np.cumsum(repeats)))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    for key in np.flatnonzero(repeats > 1).tolist():
+        members = grouped[offsets[key]:offsets[key + 1]].tolist()
+        combined = dict(properties[members[0]])
+        for index in members[1:]:
+            combined.update(properties[index])
+        merged[int(rank[key])] = combined
+    return chosen, merged
+
+
+def _property_lines(properties: list[dict[str, Any]], lastseen: str) -> str:
+    """The edges' properties as `EdgeRows.properties`: each distinct dict (by identity) encoded once."""
+    stamp = orjson.dumps({StoreProperty.LAST_SEEN.value: lastseen}).decode()
+    identities = np.fromiter(map(id, properties), dtype=np.int64, count=len(properties))
+    _, first, inverse = np.unique(identities, return_index=True, return_inverse=True)
+    texts = json_lines([properties[index] for index in first.tolist()], stamp).split("\n")
+    return "\n".join(map(texts.__getitem__, inverse.reshape(-1).tolist()))
+
+
 class _Ends:
-    """The batch's edge ends: each distinct end object noted once (`merge._note_end`), each object id numbered."""
+    """The batch's edge ends: each distinct (object id, kind) noted once (`merge._note_end`), each object id
+    numbered."""
 
     def __init__(self, prepared: PreparedBatch) -> None:
         self.prepared = prepared
-        self.index_of_end: dict[int, int] = {}
         self.index_of_objectid: dict[str, int] = {}
         self.objectids: list[str] = []
-        # The end objects by their ids: an id stays theirs while they are alive.
-        self._alive: list[EdgeEnd] = []
 
-    def add(self, end: EdgeEnd) -> int:
-        """The end's object id number; -1 for an end matched by name."""
-        if end.match_by != MatchBy.ID:
-            return -1
-        objectid, kind = end.value.upper(), end.kind
+    def add(self, objectid: str, kind: str | None) -> int:
+        """The object id's number."""
         index = self.index_of_objectid.get(objectid)
         if index is None:
             index = self.index_of_objectid[objectid] = len(self.objectids)
             self.objectids.append(objectid)
-        self.index_of_end[id(end)] = index
-        self._alive.append(end)
         prepared = self.prepared
         if (objectid, kind) in prepared.ends:
             return index
@@ -109,25 +237,3 @@ class _Ends:
         else:
             add_kinds(stored, placeholder)
         return index
-
-
-def _edge_rows(edges: dict[tuple[int, int, int], dict[str, Any]], objectids: list[str], kinds: list[str],
-               lastseen: str) -> EdgeRows:
-    if not edges:
-        return EdgeRows.of({}, lastseen)
-    stamp = orjson.dumps({StoreProperty.LAST_SEEN.value: lastseen}).decode()
-    # Each distinct property dict encoded once (`json_lines` as `EdgeRows.of` uses it).
-    number_of: dict[int, int] = {}
-    distinct: list[dict[str, Any]] = []
-    numbers = []
-    for properties in edges.values():
-        number = number_of.get(id(properties))
-        if number is None:
-            number = number_of[id(properties)] = len(distinct)
-            distinct.append(properties)
-        numbers.append(number)
-    texts = json_lines(distinct, stamp).split("\n")
-    count = len(edges)
-    columns = np.fromiter(chain.from_iterable(edges), dtype=np.int32, count=3 * count).reshape(count, 3)
-    # Only the object ids and kinds the merged edges use, as `EdgeRows.of` lists them.
-    return EdgeRows(objectids, kinds, columns, "\n".join([texts[number] for number in numbers]))

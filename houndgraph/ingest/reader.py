@@ -10,7 +10,7 @@ that cannot be converted is skipped with a warning instead of failing the file.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from itertools import chain
 from typing import Any, BinaryIO
 
@@ -19,7 +19,7 @@ import ijson
 from houndgraph.graph.records import Batch
 from houndgraph.ingest import ad_computers, ad_objects, ad_pki, azurehound, opengraph
 from houndgraph.ingest.ad_common import lower_keys
-from houndgraph.ingest.emitter import Emitter
+from houndgraph.ingest.emitter import Cut, Emitter
 from houndgraph.ingest.errors import IngestError, Warnings
 from houndgraph.ingest.files import IngestFile, open_json
 from houndgraph.ingest.scan import (
@@ -81,6 +81,22 @@ def read_file(
     (skipped records, unknown kinds) are appended to `warnings` when the reading ends, however it ends;
     repeats are counted, not listed, so the list stays short.
     """
+    cuts = read_cuts(file, batch_size=batch_size, warnings=warnings)
+    try:
+        for cut in cuts:
+            yield cut.batch()
+    finally:
+        cuts.close()  # the warnings are written when the reading ends, however it ends
+
+
+def read_cuts(
+    file: IngestFile,
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    warnings: list[str] | None = None,
+) -> Generator[Cut, None, None]:
+    """`read_file`'s batches as the emitter cut them, edges by column (`ingest.prepared.read_prepared` reads
+    them so)."""
     log = Warnings()
     try:
         summary = _plan(file)
@@ -123,7 +139,7 @@ def _array_items(stream: BinaryIO) -> Iterator[Any]:
     return ijson_backend.items(stream, "item", use_float=True, buf_size=PARSE_BUFFER)  # type: ignore[no-any-return]
 
 
-def _read_classic_in_one_pass(file: IngestFile, meta: Meta, out: Emitter) -> Iterator[Batch]:
+def _read_classic_in_one_pass(file: IngestFile, meta: Meta, out: Emitter) -> Iterator[Cut]:
     skeleton = SkeletonScan()
     slicer = DataSlicer(skeleton.send, lambda text: parse_items(text, _array_items))
     reason = NOT_ONE_PASS
@@ -152,11 +168,11 @@ def _items(file: IngestFile, prefix: str) -> Iterator[Any]:
         raise IngestError(f"{file.name}: cannot be read ({exc})") from exc
 
 
-def _read_classic(file: IngestFile, meta: Meta, out: Emitter) -> Iterator[Batch]:
+def _read_classic(file: IngestFile, meta: Meta, out: Emitter) -> Iterator[Cut]:
     yield from _convert_classic(_items(file, "data.item"), meta, out)
 
 
-def _convert_classic(records: Iterable[Any], meta: Meta, out: Emitter) -> Iterator[Batch]:
+def _convert_classic(records: Iterable[Any], meta: Meta, out: Emitter) -> Iterator[Cut]:
     if meta.version < OLDEST_SUPPORTED_VERSION:
         out.warnings.add(
             f"meta.version {meta.version} predates SharpHound CE (version {OLDEST_SUPPORTED_VERSION}): "
@@ -183,7 +199,7 @@ def _convert_classic(records: Iterable[Any], meta: Meta, out: Emitter) -> Iterat
             yield from out.take_full()
 
 
-def _read_generic(file: IngestFile, source_kind: str | None, out: Emitter) -> Iterator[Batch]:
+def _read_generic(file: IngestFile, source_kind: str | None, out: Emitter) -> Iterator[Cut]:
     # Nodes first: an edge read later finds its ends already written.
     for node in _items(file, "graph.nodes.item"):
         converted = opengraph.convert_node(node, source_kind)

@@ -1,6 +1,7 @@
 """The reading process's preparation (`ingest.prepared`) and the ACE plans of `emit_aces` against the plain paths.
 
-`prepare_for_writer` must give the writer what `merge.prepare_batch(...).for_writer()` gives, and reading with a
+`prepare_for_writer` and `read_prepared` (edges by column from the converters on) must give the writer what
+`merge.prepare_batch(...).for_writer()` gives for `read_file`'s batches, and reading with a
 batch's ACE plans remembered must give the records that reading each ACE afresh gives: on both SharpHound labs
 of ../shared/data, at several batch sizes, and on batches built to hit the corners (duplicate edges, ends
 without a kind, one object id under several kinds and spellings, name ends, odd ACEs).
@@ -20,7 +21,7 @@ from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRe
 from houndgraph.graph.store.merge import PreparedBatch, prepare_batch
 from houndgraph.ingest import IngestFile, read_file
 from houndgraph.ingest import emitter as emitter_module
-from houndgraph.ingest.prepared import prepare_for_writer
+from houndgraph.ingest.prepared import prepare_for_writer, read_prepared
 from tests.conftest import DATA
 
 LASTSEEN = "2026-01-02T03:04:05Z"
@@ -66,6 +67,45 @@ def test_prepared_for_the_writer_as_merge_prepares_the_lab_files(batch_size: int
     assert compared > 3_000
 
 
+@pytest.mark.parametrize("batch_size", [7, 500, 20_000])
+def test_read_by_column_as_merge_prepares_the_records_of_the_lab_files(batch_size: int) -> None:
+    # The reading process's path (`read_prepared`: edges by column from the converters on) against the records
+    # `read_file` gives, prepared by `merge.prepare_batch`; the warnings too.
+    compared = 0
+    for path in LAB_FILES:
+        plain_warnings: list[str] = []
+        plain = [prepare_batch(batch, LASTSEEN).for_writer()
+                 for batch in read_file(document(path), batch_size=batch_size, warnings=plain_warnings)]
+        column_warnings: list[str] = []
+        by_column = list(read_prepared(document(path), lastseen=LASTSEEN, batch_size=batch_size,
+                                       warnings=column_warnings))
+        assert [writer_view(batch) for batch in by_column] == [writer_view(batch) for batch in plain], path.name
+        assert column_warnings == plain_warnings, path.name
+        compared += sum(len(batch.edge_rows) for batch in plain)
+    assert compared > 3_000
+
+
+def test_read_by_column_keeps_a_records_edges_across_a_cut() -> None:
+    # Records of many ACEs, duplicate edges and one principal under two kinds, cut into small batches: the edges left
+    # over after a cut keep their ends in the next batch's table.
+    aces = [_ace(f"s-1-5-21-1-{500 + index % 7}", right, kind="Group" if index % 3 else "User")
+            for index in range(40) for right in ("GenericAll", "WriteDacl")]  # fmt: skip
+    records = [{"ObjectIdentifier": f"S-1-5-21-1-{1001 + index}", "Properties": {"name": f"U{index}"}, "Aces": aces,
+                "PrimaryGroupSID": "S-1-5-21-1-513"} for index in range(3)]  # fmt: skip
+    text = orjson.dumps({"data": records, "meta": {"type": "users", "version": 6, "methods": 0, "count": 3}})
+    file = IngestFile(name="users.json", parent_name=None, open=lambda: io.BytesIO(text))
+    whole = None
+    for batch_size in (1000, 1, 4, 25):
+        plain = [writer_view(prepare_batch(batch, LASTSEEN).for_writer())
+                 for batch in read_file(file, batch_size=batch_size)]
+        by_column = [writer_view(batch) for batch in read_prepared(file, lastseen=LASTSEEN, batch_size=batch_size)]
+        assert by_column == plain, batch_size
+        # Whatever the cuts, the same edges (each batch merges its own duplicates).
+        edges = {edge[:3] for view in by_column for edge in view["edges"]}
+        whole = whole or edges
+        assert edges == whole and len(edges) == 3 * (14 + 1), batch_size
+
+
 def end(value: str, kind: str | None = None, match_by: MatchBy = MatchBy.ID) -> EdgeEnd:
     return EdgeEnd(value, kind, match_by)
 
@@ -98,6 +138,31 @@ def test_prepared_for_the_writer_in_the_corners() -> None:
     merged = [edge for edge in fast["edges"] if edge[1] == "GenericAll"]
     assert len(merged) == 1 and orjson.loads(merged[0][3])["isinherited"] is True
     assert shared == {"isacl": False}  # the caller's dicts are left alone
+
+
+class _Key(str):
+    """A property name that is a `str` subclass (orjson encodes it only with OPT_NON_STR_KEYS)."""
+
+
+@pytest.mark.parametrize("odd", [
+    NodeRecord("S-1-5-21-1-1003", (ADNode.User, ADNode.Base), {"text": "nul \x00 here"}),
+    NodeRecord("S-1-5-21-1-1003", (ADNode.User, ADNode.Base), {_Key("name"): "A"}),
+    NodeRecord('S-1-5-21-1-"1003', (ADNode.User, ADNode.Base), {"name": "quote"}),
+    NodeRecord("S-1-5-21-1-\\1003", (ADNode.User, ADNode.Base), {"name": "backslash"}),
+    NodeRecord("S-1-5-21-1-\t1003", (ADNode.User, ADNode.Base), {"name": "tab"}),
+    NodeRecord("S-1-5-21-1-1003-É", (ADNode.User, ADNode.Base), {"name": "É", "objectid": "written over"}),
+])
+def test_node_rows_as_merge_encodes_them(odd: NodeRecord) -> None:
+    # Nodes are encoded in one pass where orjson and the object ids allow it, else as `encode_nodes` does.
+    batch = Batch(nodes=[
+        NodeRecord("S-1-5-21-1-1001", (ADNode.User, ADNode.Base), {"name": "A", "list": [{"a": "}"}], "n": None}),
+        NodeRecord("S-1-5-21-1-1002", (ADNode.Computer, ADNode.Base), {}),
+        odd,
+    ], edges=[EdgeRecord(end("S-1-5-21-1-1001", "User"), end(odd.objectid, "User"), "GenericAll", {})])
+    fast = prepare_for_writer(batch, LASTSEEN)
+    assert writer_view(fast) == writer_view(prepare_batch(batch, LASTSEEN).for_writer())
+    assert len(fast.node_rows) == 3
+    assert all(orjson.loads(text)["lastseen"] == LASTSEEN for _, _, text in fast.node_rows)
 
 
 def test_a_batch_with_name_ends_is_prepared_as_merge_prepares_it() -> None:
