@@ -7,6 +7,7 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
 
 from houndgraph.datapipe import read_process
@@ -105,9 +106,23 @@ def test_a_reading_left_half_way_ends_its_process_and_the_next_file_gets_a_new_o
         assert len(list(reader.read(job(LAB / "groups.json"), []))) > 0
 
 
-def test_a_reading_process_that_dies_is_reported_not_waited_for() -> None:
+def many_users(directory: Path, copies: int) -> Path:
+    """The lab's users `copies` times over (each copy's object ids made distinct): a file whose batches cannot all
+    wait in the socket's buffer, so a reading process killed after the first batch has not sent them all."""
+    document = orjson.loads((LAB / "users.json").read_bytes())
+    users = document["data"]
+    document["data"] = [{**user, "ObjectIdentifier": f"{user['ObjectIdentifier']}-{copy}"}
+                        for copy in range(copies) for user in users]
+    document["meta"]["count"] = len(document["data"])
+    path = directory / "users.json"
+    path.write_bytes(orjson.dumps(document))
+    return path
+
+
+def test_a_reading_process_that_dies_is_reported_not_waited_for(tmp_path: Path) -> None:
+    users = many_users(tmp_path, 300)
     with reading_process() as reader, pytest.raises(ReadingCrashed, match="ended while reading"):
-        batches = reader.read(job(LAB / "users.json", batch_size=5), [])
+        batches = reader.read(job(users, batch_size=5), [])
         next(batches)
         os.kill(reader.pid, signal.SIGKILL)
         list(batches)
