@@ -9,8 +9,9 @@ One reading process serves one file after another (`python -m houndgraph.datapip
 are pickled over a socket pair: the parent sends a `ReadJob`; the child answers `("batch", PreparedBatch)` for
 each batch, then `("done", warnings)`, or `("failed", message, warnings)` for a file that cannot be read (an
 `IngestError`), or `("crashed", traceback)` for anything else. The child prepares the next batch while the
-parent writes the last one, and waits in `send` until the parent takes it, so at most two batches are in
-flight. A reading left before its end (a write failed, the datapipe stops) cannot be resumed: that child is
+parent writes the last one, and waits in `send` once the socket's buffer is full: large batches are at most
+about two in flight, small ones (a few KB) can all be sent before the parent takes the first. A reading left
+before its end (a write failed, the datapipe stops) cannot be resumed: that child is
 killed. An idle child is kept for the next file and closed once it has been idle for `IDLE_SECONDS`; it also
 ends when its parent does (the socket closes).
 """
