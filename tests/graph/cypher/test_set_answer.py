@@ -47,6 +47,8 @@ REWRITTEN = [
     (PREBUILT16, [REACH, FIRST_MATCH]),
     ("MATCH (a:A)-[:R*1..]->(b:B) RETURN b ORDER BY b.name", [REACH]),
     ("MATCH (a:A)-[:R*1..]->(g:B) WITH g MATCH (g)-[:S]->(c) RETURN g, c", [REACH]),
+    ("MATCH (a:A)-[*1..]->(b:B) RETURN a, b", [REACH]),
+    ("MATCH (a:A)-[*0..3]->(b) RETURN b", [REACH_BOUNDED]),
 ]
 
 # Queries whose answer sees how many trails there are, or whose trails the walk cannot drop: no rewrite.
@@ -196,6 +198,11 @@ def test_random_graphs_answer_the_same_graph_both_ways(empty_graph: Database, se
     ("MATCH (u)-[:R*1..]->(g)<-[:R*1..]-(v) RETURN v", 0, 0, 0),
     ("MATCH (u)-[:R*1..]->(g)<-[:S*1..]-(v) RETURN v", 2, 0, 0),
     ("MATCH (u)-[:R*1..]->(g) MATCH p = shortestPath((g)-[:S*1..]->(v)) RETURN v", 0, 0, 0),
+    # An untyped walk alone in its MATCH, yes; beside another relationship it may take that one's edge.
+    ("MATCH (u:A)-[*1..]->(g) RETURN g", 1, 0, 0),
+    ("MATCH (u:A)-[*1..]->(g)-[:S]->(c) RETURN c", 0, 0, 0),
+    ("MATCH (u:A)-[*1..]->(g), (g)-[:S]->(c) RETURN c", 0, 0, 0),
+    ("MATCH (u:A)-[*1..]->(g) MATCH (g)-[:S]->(c) RETURN c", 1, 0, 0),
 ])
 def test_the_rewrites_chosen(query: str, reach: int, first_element: int, first_match: int) -> None:
     answer = set_answer.plan(parse(query))

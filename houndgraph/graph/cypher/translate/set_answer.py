@@ -217,8 +217,10 @@ def _reachable(clause: a.Match) -> list[a.RelPattern]:
         if part.variable is not None or part.shortest is not None:
             continue
         for rel in part.rels:
+            # An untyped walk may share an edge with any other relationship of the MATCH (relationship
+            # uniqueness), so it walks reachable nodes only when it is the MATCH's one relationship.
             if (rel.length is None or rel.variable is not None or rel.direction is a.Direction.BOTH
-                    or (rel.length[0] or 0) > 1 or not rel.types):
+                    or (rel.length[0] or 0) > 1 or (not rel.types and len(rels) > 1)):
                 continue
             if all(other is rel or (other.types and not set(other.types) & set(rel.types)) for other in rels):
                 found.append(rel)
