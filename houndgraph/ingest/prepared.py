@@ -25,6 +25,7 @@ from houndgraph.graph.store.merge import (
     MergedNode,
     PreparedBatch,
     add_kinds,
+    distinct_texts,
     placeholder_kinds,
     prepare,
     prepare_batch,
@@ -104,7 +105,7 @@ def prepare_cut(cut: Cut, lastseen: str) -> PreparedBatch:
     else:
         chosen, merged = _merged(properties, first, inverse.reshape(-1), repeats)
     columns = np.stack((start_objects[chosen], kind_at[chosen], end_objects[chosen]), axis=1).astype(np.int32)
-    rows = EdgeRows(ends.objectids, kind_names, columns, _property_lines(merged, lastseen))
+    rows = EdgeRows(ends.objectids, kind_names, columns, *_property_texts(merged, lastseen))
     prepared.bare_ends.difference_update(prepared.end_kinds)
     return _finish(prepared, cut, lastseen, rows)
 
@@ -196,13 +197,14 @@ def _merged(properties: tuple[dict[str, Any], ...], first: npt.NDArray[np.intp],
     return chosen, merged
 
 
-def _property_lines(properties: list[dict[str, Any]], lastseen: str) -> str:
-    """The edges' properties as `EdgeRows.properties`: each distinct dict (by identity) encoded once."""
+def _property_texts(properties: list[dict[str, Any]], lastseen: str) -> tuple[list[str], npt.NDArray[np.int32]]:
+    """The edges' properties as `EdgeRows.texts` and `text_at`: each distinct dict (by identity) encoded once, equal
+    texts kept once."""
     stamp = orjson.dumps({StoreProperty.LAST_SEEN.value: lastseen}).decode()
     identities = np.fromiter(map(id, properties), dtype=np.int64, count=len(properties))
     _, first, inverse = np.unique(identities, return_index=True, return_inverse=True)
-    texts = json_lines([properties[index] for index in first.tolist()], stamp).split("\n")
-    return "\n".join(map(texts.__getitem__, inverse.reshape(-1).tolist()))
+    texts, text_at = distinct_texts(json_lines([properties[index] for index in first.tolist()], stamp).split("\n"))
+    return texts, text_at[inverse.reshape(-1)]
 
 
 class _Ends:

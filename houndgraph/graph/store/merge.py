@@ -103,6 +103,10 @@ class PreparedBatch:
     deletions: list[str] = field(default_factory=list)
 
     def end_objectids(self) -> set[str]:
+        """The object ids of every end given by id. Those of the encoded edges while no edge waits for a name
+        (every id end is an end of a merged edge, and `edge_rows.objectids` is a plain list: no tuple each)."""
+        if not self.name_edges and (self.edge_rows or not self.ends):
+            return set(self.edge_rows.objectids)
         return {objectid for objectid, _ in self.ends}
 
     def for_writer(self) -> PreparedBatch:
@@ -133,14 +137,16 @@ class PreparedBatch:
 @dataclass(slots=True)
 class EdgeRows:
     """A batch's edges by position: each end an index into `objectids` and each kind one into `kinds` (the
-    columns of `ends`: start, kind, end), with the properties as JSON texts, `lastseen` written in, joined by
-    newlines (JSON text holds none). The writer maps each distinct object id to its node id once, not each
-    end, and the batch crosses from the reading process as a few large values rather than four per edge."""
+    columns of `ends`: start, kind, end), and each edge's properties an index into `texts`, the batch's distinct
+    property texts as JSON with `lastseen` written in (an ACE's edges share one text). The writer maps each
+    distinct object id to its node id once, not each end, and builds the COPY from these columns; the batch
+    crosses from the reading process as a few large values rather than four per edge."""
 
     objectids: list[str]
     kinds: list[str]
     ends: npt.NDArray[np.int32]
-    properties: str
+    texts: list[str]
+    text_at: npt.NDArray[np.int32]
 
     def __len__(self) -> int:
         return int(self.ends.shape[0])
@@ -149,7 +155,7 @@ class EdgeRows:
     def of(cls, edges: dict[EdgeKey, Properties], lastseen: str) -> EdgeRows:
         stamp = orjson.dumps({StoreProperty.LAST_SEEN.value: lastseen}).decode()
         if not edges:
-            return cls([], [], np.zeros((0, 3), dtype=np.int32), "")
+            return cls([], [], np.zeros((0, 3), dtype=np.int32), [], np.zeros(0, dtype=np.int32))
         starts, kinds, ends = zip(*edges, strict=True)
         objectids = list(dict.fromkeys(starts + ends))
         kind_names = list(dict.fromkeys(kinds))
@@ -160,8 +166,8 @@ class EdgeRows:
         columns[:, 0] = np.fromiter(map(position, starts), dtype=np.int32, count=count)
         columns[:, 1] = np.fromiter(map(kind_position, kinds), dtype=np.int32, count=count)
         columns[:, 2] = np.fromiter(map(position, ends), dtype=np.int32, count=count)
-        properties = json_lines(list(edges.values()), stamp)
-        return cls(objectids, kind_names, columns, properties)
+        texts, text_at = distinct_texts(json_lines(list(edges.values()), stamp).split("\n"))
+        return cls(objectids, kind_names, columns, texts, text_at)
 
     def rows(self) -> Iterator[tuple[str, str, str, str]]:
         """(start object id, kind, end object id, properties) of each edge, in batch order."""
@@ -170,7 +176,15 @@ class EdgeRows:
             yield objectids[start], kinds[kind], objectids[end], properties
 
     def properties_list(self) -> list[str]:
-        return self.properties.split("\n") if len(self) else []
+        return list(map(self.texts.__getitem__, self.text_at.tolist()))
+
+
+def distinct_texts(texts: list[str]) -> tuple[list[str], npt.NDArray[np.int32]]:
+    """The distinct values of `texts` in the order of first use, and the position of each text among them."""
+    number: dict[str, int] = {}
+    at = np.fromiter(map(lambda text: number.setdefault(text, len(number)), texts), dtype=np.int32,
+                     count=len(texts))  # fmt: skip
+    return list(number), at
 
 
 def prepare_batch(batch: Batch, lastseen: str) -> PreparedBatch:
