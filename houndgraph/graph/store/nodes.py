@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import orjson
 import psycopg
 
-from houndgraph.graph.kind_catalogue import KindCatalogue
+from houndgraph.graph.kind_catalogue import KindCatalogue, KindList
 from houndgraph.graph.kinds import ADNode
 from houndgraph.graph.store import sql
 from houndgraph.graph.store.encoding import json_list
@@ -44,6 +44,25 @@ class NodeCache:
             self._states.clear()
         self._states[objectid] = state
 
+    def put_all(self, states: dict[str, NodeState]) -> None:
+        """`put` of each, emptied at most once first: whenever they would take it past `limit` entries."""
+        if len(self._states) + len(states) > self._limit:
+            self._states.clear()
+        self._states.update(states)
+
+    def split(self, objectids: Iterable[str]) -> tuple[dict[str, NodeState], list[str]]:
+        """The states of those of the objects cached, and the others."""
+        get = self._states.get
+        found: dict[str, NodeState] = {}
+        missing = []
+        for objectid in objectids:
+            state = get(objectid)
+            if state is None:
+                missing.append(objectid)
+            else:
+                found[objectid] = state
+        return found, missing
+
     def forget(self, objectids: Iterable[str]) -> None:
         for objectid in objectids:
             self._states.pop(objectid, None)
@@ -75,46 +94,44 @@ class NodeWriter:
         records = prepared.record_ids
         ends = prepared.end_objectids()
         # What exists of the other ends decides which need a placeholder or new kinds; most need neither.
-        known = self._states(objectid for objectid in ends if objectid not in records)
+        known = self._states(ends - records)
         written.ids.update((objectid, state[0]) for objectid, state in known.items())
         if prepared.node_rows:
             self._upsert_records(prepared, written)
             # A record that changed nothing returns no row: read the ids of those that are edge ends.
-            unchanged = self._states(
-                objectid for objectid in ends if objectid in records and objectid not in written.ids
-            )
+            unchanged = self._states((ends & records).difference(written.ids))
             written.ids.update((objectid, state[0]) for objectid, state in unchanged.items())
         self._upsert_kinded_ends(prepared, known, lastseen, written, stats)
         bare = sorted(objectid for objectid in prepared.bare_ends if objectid not in known)
         if bare:
             base = self._catalogue.kind_list((ADNode.Base,))
             params = {"kind_ids": base.literal, "objectids": json_list(bare), "lastseen": lastseen}
-            for objectid, node_id in self._conn.execute(sql.INSERT_BARE_ENDS, params):
-                self._remember(objectid, node_id, base.ids, True, written)
-                stats.placeholders += 1
+            rows = self._conn.execute(sql.INSERT_BARE_ENDS, params).fetchall()
+            self._remember([(objectid, node_id, base.ids, 1) for objectid, node_id in rows], written)
+            stats.placeholders += len(rows)
         return written
 
-    def _remember(self, objectid: str, node_id: int, kinds: frozenset[int], created: bool, out: WrittenNodes) -> None:
-        self.cache.put(objectid, (node_id, kinds))
-        out.ids[objectid] = node_id
-        if created:
-            out.created.add(node_id)
+    def _remember(self, rows: list[tuple[str, int, frozenset[int], int]], out: WrittenNodes) -> None:
+        """Rows of (object id, node id, kind ids, whether created) just written: cached, and noted in `out`."""
+        self.cache.put_all({objectid: (node_id, kinds) for objectid, node_id, kinds, _ in rows})
+        out.ids.update((objectid, node_id) for objectid, node_id, _, _ in rows)
+        out.created.update(node_id for _, node_id, _, created in rows if created)
+
+    def _parsed(self, rows: list[tuple[str, int, str, int]]) -> list[tuple[str, int, frozenset[int], int]]:
+        """RETURNING rows of (object id, node id, `kind_ids::text`, created) with their kind ids parsed."""
+        parse = self._catalogue.parse
+        kinds = {literal: parse(literal) for literal in {row[2] for row in rows}}
+        return [(objectid, node_id, kinds[literal], created) for objectid, node_id, literal, created in rows]
 
     def _states(self, objectids: Iterable[str]) -> dict[str, NodeState]:
         """Node id and kind ids of those of the objects that exist: from the cache, else one lookup."""
-        states: dict[str, NodeState] = {}
-        missing = []
-        for objectid in objectids:
-            state = self.cache.get(objectid)
-            if state is None:
-                missing.append(objectid)
-            else:
-                states[objectid] = state
+        states, missing = self.cache.split(objectids)
         if missing:
-            parse = self._catalogue.parse
-            for objectid, node_id, kind_ids in self._conn.execute(sql.NODE_STATE, {"objectids": json_list(missing)}):
-                states[objectid] = state = (node_id, parse(kind_ids))
-                self.cache.put(objectid, state)
+            rows = self._conn.execute(sql.NODE_STATE, {"objectids": json_list(missing)}).fetchall()
+            found = {objectid: (node_id, kinds) for objectid, node_id, kinds, _ in self._parsed(
+                [(objectid, node_id, literal, 0) for objectid, node_id, literal in rows])}
+            self.cache.put_all(found)
+            states.update(found)
         return states
 
     def _upsert_records(self, prepared: PreparedBatch, written: WrittenNodes) -> None:
@@ -127,9 +144,7 @@ class NodeWriter:
             write_row = copy.write_row
             for objectid, kinds, properties in prepared.node_rows:
                 write_row((objectid, literals[kinds], properties))
-        parse = self._catalogue.parse
-        for objectid, node_id, kind_ids, created in conn.execute(sql.UPSERT_RECORDS):
-            self._remember(objectid, node_id, parse(kind_ids), created, written)
+        self._remember(self._parsed(conn.execute(sql.UPSERT_RECORDS).fetchall()), written)
 
     def _upsert_kinded_ends(
         self,
@@ -140,18 +155,22 @@ class NodeWriter:
         stats: WriteStats,
     ) -> None:
         ends = []
+        lists: dict[tuple[str, ...], KindList] = {}
+        kind_list = self._catalogue.kind_list
         for objectid, end_kinds in prepared.end_kinds.items():
-            kinds = self._catalogue.kind_list(end_kinds)
+            key = tuple(end_kinds)
+            kinds = lists.get(key)
+            if kinds is None:
+                kinds = lists[key] = kind_list(key)
             state = known.get(objectid)
             if state is None or not kinds.ids <= state[1]:
                 ends.append((objectid, kinds.literal))
         if not ends:
             return
         params = {"ends": orjson.dumps(ends).decode(), "lastseen": lastseen}
-        parse = self._catalogue.parse
-        for objectid, node_id, kind_ids, created in self._conn.execute(sql.UPSERT_KINDED_ENDS, params):
-            self._remember(objectid, node_id, parse(kind_ids), created, written)
-            stats.placeholders += created
+        rows = self._parsed(self._conn.execute(sql.UPSERT_KINDED_ENDS, params).fetchall())
+        self._remember(rows, written)
+        stats.placeholders += sum(created for _, _, _, created in rows)
 
     def resolve_names(self, prepared: PreparedBatch, stats: WriteStats) -> dict[str, int]:
         """Resolve OpenGraph `match_by: name` ends: exactly one node with that name (and kind, if the end
