@@ -47,7 +47,7 @@ def write_edges(
     start, kind, end = ids[rows.ends[:, 0]], kind_ids[rows.ends[:, 1]], ids[rows.ends[:, 2]]
     # An edge touching a node this batch created cannot exist yet (batch duplicates are merged): it is
     # copied straight into the table, skipping the staging table and the conflict check.
-    is_new = np.fromiter((node_id in created for node_id in ids.tolist()), dtype=bool, count=len(ids))
+    is_new = np.isin(ids, np.fromiter(created, dtype=np.int64, count=len(created)))
     fresh = is_new[rows.ends[:, 0]] | is_new[rows.ends[:, 2]]
     if not fresh.all():
         # Nor can an edge into a node no stored edge of its kind enters, or out of one none of its kind
@@ -105,11 +105,18 @@ def _stored_pairs(conn: psycopg.Connection, query: str, node_ids: npt.NDArray[np
     """Of each (node id, kind id), whether it is one of the stored pairs `query` returns (one probe per
     distinct pair)."""
     keys = node_ids * _KIND_SPAN + kind_ids
-    distinct = np.unique(keys)
+    distinct, inverse = np.unique(keys, return_inverse=True)
     pairs = np.stack((distinct // _KIND_SPAN, distinct % _KIND_SPAN), axis=1)
     found = conn.execute(query, {"pairs": orjson.dumps(pairs, option=orjson.OPT_SERIALIZE_NUMPY).decode()}).fetchall()
-    stored = np.array([node_id * _KIND_SPAN + kind_id for node_id, kind_id in found], dtype=np.int64)
-    return np.isin(keys, stored)
+    stored = np.array(found, dtype=np.int64).reshape(-1, 2)
+    # Both sorted: each distinct key is stored if the stored keys hold it where it would go.
+    stored_keys = np.sort(stored[:, 0] * _KIND_SPAN + stored[:, 1])
+    is_stored: npt.NDArray[np.bool_] = np.zeros(len(distinct), dtype=bool)
+    if len(stored_keys):
+        at = np.minimum(np.searchsorted(stored_keys, distinct), len(stored_keys) - 1)
+        is_stored[:] = stored_keys[at] == distinct
+    chosen: npt.NDArray[np.bool_] = is_stored[inverse.reshape(-1)]
+    return chosen
 
 
 def upsert_edges(conn: psycopg.Connection, edges: Iterable[StagedEdge]) -> None:
