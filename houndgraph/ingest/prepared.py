@@ -23,6 +23,7 @@ from houndgraph.graph.store.encoding import json_lines
 from houndgraph.graph.store.merge import (
     EdgeRows,
     MergedNode,
+    NodeRows,
     PreparedBatch,
     add_kinds,
     distinct_texts,
@@ -131,11 +132,11 @@ def _encode_nodes(prepared: PreparedBatch, lastseen: str) -> None:
     tail = f'",{dumps(StoreProperty.LAST_SEEN.value).decode()}:{dumps(lastseen).decode()}}}'
     key = f'{dumps(StoreProperty.OBJECT_ID.value).decode()}:"'
     # `with_keys(to_json(properties), stamp)`: an empty object's text is the stamp alone.
-    prepared.node_rows = [
+    prepared.node_rows = NodeRows.of([
         (objectid, tuple(node.kinds), f"{properties[:-1]},{key}{objectid}{tail}" if len(properties) > 2
          else f"{{{key}{objectid}{tail}")
         for objectid, node, properties in zip(records, records.values(), text.split("\n"), strict=True)
-    ]  # fmt: skip
+    ])  # fmt: skip
     prepared.record_ids = set(records)
 
 

@@ -642,3 +642,19 @@ def test_edges_with_ids_of_every_width_land_on_their_nodes(conn: psycopg.Connect
     stored = edges(conn)
     assert {start for start, kind, _ in stored if kind == "MemberOf"} == set(users)
     assert {end for _, kind, end in stored if kind == "GenericAll"} == set(users)
+
+
+def test_records_with_awkward_object_ids_and_properties_are_stored_as_given(conn: psycopg.Connection) -> None:
+    # Records reach COPY as text, a kind list's rows in one piece: an object id with a tab, newline, carriage return
+    # or backslash, and properties with backslashes and line separators, must come back exactly.
+    awkward = {"path": "C:\\Windows\\", "text": "a\tb\nc\r\\n \u2028 end", "literal": "\\u0000", "quote": '"q"'}
+    ids = [f"{DOMAIN}-\t1", f"{DOMAIN}-\\2", f"{DOMAIN}-\n3", f"{DOMAIN}-\r4", f"{DOMAIN}-5"]
+    GraphStore(conn).write(Batch(nodes=[user(objectid, **awkward) for objectid in ids[:3]]
+                           + [group(objectid, **awkward) for objectid in ids[3:]]), seen_at=SEEN)
+
+    stored = nodes(conn)
+    assert set(stored) == {objectid.upper() for objectid in ids}
+    for objectid in ids:
+        kinds, properties = stored[objectid.upper()]
+        assert kinds == ([ADNode.User, ADNode.Base] if objectid in ids[:3] else [ADNode.Group, ADNode.Base])
+        assert without_lastseen(properties) == {**awkward, "objectid": objectid.upper()}

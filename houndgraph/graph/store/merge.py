@@ -7,6 +7,7 @@ SQL applies against what is already stored.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -93,7 +94,7 @@ class PreparedBatch:
     # Every object id an edge end gives (`match_by: id`), with each kind it gives for it.
     ends: set[tuple[str, str | None]] = field(default_factory=set)
     # The records with their properties as JSON, ready for COPY (`encode_nodes`).
-    node_rows: list[tuple[str, tuple[str, ...], str]] = field(default_factory=list)
+    node_rows: NodeRows = field(default_factory=lambda: NodeRows.of([]))
     # The edges, ready for COPY (`encode_edges`).
     edge_rows: EdgeRows = field(default_factory=lambda: EdgeRows.of({}, ""))
     # The object ids of `records`, which outlive them (`for_writer`).
@@ -125,13 +126,68 @@ class PreparedBatch:
         for objectid, node in self.records.items():
             stamp = orjson.dumps({StoreProperty.OBJECT_ID.value: objectid, StoreProperty.LAST_SEEN.value: lastseen})
             rows.append((objectid, tuple(node.kinds), with_keys(to_json(node.properties), stamp.decode())))
-        self.node_rows = rows
+        self.node_rows = NodeRows.of(rows)
         self.record_ids = set(self.records)
 
     def encode_edges(self, lastseen: str) -> None:
         """The merged edges as `EdgeRows`; after every edge is merged (those with name ends only once their
         names are resolved)."""
         self.edge_rows = EdgeRows.of(self.edges, lastseen)
+
+
+_BACKSLASH, _TWO_BACKSLASHES = "\\", "\\\\"
+
+
+@dataclass(slots=True)
+class NodeRows:
+    """A batch's node records ready for COPY: for each distinct kind list (`kinds`), one text (`texts`) of its
+    records' rows in COPY's text format, `object id TAB properties` each, escaped and ended by a newline. The
+    writer puts the kind list's ids at the end of each row (one `str.replace` per text), so the records cross
+    from the reading process as a few strings and reach COPY with no Python code per row. The staged records
+    are upserted in object id order, whatever the order of the rows."""
+
+    kinds: list[tuple[str, ...]]
+    texts: list[str]
+    count: int
+
+    def __len__(self) -> int:
+        return self.count
+
+    @classmethod
+    def of(cls, rows: list[tuple[str, tuple[str, ...], str]]) -> NodeRows:
+        """From (object id, kinds, properties as JSON) rows."""
+        groups: dict[tuple[str, ...], list[str]] = {}
+        # JSON text holds no raw tab, newline or carriage return (JSON escapes them): doubling its backslashes is
+        # all the escaping it needs. Object ids rarely need any.
+        written = "".join([objectid for objectid, _, _ in rows])
+        plain_ids = not any(character in written for character in "\\\t\n\r")
+        for objectid, kinds, text in rows:
+            escaped = objectid if plain_ids else _copy_escaped(objectid)
+            row = f"{escaped}\t{text.replace(_BACKSLASH, _TWO_BACKSLASHES)}\n"
+            found = groups.get(kinds)
+            if found is None:
+                groups[kinds] = [row]
+            else:
+                found.append(row)
+        return cls(list(groups), ["".join(group) for group in groups.values()], len(rows))
+
+    def rows(self) -> Iterator[tuple[str, tuple[str, ...], str]]:
+        """(object id, kinds, properties as JSON) of each record, by kind list."""
+        for kinds, text in zip(self.kinds, self.texts, strict=True):
+            for row in text.split("\n")[:-1]:
+                objectid, properties = row.split("\t")
+                yield _unescaped(objectid), kinds, _unescaped(properties)
+
+
+def _copy_escaped(value: str) -> str:
+    """A value in COPY's text format."""
+    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _unescaped(value: str) -> str:
+    if "\\" not in value:
+        return value
+    return re.sub(r"\\(.)", lambda match: {"t": "\t", "n": "\n", "r": "\r"}.get(match[1], match[1]), value)
 
 
 @dataclass(slots=True)

@@ -137,13 +137,13 @@ class NodeWriter:
     def _upsert_records(self, prepared: PreparedBatch, written: WrittenNodes) -> None:
         conn = self._conn
         # Kind ids are looked up before the COPY starts: the connection is busy during one.
-        literals = {kinds: self._catalogue.kind_list(kinds).literal for kinds in {row[1] for row in prepared.node_rows}}
+        rows = prepared.node_rows
+        literals = [self._catalogue.kind_list(kinds).literal for kinds in rows.kinds]
         conn.execute(sql.CLEAR_STAGED_NODES)
-        with conn.cursor().copy(sql.COPY_NODES) as copy:
-            copy.set_types(sql.STAGE_NODE_TYPES)
-            write_row = copy.write_row
-            for objectid, kinds, properties in prepared.node_rows:
-                write_row((objectid, literals[kinds], properties))
+        with conn.cursor().copy(sql.COPY_NODE_TEXT) as copy:
+            # Each row ends in its kind list's ids (`NodeRows`); an array literal holds no tab, newline or backslash.
+            for literal, text in zip(literals, rows.texts, strict=True):
+                copy.write(text.replace("\n", f"\t{literal}\n").encode())
         self._remember(self._parsed(conn.execute(sql.UPSERT_RECORDS).fetchall()), written)
 
     def _upsert_kinded_ends(
