@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import orjson
 import psycopg
 
-from houndgraph.graph.kind_catalogue import KindCatalogue, KindList
+from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.kinds import ADNode
 from houndgraph.graph.store import sql
 from houndgraph.graph.store.encoding import json_list
@@ -36,16 +36,8 @@ class NodeCache:
     def clear(self) -> None:
         self._states.clear()
 
-    def get(self, objectid: str) -> NodeState | None:
-        return self._states.get(objectid)
-
-    def put(self, objectid: str, state: NodeState) -> None:
-        if len(self._states) >= self._limit:
-            self._states.clear()
-        self._states[objectid] = state
-
     def put_all(self, states: dict[str, NodeState]) -> None:
-        """`put` of each, emptied at most once first: whenever they would take it past `limit` entries."""
+        """Remember each of `states`; emptied first whenever they would take it past `limit` entries."""
         if len(self._states) + len(states) > self._limit:
             self._states.clear()
         self._states.update(states)
@@ -155,13 +147,8 @@ class NodeWriter:
         stats: WriteStats,
     ) -> None:
         ends = []
-        lists: dict[tuple[str, ...], KindList] = {}
-        kind_list = self._catalogue.kind_list
         for objectid, end_kinds in prepared.end_kinds.items():
-            key = tuple(end_kinds)
-            kinds = lists.get(key)
-            if kinds is None:
-                kinds = lists[key] = kind_list(key)
+            kinds = self._catalogue.kind_list(end_kinds)
             state = known.get(objectid)
             if state is None or not kinds.ids <= state[1]:
                 ends.append((objectid, kinds.literal))
