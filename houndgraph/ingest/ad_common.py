@@ -63,6 +63,14 @@ def lower_keys(value: Any) -> dict[str, Any]:
     return dict(zip(lowered, value.values(), strict=True))
 
 
+def lower_keys_in_place(value: Any) -> dict[str, Any]:
+    """`lower_keys` for an object the caller owns (a record's part, parsed for this conversion alone): the object
+    itself where its keys are their own lower case, as SharpHound writes `Properties`, rather than a copy."""
+    if isinstance(value, dict) and _LOWERED.get(tuple(value), _UNSEEN) is None:
+        return value
+    return lower_keys(value)
+
+
 # Lower-cased keys by key layout (None: the keys are their own lower case). Bounded: a file with endless
 # layouts (hostile, or a collector writing sparse objects) empties it now and then rather than growing it,
 # and a layout of more keys than a collector's object has is not kept.
@@ -107,7 +115,7 @@ def node_kinds(kind: str) -> tuple[str, ...]:
 
 def base_properties(record: dict[str, Any]) -> dict[str, Any]:
     """The node's property bag: SharpHound's `Properties` (emit_aces adds the owner's SID to it)."""
-    properties = lower_keys(record.get("properties"))
+    properties = lower_keys_in_place(record.get("properties"))
     hashes = record.get(INHERITANCE_HASHES)
     if isinstance(hashes, list) and hashes:
         properties[INHERITANCE_HASHES] = hashes
@@ -185,6 +193,10 @@ def emit_aces(out: Emitter, aces: Any, objectid: str, kind: str, properties: dic
                     plans[key] = plan
         else:
             plan = _plan_ace(out, raw)
+        if plan.plain:  # most ACEs: an edge from the principal, unless the principal is the object itself
+            if plan.start_id != target:
+                edges.append((plan.start, last, plan.right, plan.acl))  # type: ignore[arg-type]
+            continue
         right = plan.right
         if right is None:
             out.warnings.add(f"ACE right {plan.right_name!r} is not a known edge kind: ACE skipped")
@@ -212,7 +224,7 @@ class AcePlan:
     ACL edge's properties."""
 
     __slots__ = ("right", "right_name", "principal", "kind", "start", "start_id", "inherited", "hash", "owns",
-                 "write_owner", "owner_rights", "acl")
+                 "write_owner", "owner_rights", "acl", "plain")
 
     def __init__(self, right: ADEdge | None, right_name: str, principal: str, kind: str, start: int | None,
                  inherited: bool, inheritance_hash: str) -> None:
@@ -229,6 +241,9 @@ class AcePlan:
         self.write_owner = right in _WRITE_OWNER
         self.owner_rights = principal.endswith(OWNER_RIGHTS_SID_SUFFIX)
         self.acl = {IS_ACL: True, IS_INHERITED: inherited, INHERITANCE_HASH: inheritance_hash}
+        # An ACE that is only an edge: a known right, with a principal, neither owner nor owner rights.
+        self.plain = (right is not None and start is not None and not self.owns and not self.write_owner
+                      and not self.owner_rights)  # fmt: skip
 
 
 def _plan_ace(out: Emitter, raw: dict[str, Any]) -> AcePlan:

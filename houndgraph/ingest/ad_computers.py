@@ -63,6 +63,7 @@ _CERT_MAPPING_METHODS = (
     (0x08, "0x08: Kerberos service-for-user (S4U) certificate"),
     (0x10, "0x10: Kerberos service-for-user (S4U) explicit certificate"),
 )
+_USER_SID, _COMPUTER_SID = "UserSID", "ComputerSID"
 _REGISTRY_VALUE_MISSING = "Registry value does not exist"
 _BINDING_ENFORCEMENT = {-1: _REGISTRY_VALUE_MISSING, 0: "Disabled", 1: "Compatibility mode", 2: "Full enforcement mode"}
 
@@ -102,8 +103,12 @@ def _emit_sessions(out: Emitter, sessions: dict[str, Any]) -> None:
     if sessions.get("collected") is not True:
         return
     for raw in as_list(sessions.get("results")):
-        session = lower_keys(raw)
-        computer, user = as_str(session.get("computersid")), as_str(session.get("usersid"))
+        if isinstance(raw, dict) and len(raw) == 2 and _USER_SID in raw and _COMPUTER_SID in raw:
+            # SharpHound's own spelling, and nothing else (as `ad_common.typed` reads a principal): no dict made.
+            computer, user = as_str(raw[_COMPUTER_SID]), as_str(raw[_USER_SID])
+        else:
+            session = lower_keys(raw)
+            computer, user = as_str(session.get("computersid")), as_str(session.get("usersid"))
         out.edge(computer, ADNode.Computer, user, ADNode.User, ADEdge.HasSession, NOT_ACL)
 
 

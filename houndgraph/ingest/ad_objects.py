@@ -36,6 +36,7 @@ UNCONSTRAINED_DELEGATION = "unconstraineddelegation"
 DOMAIN_SID = "domainsid"
 # Shared by every primary-group edge, as `NOT_ACL` is (an emitted edge's properties are never changed).
 _PRIMARY_GROUP: dict[str, Any] = {IS_ACL: False, IS_PRIMARY_GROUP: True}
+_MEMBER: dict[str, Any] = {IS_ACL: False, IS_PRIMARY_GROUP: False}
 _EDGE_KINDS = frozenset(kind.value for kind in ADEdge)
 _SAME_FOREST_TRUST_TYPES = frozenset({"ParentChild", "TreeRoot", "CrossLink"})
 _INBOUND = frozenset({"Inbound", "Bidirectional"})
@@ -172,7 +173,7 @@ def convert_group(out: Emitter, record: dict[str, Any]) -> None:
             # edge ends cannot match (they match by object id or name).
             out.warnings.add(f"group {objectid}: member {member_id!r} is a distinguished name, not an id: skipped")
             continue
-        out.edge(member_id, member_kind, objectid, kind, ADEdge.MemberOf, {IS_ACL: False, "isprimarygroup": False})
+        out.edge(member_id, member_kind, objectid, kind, ADEdge.MemberOf, _MEMBER)
     emit_outgoing(out, record.get("hassidhistory"), objectid, kind, ADEdge.HasSIDHistory)
 
 

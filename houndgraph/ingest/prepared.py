@@ -23,8 +23,10 @@ from houndgraph.graph.store.encoding import json_lines
 from houndgraph.graph.store.merge import (
     EdgeRows,
     MergedNode,
+    NodeRows,
     PreparedBatch,
     add_kinds,
+    distinct_texts,
     placeholder_kinds,
     prepare,
     prepare_batch,
@@ -86,13 +88,11 @@ def prepare_cut(cut: Cut, lastseen: str) -> PreparedBatch:
     if any(table[position].match_by != MatchBy.ID for position in used):
         return prepare_batch(cut.batch(), lastseen).for_writer()
     prepared = prepare(cut.nodes, ())
-    ends = _Ends(prepared)
+    objectids, numbers = _note_ends(prepared, list(map(table.__getitem__, used)))
     objectid_at = np.zeros(len(table), dtype=np.int64)
-    for position in used:
-        end = table[position]
-        objectid_at[position] = ends.add(end.value.upper(), end.kind)
+    objectid_at[used] = numbers
     kind_names, kind_at = _numbered(kinds)
-    objects = len(ends.objectids)
+    objects = len(objectids)
     if objects * objects * max(len(kind_names), 1) >= _KEY_SPAN:
         return prepare_batch(cut.batch(), lastseen).for_writer()
     start_objects, end_objects = objectid_at[start_at], objectid_at[end_at]
@@ -104,7 +104,7 @@ def prepare_cut(cut: Cut, lastseen: str) -> PreparedBatch:
     else:
         chosen, merged = _merged(properties, first, inverse.reshape(-1), repeats)
     columns = np.stack((start_objects[chosen], kind_at[chosen], end_objects[chosen]), axis=1).astype(np.int32)
-    rows = EdgeRows(ends.objectids, kind_names, columns, _property_lines(merged, lastseen))
+    rows = EdgeRows(objectids, kind_names, columns, *_property_texts(merged, lastseen))
     prepared.bare_ends.difference_update(prepared.end_kinds)
     return _finish(prepared, cut, lastseen, rows)
 
@@ -132,11 +132,11 @@ def _encode_nodes(prepared: PreparedBatch, lastseen: str) -> None:
     tail = f'",{dumps(StoreProperty.LAST_SEEN.value).decode()}:{dumps(lastseen).decode()}}}'
     key = f'{dumps(StoreProperty.OBJECT_ID.value).decode()}:"'
     # `with_keys(to_json(properties), stamp)`: an empty object's text is the stamp alone.
-    prepared.node_rows = [
+    prepared.node_rows = NodeRows.of([
         (objectid, tuple(node.kinds), f"{properties[:-1]},{key}{objectid}{tail}" if len(properties) > 2
          else f"{{{key}{objectid}{tail}")
         for objectid, node, properties in zip(records, records.values(), text.split("\n"), strict=True)
-    ]  # fmt: skip
+    ])  # fmt: skip
     prepared.record_ids = set(records)
 
 
@@ -196,44 +196,43 @@ def _merged(properties: tuple[dict[str, Any], ...], first: npt.NDArray[np.intp],
     return chosen, merged
 
 
-def _property_lines(properties: list[dict[str, Any]], lastseen: str) -> str:
-    """The edges' properties as `EdgeRows.properties`: each distinct dict (by identity) encoded once."""
+def _property_texts(properties: list[dict[str, Any]], lastseen: str) -> tuple[list[str], npt.NDArray[np.int32]]:
+    """The edges' properties as `EdgeRows.texts` and `text_at`: each distinct dict (by identity) encoded once, equal
+    texts kept once."""
     stamp = orjson.dumps({StoreProperty.LAST_SEEN.value: lastseen}).decode()
     identities = np.fromiter(map(id, properties), dtype=np.int64, count=len(properties))
     _, first, inverse = np.unique(identities, return_index=True, return_inverse=True)
-    texts = json_lines([properties[index] for index in first.tolist()], stamp).split("\n")
-    return "\n".join(map(texts.__getitem__, inverse.reshape(-1).tolist()))
+    texts, text_at = distinct_texts(json_lines([properties[index] for index in first.tolist()], stamp).split("\n"))
+    return texts, text_at[inverse.reshape(-1)]
 
 
-class _Ends:
-    """The batch's edge ends: each distinct (object id, kind) noted once (`merge._note_end`), each object id
-    numbered."""
-
-    def __init__(self, prepared: PreparedBatch) -> None:
-        self.prepared = prepared
-        self.index_of_objectid: dict[str, int] = {}
-        self.objectids: list[str] = []
-
-    def add(self, objectid: str, kind: str | None) -> int:
-        """The object id's number."""
-        index = self.index_of_objectid.get(objectid)
-        if index is None:
-            index = self.index_of_objectid[objectid] = len(self.objectids)
-            self.objectids.append(objectid)
-        prepared = self.prepared
-        if (objectid, kind) in prepared.ends:
-            return index
-        prepared.ends.add((objectid, kind))
-        merged = prepared.records.get(objectid)
+def _note_ends(prepared: PreparedBatch, ends: list[EdgeEnd]) -> tuple[list[str], list[int]]:
+    """The distinct object ids of `ends` (upper-cased) and the number of each end's among them; each distinct
+    (object id, kind) noted once in `prepared` as `merge._note_end` notes it."""
+    number_of: dict[str, int] = {}
+    objectids: list[str] = []
+    numbers = []
+    seen, records, end_kinds, bare = prepared.ends, prepared.records, prepared.end_kinds, prepared.bare_ends
+    for end in ends:
+        objectid, kind = end.value.upper(), end.kind
+        number = number_of.get(objectid)
+        if number is None:
+            number = number_of[objectid] = len(objectids)
+            objectids.append(objectid)
+        numbers.append(number)
+        if (objectid, kind) in seen:
+            continue
+        seen.add((objectid, kind))
+        merged = records.get(objectid)
         if kind is None:
-            if merged is None and objectid not in prepared.end_kinds:
-                prepared.bare_ends.add(objectid)
-            return index
+            if merged is None and objectid not in end_kinds:
+                bare.add(objectid)
+            continue
         placeholder = placeholder_kinds(kind)
         if merged is not None:
             add_kinds(merged.kinds, placeholder)
-        elif (stored := prepared.end_kinds.get(objectid)) is None:
-            prepared.end_kinds[objectid] = list(placeholder)
+        elif (stored := end_kinds.get(objectid)) is None:
+            end_kinds[objectid] = list(placeholder)
         else:
             add_kinds(stored, placeholder)
-        return index
+    return objectids, numbers

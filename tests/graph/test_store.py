@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
+import numpy as np
 import psycopg
 import pytest
 
@@ -15,6 +16,7 @@ from houndgraph.db import Database
 from houndgraph.graph.kinds import ADEdge, ADNode, AZNode, primary_kind
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
 from houndgraph.graph.store import GraphStore, WriteStats
+from houndgraph.graph.store.edges import copy_rows, copy_text
 from houndgraph.ingest import IngestFile, read_file
 from tests.conftest import DATA
 
@@ -606,3 +608,53 @@ def test_a_real_collection_written_batch_by_batch_or_with_read_ahead_gives_the_s
     graph, links = ingest(read_ahead=False)
     assert len(graph) > 300 and len(links) > 1000
     assert ingest(read_ahead=True) == (graph, links)
+
+
+def test_edge_copy_rows_built_by_column_read_as_the_rows_written_one_by_one() -> None:
+    # `copy_rows` writes ids as fixed-width digits and shares each properties text among its edges; COPY must read
+    # back what `copy_text` writes row by row.
+    start = np.array([7, 123_456, 0, 99], dtype=np.int64)
+    end = np.array([1_000_000, 5, 42, 99], dtype=np.int64)
+    kind = np.array([3, 12, 1, 300], dtype=np.int64)
+    texts = ['{"a":1}', '{"path":"C:\\\\Windows"}', "{}"]
+    text_at = np.array([1, 0, 1, 2], dtype=np.int32)
+    escaped = [f"\t{text}\n".replace("\\", "\\\\").encode() for text in texts]
+
+    def read(payload: bytes) -> list[tuple[int, int, int, str]]:
+        rows = [line.split("\t") for line in payload.decode().splitlines()]
+        return [(int(a), int(b), int(c), d.replace("\\\\", "\\")) for a, b, c, d in rows]
+
+    by_row = copy_text(zip(start.tolist(), end.tolist(), kind.tolist(), [texts[at] for at in text_at.tolist()],
+                           strict=True))
+    assert read(copy_rows(start, end, kind, escaped, text_at)) == read(by_row)
+    assert copy_rows(start[:0], end[:0], kind[:0], escaped, text_at[:0]) == b""
+
+
+def test_edges_with_ids_of_every_width_land_on_their_nodes(conn: psycopg.Connection) -> None:
+    # Node ids of several digit counts in one batch: the COPY's fixed-width ids must name the same nodes.
+    store = GraphStore(conn)
+    users = [f"{DOMAIN}-{4000 + index}" for index in range(120)]
+    store.write(Batch(nodes=[user(objectid) for objectid in users]), seen_at=SEEN)
+    store.write(Batch(nodes=[group(ADMINS)], edges=[edge(objectid, "MemberOf", ADMINS) for objectid in users]),
+                seen_at=SEEN)
+    store.write(Batch(edges=[edge(ADMINS, "GenericAll", objectid) for objectid in users]), seen_at=SEEN)
+
+    stored = edges(conn)
+    assert {start for start, kind, _ in stored if kind == "MemberOf"} == set(users)
+    assert {end for _, kind, end in stored if kind == "GenericAll"} == set(users)
+
+
+def test_records_with_awkward_object_ids_and_properties_are_stored_as_given(conn: psycopg.Connection) -> None:
+    # Records reach COPY as text, a kind list's rows in one piece: an object id with a tab, newline, carriage return
+    # or backslash, and properties with backslashes and line separators, must come back exactly.
+    awkward = {"path": "C:\\Windows\\", "text": "a\tb\nc\r\\n \u2028 end", "literal": "\\u0000", "quote": '"q"'}
+    ids = [f"{DOMAIN}-\t1", f"{DOMAIN}-\\2", f"{DOMAIN}-\n3", f"{DOMAIN}-\r4", f"{DOMAIN}-5"]
+    GraphStore(conn).write(Batch(nodes=[user(objectid, **awkward) for objectid in ids[:3]]
+                           + [group(objectid, **awkward) for objectid in ids[3:]]), seen_at=SEEN)
+
+    stored = nodes(conn)
+    assert set(stored) == {objectid.upper() for objectid in ids}
+    for objectid in ids:
+        kinds, properties = stored[objectid.upper()]
+        assert kinds == ([ADNode.User, ADNode.Base] if objectid in ids[:3] else [ADNode.Group, ADNode.Base])
+        assert without_lastseen(properties) == {**awkward, "objectid": objectid.upper()}

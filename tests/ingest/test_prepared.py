@@ -162,7 +162,10 @@ def test_node_rows_as_merge_encodes_them(odd: NodeRecord) -> None:
     fast = prepare_for_writer(batch, LASTSEEN)
     assert writer_view(fast) == writer_view(prepare_batch(batch, LASTSEEN).for_writer())
     assert len(fast.node_rows) == 3
-    assert all(orjson.loads(text)["lastseen"] == LASTSEEN for _, _, text in fast.node_rows)
+    rows = {objectid: orjson.loads(text) for objectid, _, text in fast.node_rows.rows()}
+    assert set(rows) == {"S-1-5-21-1-1001", "S-1-5-21-1-1002", odd.objectid.upper()}
+    assert all(properties["lastseen"] == LASTSEEN for properties in rows.values())
+    assert rows[odd.objectid.upper()]["objectid"] == odd.objectid.upper()
 
 
 def test_a_batch_with_name_ends_is_prepared_as_merge_prepares_it() -> None:

@@ -383,3 +383,21 @@ def test_old_data_versions_read_with_a_warning(tmp_path: Path) -> None:
     assert result.warnings == ["meta.version 4 predates SharpHound CE (version 5): some relationships may be missing"]
     v5 = read_path(write_json(tmp_path, {**document, "meta": {"type": "users", "version": 5}}, "v5.json"))
     assert v5.warnings == []
+
+
+def test_a_computers_session_rows_are_read_in_any_spelling(tmp_path: Path) -> None:
+    # SharpHound's own two fields are read as they are; any other spelling or extra field goes through the
+    # case-insensitive reading, where a later spelling of a field wins as a repeated JSON key does.
+    computer = new_layout_computer(f"{D}-2000")
+    computer["Sessions"] = {"Collected": True, "Results": [
+        {"UserSID": f"{D}-1101", "ComputerSID": f"{D}-2000"},
+        {"usersid": f"{D}-1102", "computersid": f"{D}-2000"},
+        {"UserSid": f"{D}-1103", "ComputerSid": f"{D}-2000", "LogonType": 2},
+        {"UserSID": f"{D}-1199", "usersid": f"{D}-1104", "ComputerSID": f"{D}-2000"},
+        {"UserSID": f"{D}-1105", "ComputerSID": 7},
+        {"UserSID": f"{D}-1106"},
+        "junk",
+    ]}
+    result = read_records(tmp_path, "computers", [computer])
+    sessions = {triple for triple in result.triples() if triple[1] == ADEdge.HasSession}
+    assert sessions == {(f"{D}-2000", ADEdge.HasSession, f"{D}-{rid}") for rid in (1101, 1102, 1103, 1104)}

@@ -47,7 +47,7 @@ def write_edges(
     start, kind, end = ids[rows.ends[:, 0]], kind_ids[rows.ends[:, 1]], ids[rows.ends[:, 2]]
     # An edge touching a node this batch created cannot exist yet (batch duplicates are merged): it is
     # copied straight into the table, skipping the staging table and the conflict check.
-    is_new = np.fromiter((node_id in created for node_id in ids.tolist()), dtype=bool, count=len(ids))
+    is_new = np.isin(ids, np.fromiter(created, dtype=np.int64, count=len(created)))
     fresh = is_new[rows.ends[:, 0]] | is_new[rows.ends[:, 2]]
     if not fresh.all():
         # Nor can an edge into a node no stored edge of its kind enters, or out of one none of its kind
@@ -59,22 +59,45 @@ def write_edges(
             fresh[others] = ~_stored_pairs(conn, query, side[others], kind[others])
             if fresh.all():
                 break
-    properties = rows.properties_list()
+    # Each distinct properties text once, as COPY text: JSON holds no raw tab or newline, so doubling backslashes
+    # is all the escaping it needs (`copy_text`).
+    texts = [f"\t{text}\n".replace("\\", "\\\\").encode() for text in rows.texts]
     if fresh.any():
         # Sorted by key, so the table and its indexes are written in order.
         chosen = np.flatnonzero(fresh)
         chosen = chosen[np.lexsort((kind[chosen], end[chosen], start[chosen]))]
         with conn.cursor().copy(sql.COPY_NEW_EDGES) as copy:
-            copy.write(copy_text(_staged(chosen, start, end, kind, properties)))
+            copy.write(copy_rows(start[chosen], end[chosen], kind[chosen], texts, rows.text_at[chosen]))
     if not fresh.all():
-        upsert_edges(conn, _staged(np.flatnonzero(~fresh), start, end, kind, properties))
+        chosen = np.flatnonzero(~fresh)
+        _upsert_staged(conn, copy_rows(start[chosen], end[chosen], kind[chosen], texts, rows.text_at[chosen]))
     return count
 
 
-def _staged(chosen: npt.NDArray[np.intp], start: npt.NDArray[np.int64], end: npt.NDArray[np.int64],
-            kind: npt.NDArray[np.int64], properties: list[str]) -> list[StagedEdge]:
-    return list(zip(start[chosen].tolist(), end[chosen].tolist(), kind[chosen].tolist(),
-                    [properties[index] for index in chosen.tolist()], strict=True))
+def copy_rows(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], kind: npt.NDArray[np.int64],
+              texts: list[bytes], text_at: npt.NDArray[np.int32]) -> bytes:
+    """Edges in COPY's text format, as `copy_text` writes them, from columns: the ids of each row as fixed-width
+    decimal digits (COPY reads leading zeros as any integer input does), made by numpy for the whole batch, then
+    each row's digits and its properties (`texts[text_at[row]]`: a tab, the JSON escaped for COPY, a newline)
+    joined in one call, with no Python code per row."""
+    count = len(start)
+    if not count:
+        return b""
+    tab = np.full((count, 1), ord("\t"), dtype=np.uint8)
+    digits = np.concatenate((_decimal(start), tab, _decimal(end), tab, _decimal(kind)), axis=1)
+    pieces: list[bytes] = [b""] * (2 * count)
+    pieces[0::2] = digits.view(f"S{digits.shape[1]}").reshape(-1).tolist()
+    pieces[1::2] = map(texts.__getitem__, text_at.tolist())
+    return b"".join(pieces)
+
+
+def _decimal(values: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    """Each of the non-negative `values` as decimal digits, all as wide as the largest (zeros in front)."""
+    if int(values.min()) < 0:
+        raise ValueError("ids are never negative")
+    width = len(str(int(values.max())))
+    powers = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
+    return (values[:, None] // powers % 10 + ord("0")).astype(np.uint8)
 
 
 def _stored_pairs(conn: psycopg.Connection, query: str, node_ids: npt.NDArray[np.int64],
@@ -82,20 +105,32 @@ def _stored_pairs(conn: psycopg.Connection, query: str, node_ids: npt.NDArray[np
     """Of each (node id, kind id), whether it is one of the stored pairs `query` returns (one probe per
     distinct pair)."""
     keys = node_ids * _KIND_SPAN + kind_ids
-    distinct = np.unique(keys)
+    distinct, inverse = np.unique(keys, return_inverse=True)
     pairs = np.stack((distinct // _KIND_SPAN, distinct % _KIND_SPAN), axis=1)
     found = conn.execute(query, {"pairs": orjson.dumps(pairs, option=orjson.OPT_SERIALIZE_NUMPY).decode()}).fetchall()
-    stored = np.array([node_id * _KIND_SPAN + kind_id for node_id, kind_id in found], dtype=np.int64)
-    return np.isin(keys, stored)
+    stored = np.array(found, dtype=np.int64).reshape(-1, 2)
+    # Both sorted: each distinct key is stored if the stored keys hold it where it would go.
+    stored_keys = np.sort(stored[:, 0] * _KIND_SPAN + stored[:, 1])
+    is_stored: npt.NDArray[np.bool_] = np.zeros(len(distinct), dtype=bool)
+    if len(stored_keys):
+        at = np.minimum(np.searchsorted(stored_keys, distinct), len(stored_keys) - 1)
+        is_stored[:] = stored_keys[at] == distinct
+    chosen: npt.NDArray[np.bool_] = is_stored[inverse.reshape(-1)]
+    return chosen
 
 
 def upsert_edges(conn: psycopg.Connection, edges: Iterable[StagedEdge]) -> None:
     """Creates each (start, kind, end) edge, or merges its properties into the stored one (`stored ||
     new`). The keys must be distinct: one statement cannot update a row twice."""
+    _upsert_staged(conn, copy_text(edges))
+
+
+def _upsert_staged(conn: psycopg.Connection, text: bytes) -> None:
+    """`upsert_edges` of edges in COPY's text format."""
     conn.execute(sql.STAGE_EDGE)
     conn.execute(sql.CLEAR_STAGED_EDGES)
     with conn.cursor().copy(sql.COPY_EDGES) as copy:
-        copy.write(copy_text(edges))
+        copy.write(text)
     conn.execute(sql.UPSERT_EDGES)
 
 

@@ -7,6 +7,7 @@ SQL applies against what is already stored.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -93,7 +94,7 @@ class PreparedBatch:
     # Every object id an edge end gives (`match_by: id`), with each kind it gives for it.
     ends: set[tuple[str, str | None]] = field(default_factory=set)
     # The records with their properties as JSON, ready for COPY (`encode_nodes`).
-    node_rows: list[tuple[str, tuple[str, ...], str]] = field(default_factory=list)
+    node_rows: NodeRows = field(default_factory=lambda: NodeRows.of([]))
     # The edges, ready for COPY (`encode_edges`).
     edge_rows: EdgeRows = field(default_factory=lambda: EdgeRows.of({}, ""))
     # The object ids of `records`, which outlive them (`for_writer`).
@@ -103,6 +104,10 @@ class PreparedBatch:
     deletions: list[str] = field(default_factory=list)
 
     def end_objectids(self) -> set[str]:
+        """The object ids of every end given by id. Those of the encoded edges while no edge waits for a name
+        (every id end is an end of a merged edge, and `edge_rows.objectids` is a plain list: no tuple each)."""
+        if not self.name_edges and (self.edge_rows or not self.ends):
+            return set(self.edge_rows.objectids)
         return {objectid for objectid, _ in self.ends}
 
     def for_writer(self) -> PreparedBatch:
@@ -121,7 +126,7 @@ class PreparedBatch:
         for objectid, node in self.records.items():
             stamp = orjson.dumps({StoreProperty.OBJECT_ID.value: objectid, StoreProperty.LAST_SEEN.value: lastseen})
             rows.append((objectid, tuple(node.kinds), with_keys(to_json(node.properties), stamp.decode())))
-        self.node_rows = rows
+        self.node_rows = NodeRows.of(rows)
         self.record_ids = set(self.records)
 
     def encode_edges(self, lastseen: str) -> None:
@@ -130,17 +135,74 @@ class PreparedBatch:
         self.edge_rows = EdgeRows.of(self.edges, lastseen)
 
 
+_BACKSLASH, _TWO_BACKSLASHES = "\\", "\\\\"
+
+
+@dataclass(slots=True)
+class NodeRows:
+    """A batch's node records ready for COPY: for each distinct kind list (`kinds`), one text (`texts`) of its
+    records' rows in COPY's text format, `object id TAB properties` each, escaped and ended by a newline. The
+    writer puts the kind list's ids at the end of each row (one `str.replace` per text), so the records cross
+    from the reading process as a few strings and reach COPY with no Python code per row. The staged records
+    are upserted in object id order, whatever the order of the rows."""
+
+    kinds: list[tuple[str, ...]]
+    texts: list[str]
+    count: int
+
+    def __len__(self) -> int:
+        return self.count
+
+    @classmethod
+    def of(cls, rows: list[tuple[str, tuple[str, ...], str]]) -> NodeRows:
+        """From (object id, kinds, properties as JSON) rows."""
+        groups: dict[tuple[str, ...], list[str]] = {}
+        # JSON text holds no raw tab, newline or carriage return (JSON escapes them): doubling its backslashes is
+        # all the escaping it needs. Object ids rarely need any.
+        written = "".join([objectid for objectid, _, _ in rows])
+        plain_ids = not any(character in written for character in "\\\t\n\r")
+        for objectid, kinds, text in rows:
+            escaped = objectid if plain_ids else _copy_escaped(objectid)
+            row = f"{escaped}\t{text.replace(_BACKSLASH, _TWO_BACKSLASHES)}\n"
+            found = groups.get(kinds)
+            if found is None:
+                groups[kinds] = [row]
+            else:
+                found.append(row)
+        return cls(list(groups), ["".join(group) for group in groups.values()], len(rows))
+
+    def rows(self) -> Iterator[tuple[str, tuple[str, ...], str]]:
+        """(object id, kinds, properties as JSON) of each record, by kind list."""
+        for kinds, text in zip(self.kinds, self.texts, strict=True):
+            for row in text.split("\n")[:-1]:
+                objectid, properties = row.split("\t")
+                yield _unescaped(objectid), kinds, _unescaped(properties)
+
+
+def _copy_escaped(value: str) -> str:
+    """A value in COPY's text format."""
+    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _unescaped(value: str) -> str:
+    if "\\" not in value:
+        return value
+    return re.sub(r"\\(.)", lambda match: {"t": "\t", "n": "\n", "r": "\r"}.get(match[1], match[1]), value)
+
+
 @dataclass(slots=True)
 class EdgeRows:
     """A batch's edges by position: each end an index into `objectids` and each kind one into `kinds` (the
-    columns of `ends`: start, kind, end), with the properties as JSON texts, `lastseen` written in, joined by
-    newlines (JSON text holds none). The writer maps each distinct object id to its node id once, not each
-    end, and the batch crosses from the reading process as a few large values rather than four per edge."""
+    columns of `ends`: start, kind, end), and each edge's properties an index into `texts`, the batch's distinct
+    property texts as JSON with `lastseen` written in (an ACE's edges share one text). The writer maps each
+    distinct object id to its node id once, not each end, and builds the COPY from these columns; the batch
+    crosses from the reading process as a few large values rather than four per edge."""
 
     objectids: list[str]
     kinds: list[str]
     ends: npt.NDArray[np.int32]
-    properties: str
+    texts: list[str]
+    text_at: npt.NDArray[np.int32]
 
     def __len__(self) -> int:
         return int(self.ends.shape[0])
@@ -149,7 +211,7 @@ class EdgeRows:
     def of(cls, edges: dict[EdgeKey, Properties], lastseen: str) -> EdgeRows:
         stamp = orjson.dumps({StoreProperty.LAST_SEEN.value: lastseen}).decode()
         if not edges:
-            return cls([], [], np.zeros((0, 3), dtype=np.int32), "")
+            return cls([], [], np.zeros((0, 3), dtype=np.int32), [], np.zeros(0, dtype=np.int32))
         starts, kinds, ends = zip(*edges, strict=True)
         objectids = list(dict.fromkeys(starts + ends))
         kind_names = list(dict.fromkeys(kinds))
@@ -160,8 +222,8 @@ class EdgeRows:
         columns[:, 0] = np.fromiter(map(position, starts), dtype=np.int32, count=count)
         columns[:, 1] = np.fromiter(map(kind_position, kinds), dtype=np.int32, count=count)
         columns[:, 2] = np.fromiter(map(position, ends), dtype=np.int32, count=count)
-        properties = json_lines(list(edges.values()), stamp)
-        return cls(objectids, kind_names, columns, properties)
+        texts, text_at = distinct_texts(json_lines(list(edges.values()), stamp).split("\n"))
+        return cls(objectids, kind_names, columns, texts, text_at)
 
     def rows(self) -> Iterator[tuple[str, str, str, str]]:
         """(start object id, kind, end object id, properties) of each edge, in batch order."""
@@ -170,7 +232,15 @@ class EdgeRows:
             yield objectids[start], kinds[kind], objectids[end], properties
 
     def properties_list(self) -> list[str]:
-        return self.properties.split("\n") if len(self) else []
+        return list(map(self.texts.__getitem__, self.text_at.tolist()))
+
+
+def distinct_texts(texts: list[str]) -> tuple[list[str], npt.NDArray[np.int32]]:
+    """The distinct values of `texts` in the order of first use, and the position of each text among them."""
+    number: dict[str, int] = {}
+    at = np.fromiter(map(lambda text: number.setdefault(text, len(number)), texts), dtype=np.int32,
+                     count=len(texts))  # fmt: skip
+    return list(number), at
 
 
 def prepare_batch(batch: Batch, lastseen: str) -> PreparedBatch:

@@ -36,13 +36,24 @@ class NodeCache:
     def clear(self) -> None:
         self._states.clear()
 
-    def get(self, objectid: str) -> NodeState | None:
-        return self._states.get(objectid)
-
-    def put(self, objectid: str, state: NodeState) -> None:
-        if len(self._states) >= self._limit:
+    def put_all(self, states: dict[str, NodeState]) -> None:
+        """Remember each of `states`; emptied first whenever they would take it past `limit` entries."""
+        if len(self._states) + len(states) > self._limit:
             self._states.clear()
-        self._states[objectid] = state
+        self._states.update(states)
+
+    def split(self, objectids: Iterable[str]) -> tuple[dict[str, NodeState], list[str]]:
+        """The states of those of the objects cached, and the others."""
+        get = self._states.get
+        found: dict[str, NodeState] = {}
+        missing = []
+        for objectid in objectids:
+            state = get(objectid)
+            if state is None:
+                missing.append(objectid)
+            else:
+                found[objectid] = state
+        return found, missing
 
     def forget(self, objectids: Iterable[str]) -> None:
         for objectid in objectids:
@@ -75,61 +86,57 @@ class NodeWriter:
         records = prepared.record_ids
         ends = prepared.end_objectids()
         # What exists of the other ends decides which need a placeholder or new kinds; most need neither.
-        known = self._states(objectid for objectid in ends if objectid not in records)
+        known = self._states(ends - records)
         written.ids.update((objectid, state[0]) for objectid, state in known.items())
         if prepared.node_rows:
             self._upsert_records(prepared, written)
             # A record that changed nothing returns no row: read the ids of those that are edge ends.
-            unchanged = self._states(
-                objectid for objectid in ends if objectid in records and objectid not in written.ids
-            )
+            unchanged = self._states((ends & records).difference(written.ids))
             written.ids.update((objectid, state[0]) for objectid, state in unchanged.items())
         self._upsert_kinded_ends(prepared, known, lastseen, written, stats)
         bare = sorted(objectid for objectid in prepared.bare_ends if objectid not in known)
         if bare:
             base = self._catalogue.kind_list((ADNode.Base,))
             params = {"kind_ids": base.literal, "objectids": json_list(bare), "lastseen": lastseen}
-            for objectid, node_id in self._conn.execute(sql.INSERT_BARE_ENDS, params):
-                self._remember(objectid, node_id, base.ids, True, written)
-                stats.placeholders += 1
+            rows = self._conn.execute(sql.INSERT_BARE_ENDS, params).fetchall()
+            self._remember([(objectid, node_id, base.ids, 1) for objectid, node_id in rows], written)
+            stats.placeholders += len(rows)
         return written
 
-    def _remember(self, objectid: str, node_id: int, kinds: frozenset[int], created: bool, out: WrittenNodes) -> None:
-        self.cache.put(objectid, (node_id, kinds))
-        out.ids[objectid] = node_id
-        if created:
-            out.created.add(node_id)
+    def _remember(self, rows: list[tuple[str, int, frozenset[int], int]], out: WrittenNodes) -> None:
+        """Rows of (object id, node id, kind ids, whether created) just written: cached, and noted in `out`."""
+        self.cache.put_all({objectid: (node_id, kinds) for objectid, node_id, kinds, _ in rows})
+        out.ids.update((objectid, node_id) for objectid, node_id, _, _ in rows)
+        out.created.update(node_id for _, node_id, _, created in rows if created)
+
+    def _parsed(self, rows: list[tuple[str, int, str, int]]) -> list[tuple[str, int, frozenset[int], int]]:
+        """RETURNING rows of (object id, node id, `kind_ids::text`, created) with their kind ids parsed."""
+        parse = self._catalogue.parse
+        kinds = {literal: parse(literal) for literal in {row[2] for row in rows}}
+        return [(objectid, node_id, kinds[literal], created) for objectid, node_id, literal, created in rows]
 
     def _states(self, objectids: Iterable[str]) -> dict[str, NodeState]:
         """Node id and kind ids of those of the objects that exist: from the cache, else one lookup."""
-        states: dict[str, NodeState] = {}
-        missing = []
-        for objectid in objectids:
-            state = self.cache.get(objectid)
-            if state is None:
-                missing.append(objectid)
-            else:
-                states[objectid] = state
+        states, missing = self.cache.split(objectids)
         if missing:
-            parse = self._catalogue.parse
-            for objectid, node_id, kind_ids in self._conn.execute(sql.NODE_STATE, {"objectids": json_list(missing)}):
-                states[objectid] = state = (node_id, parse(kind_ids))
-                self.cache.put(objectid, state)
+            rows = self._conn.execute(sql.NODE_STATE, {"objectids": json_list(missing)}).fetchall()
+            found = {objectid: (node_id, kinds) for objectid, node_id, kinds, _ in self._parsed(
+                [(objectid, node_id, literal, 0) for objectid, node_id, literal in rows])}
+            self.cache.put_all(found)
+            states.update(found)
         return states
 
     def _upsert_records(self, prepared: PreparedBatch, written: WrittenNodes) -> None:
         conn = self._conn
         # Kind ids are looked up before the COPY starts: the connection is busy during one.
-        literals = {kinds: self._catalogue.kind_list(kinds).literal for kinds in {row[1] for row in prepared.node_rows}}
+        rows = prepared.node_rows
+        literals = [self._catalogue.kind_list(kinds).literal for kinds in rows.kinds]
         conn.execute(sql.CLEAR_STAGED_NODES)
-        with conn.cursor().copy(sql.COPY_NODES) as copy:
-            copy.set_types(sql.STAGE_NODE_TYPES)
-            write_row = copy.write_row
-            for objectid, kinds, properties in prepared.node_rows:
-                write_row((objectid, literals[kinds], properties))
-        parse = self._catalogue.parse
-        for objectid, node_id, kind_ids, created in conn.execute(sql.UPSERT_RECORDS):
-            self._remember(objectid, node_id, parse(kind_ids), created, written)
+        with conn.cursor().copy(sql.COPY_NODE_TEXT) as copy:
+            # Each row ends in its kind list's ids (`NodeRows`); an array literal holds no tab, newline or backslash.
+            for literal, text in zip(literals, rows.texts, strict=True):
+                copy.write(text.replace("\n", f"\t{literal}\n").encode())
+        self._remember(self._parsed(conn.execute(sql.UPSERT_RECORDS).fetchall()), written)
 
     def _upsert_kinded_ends(
         self,
@@ -148,10 +155,9 @@ class NodeWriter:
         if not ends:
             return
         params = {"ends": orjson.dumps(ends).decode(), "lastseen": lastseen}
-        parse = self._catalogue.parse
-        for objectid, node_id, kind_ids, created in self._conn.execute(sql.UPSERT_KINDED_ENDS, params):
-            self._remember(objectid, node_id, parse(kind_ids), created, written)
-            stats.placeholders += created
+        rows = self._parsed(self._conn.execute(sql.UPSERT_KINDED_ENDS, params).fetchall())
+        self._remember(rows, written)
+        stats.placeholders += sum(created for _, _, _, created in rows)
 
     def resolve_names(self, prepared: PreparedBatch, stats: WriteStats) -> dict[str, int]:
         """Resolve OpenGraph `match_by: name` ends: exactly one node with that name (and kind, if the end

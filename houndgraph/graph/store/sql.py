@@ -34,11 +34,10 @@ CLEAR_STAGED_EDGES = "TRUNCATE hg_stage_edge"
 # Lists of values are bound as one JSON array (orjson encodes it in C; psycopg would dump a Python
 # list into a PostgreSQL array element by element, in Python).
 #
-# Binary COPY: no text escaping to get right, and psycopg's C row formatter does the work. Kind lists
-# (array literals built once per distinct list) and properties (JSON) travel as text and are parsed
-# once, by the casts in the upserts: much cheaper than psycopg's Python-level array dumper.
-COPY_NODES = "COPY hg_stage_node (objectid, kind_ids, properties) FROM STDIN (FORMAT BINARY)"
-STAGE_NODE_TYPES = ["text", "text", "text"]
+# Records are staged in text format, each kind list's rows in one piece (`merge.NodeRows`): kind lists (array
+# literals built once per distinct list) and properties (JSON) travel as text and are parsed once, by the casts in
+# the upserts: much cheaper than psycopg's Python-level array dumper.
+COPY_NODE_TEXT = "COPY hg_stage_node (objectid, properties, kind_ids) FROM STDIN"
 # Edges are sent in text format, a batch in one piece (`edges.copy_text`).
 COPY_EDGES = "COPY hg_stage_edge (start_id, end_id, kind_id, properties) FROM STDIN"
 # Edges that cannot exist yet go straight into the table.
