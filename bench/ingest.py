@@ -298,16 +298,9 @@ def write_new_computers(layout: Layout, count: int, directory: Path) -> list[Pat
     fills the buffer cache as an ingest running for a while would have; the second shows that state's cost."""
     shifted = dataclasses.replace(layout, computer_rid_offset=10 * (layout.users + layout.computers + layout.groups))
     records = computers(shifted)
-    paths = []
-    for part in range(2):
-        path = directory / f"2026010100000{part}_computers.json"
-        with path.open("wb") as out:
-            out.write(b'{"data":[')
-            for written, record in enumerate(itertools.islice(records, count)):
-                out.write((b"," if written else b"") + orjson.dumps(record))
-            meta = {"methods": 521215, "type": "computers", "count": count, "version": 6}
-            out.write(b'],"meta":' + orjson.dumps(meta) + b"}")
-        paths.append(path)
+    paths = [directory / f"2026010100000{part}_computers.json" for part in range(2)]
+    for path in paths:
+        _write_file(path, "computers", itertools.islice(records, count))
     return paths
 
 
@@ -316,18 +309,22 @@ def write_collection(layout: Layout, directory: Path) -> list[Path]:
     paths = []
     for kind, records in FILES.items():
         path = directory / f"20260101000000_{kind}.json"
-        count = 0
-        with path.open("wb") as out:
-            out.write(b'{"data":[')
-            for record in records(layout):
-                if count:
-                    out.write(b",")
-                out.write(orjson.dumps(record))
-                count += 1
-            meta = {"methods": 521215, "type": kind, "count": count, "version": 6}
-            out.write(b'],"meta":' + orjson.dumps(meta) + b"}")
+        _write_file(path, kind, records(layout))
         paths.append(path)
     return paths
+
+
+def _write_file(path: Path, kind: str, records: Iterator[dict[str, Any]]) -> None:
+    count = 0
+    with path.open("wb") as out:
+        out.write(b'{"data":[')
+        for record in records:
+            if count:
+                out.write(b",")
+            out.write(orjson.dumps(record))
+            count += 1
+        meta = {"methods": 521215, "type": kind, "count": count, "version": 6}
+        out.write(b'],"meta":' + orjson.dumps(meta) + b"}")
 
 
 def _opener(path: Path) -> Any:
