@@ -3,6 +3,7 @@
     .venv/bin/python bench/ingest.py [--objects 100000] [--batch-size 20000] [--sequential] [--tuned]
                                      [--set NAME=VALUE ...] [--statements] [--bulk] [--index-after INDEX]
     .venv/bin/python bench/ingest.py --read-only [--objects 100000]
+    .venv/bin/python bench/ingest.py --objects 1000000 --new-computers 75000 --into COPY_OF_DATA_DIR [--statements]
 
 Writes a collection of N objects as real JSON files, one record at a time (nothing is held in
 memory): one domain, OUs, GPOs, containers, users (55 %), computers (25 %) with sessions and local
@@ -16,11 +17,17 @@ the datapipe ingests a large job (`graph.store.bulk`). `--statements` adds where
 `--read-only` starts no database: it prints the CPU seconds the reading process spends on each file, reading it
 (checking, parsing, converting), preparing its batches for the writer and pickling them for the hand-over, a figure
 that other work on the machine disturbs far less than wall time.
+`--into DIR --new-computers N` measures a large file at the size of a kept database without ingesting that size
+again: it ingests, into a service data directory DIR (a copy: it is changed), two files of N computers that the
+stored collection of `--objects` objects does not hold, whose sessions, local groups, ACEs and OUs name its users and
+groups (the first file fills the buffer cache, the second runs in that state).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import itertools
 import os
 import pickle
 import platform
@@ -84,6 +91,8 @@ class Layout:
     ous: int
     gpos: int
     containers: int
+    # Added to new computers' RIDs (`--new-computers`): objects a stored collection of this layout does not hold.
+    computer_rid_offset: int = 0
 
     @classmethod
     def of(cls, objects: int) -> Layout:
@@ -102,7 +111,7 @@ class Layout:
         return f"{DOMAIN_SID}-{FIRST_RID + i}"
 
     def computer(self, i: int) -> str:
-        return f"{DOMAIN_SID}-{FIRST_RID + self.users + i}"
+        return f"{DOMAIN_SID}-{FIRST_RID + self.users + self.computer_rid_offset + i}"
 
     def group(self, i: int) -> str:
         return f"{DOMAIN_SID}-{FIRST_RID + self.users + self.computers + i}"
@@ -282,23 +291,40 @@ FILES = {"domains": domains, "ous": ous, "gpos": gpos, "containers": containers,
          "users": users, "computers": computers}  # fmt: skip
 
 
+def write_new_computers(layout: Layout, count: int, directory: Path) -> list[Path]:
+    """Two files of `count` computers each that a stored collection of `layout` does not hold: their sessions, local
+    groups, ACEs and OUs name the stored users and groups, so their edges go into the stored indexes at the places a
+    collection of that size would put them (`--into`: what a large file costs per edge at that size). The first file
+    fills the buffer cache as an ingest running for a while would have; the second shows that state's cost."""
+    shifted = dataclasses.replace(layout, computer_rid_offset=10 * (layout.users + layout.computers + layout.groups))
+    records = computers(shifted)
+    paths = [directory / f"2026010100000{part}_computers.json" for part in range(2)]
+    for path in paths:
+        _write_file(path, "computers", itertools.islice(records, count))
+    return paths
+
+
 def write_collection(layout: Layout, directory: Path) -> list[Path]:
     """Stream every file to disk one record at a time, meta last as SharpHound does."""
     paths = []
     for kind, records in FILES.items():
         path = directory / f"20260101000000_{kind}.json"
-        count = 0
-        with path.open("wb") as out:
-            out.write(b'{"data":[')
-            for record in records(layout):
-                if count:
-                    out.write(b",")
-                out.write(orjson.dumps(record))
-                count += 1
-            meta = {"methods": 521215, "type": kind, "count": count, "version": 6}
-            out.write(b'],"meta":' + orjson.dumps(meta) + b"}")
+        _write_file(path, kind, records(layout))
         paths.append(path)
     return paths
+
+
+def _write_file(path: Path, kind: str, records: Iterator[dict[str, Any]]) -> None:
+    count = 0
+    with path.open("wb") as out:
+        out.write(b'{"data":[')
+        for record in records:
+            if count:
+                out.write(b",")
+            out.write(orjson.dumps(record))
+            count += 1
+        meta = {"methods": 521215, "type": kind, "count": count, "version": 6}
+        out.write(b'],"meta":' + orjson.dumps(meta) + b"}")
 
 
 def _opener(path: Path) -> Any:
@@ -308,7 +334,10 @@ def _opener(path: Path) -> Any:
     return open_file
 
 
-def ingest(database: Database, paths: list[Path], batch_size: int, sequential: bool) -> WriteStats:
+def ingest(database: Database, paths: list[Path], batch_size: int, sequential: bool,
+           data_dir: Path | None = None) -> WriteStats:
+    """Ingest each file as an ingest task; per file, the edges/s, the backend's CPU and (with `data_dir`) the whole
+    server's (the WAL writer, the I/O workers, the checkpointer and the background writer work for the backend)."""
     total = WriteStats()
     # One upload job: its files share one `lastseen` (the job's start), so a record or edge that a later file
     # restates unchanged is left alone, as the datapipe leaves it.
@@ -316,6 +345,7 @@ def ingest(database: Database, paths: list[Path], batch_size: int, sequential: b
     for path in paths:
         document = IngestFile(name=path.name, parent_name=None, open=_opener(path))
         started = time.perf_counter()
+        server_before = postgres_cpu(data_dir) if data_dir else 0.0
         with database.connect_raw() as conn:
             row = conn.execute("SELECT pg_backend_pid()").fetchone()
             backend = int(row[0]) if row else 0
@@ -330,11 +360,14 @@ def ingest(database: Database, paths: list[Path], batch_size: int, sequential: b
                 written = store.write_all(batches, seen_at=seen_at)
             conn.commit()
             backend_cpu = cpu(backend, reaped=False)
+            server_cpu = postgres_cpu(data_dir) - server_before if data_dir else 0.0
         total += written
         wall = time.perf_counter() - started
-        print(f"  {path.stem.rsplit('_', 1)[1]}: {written.nodes:,} nodes, {written.edges:,} edges in {wall:.1f} s "
+        edges = max(written.edges, 1)
+        server = f", all of PostgreSQL {server_cpu:.1f} s ({server_cpu * 1e6 / edges:.1f} us/edge)" if data_dir else ""
+        print(f"  {path.stem}: {written.nodes:,} nodes, {written.edges:,} edges in {wall:.1f} s "
               f"({written.edges / wall:,.0f} edges/s), backend CPU {backend_cpu:.1f} s "
-              f"({backend_cpu * 1e6 / max(written.edges, 1):.1f} us/edge)")  # fmt: skip
+              f"({backend_cpu * 1e6 / edges:.1f} us/edge){server}; load {os.getloadavg()[0]:.2f}")  # fmt: skip
         for warning in warnings:
             print(f"  warning ({path.name}): {warning}", file=sys.stderr)
     return total
@@ -522,6 +555,12 @@ def main() -> None:
     parser.add_argument("--bulk", action="store_true",
                         help="bulk mode, as the datapipe runs a large job: graph.store.bulk's indexes dropped before "
                              "the files and built after them (counted in the wall time and CPU)")
+    parser.add_argument("--into", type=Path, metavar="DATA_DIR",
+                        help="ingest into this service data directory (a copy of a kept database: it is changed) "
+                             "instead of a fresh one")
+    parser.add_argument("--new-computers", type=int, metavar="N",
+                        help="write only N computers that a stored collection of --objects objects does not hold, "
+                             "naming its users and groups (with --into: a large file's cost at that size)")
     parser.add_argument("--order", choices=("reading", "sharphound"), default="reading",
                         help="the files in the datapipe's reading order (as an upload is read), or as SharpHound "
                              "writes them")
@@ -532,7 +571,10 @@ def main() -> None:
         files_dir = args.keep or Path(scratch) / "collection"
         files_dir.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
-        paths = write_collection(layout, files_dir)
+        if args.new_computers:
+            paths = write_new_computers(layout, args.new_computers, files_dir)
+        else:
+            paths = write_collection(layout, files_dir)
         if args.order == "reading":
             paths.sort(key=lambda path: SHARPHOUND_READING_ORDER.index(path.stem.rsplit("_", 1)[1]))
         size_mb = sum(path.stat().st_size for path in paths) / 1e6
@@ -543,7 +585,7 @@ def main() -> None:
             read_only(paths, args.batch_size)
             return
 
-        data_dir = Path(scratch) / "db"
+        data_dir = args.into or Path(scratch) / "db"
         database = Database.open(Settings(data_dir=data_dir))
         try:
             database.migrate()
@@ -562,6 +604,7 @@ def main() -> None:
                 if args.statements:
                     conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
                     conn.execute("SELECT pg_stat_statements_reset()")
+                    conn.execute("SELECT pg_stat_reset()")  # the indexes' blocks (a kept database's are old)
                     conn.execute("SELECT pg_stat_reset_shared('io')")
                     conn.execute("SELECT pg_stat_reset_shared('wal')")
                     conn.commit()
@@ -576,7 +619,7 @@ def main() -> None:
             if args.bulk:
                 with database.connect_raw(autocommit=True) as conn:
                     bulk.defer(conn)
-            stats = ingest(database, paths, args.batch_size, args.sequential)
+            stats = ingest(database, paths, args.batch_size, args.sequential, data_dir)
             if args.bulk:
                 rebuild_started = time.perf_counter()
                 with database.connect_raw(autocommit=True) as conn:
