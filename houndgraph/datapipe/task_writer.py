@@ -13,6 +13,7 @@ import psycopg
 
 from houndgraph.datapipe.loop_repository import TaskRow
 from houndgraph.datapipe.read_process import ReadJob, reading_process
+from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.store import GraphStore, WriteStats, rfc3339
 from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.read_ahead import ReadAhead
@@ -66,6 +67,10 @@ def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warn
 
     if should_stop():
         raise Stopped()
+    # The kinds that the tasks before this one created are committed now: read while this transaction has written
+    # nothing, they enter the process-wide cache, so the writer does not look them up again (two round trips for
+    # each batch of kinds it lacks: ten for a fresh collection's domain file).
+    KindCatalogue(conn).all()
     ahead = read_job(following, settings, batch_size) if following is not None else None
     # The next batch is read and prepared in the reading process while this one is written, and taken in
     # (unpickled) by a thread of this process while PostgreSQL applies this one.
