@@ -3,6 +3,8 @@
 Each tick, in order: time out idle upload jobs → purge (clear-database requests) → ingest tasks →
 analysis (when requested, or owed to jobs that finished ingesting) → job completion → the collection
 scheduler (`client_job.scheduler`: events to jobs, timeouts, collection jobs following their uploads).
+The ingest step takes no further file while a clear-database request waits, so the request is carried out at the
+next tick, after the file being written, rather than after every queued file.
 A tick runs under a PostgreSQL advisory lock, so with several API processes (or `houndgraph ingest` beside
 a service) exactly one of them works at a time; the others skip the tick. The lock is a session lock on the
 datapipe's own connection, so a process that dies releases it with its connection.
