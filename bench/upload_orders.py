@@ -5,10 +5,12 @@ in several member orders, each uploaded to a fresh service.
 
 Orders: `sharphound` (domains, OUs, GPOs, containers, groups, users, computers: the order SharpHound writes),
 `reverse`, and `issue` (users, groups, computers, OUs, GPOs, containers, domains: the order of issue #14).
-Prints, per order, each file's nodes, edges, seconds and edges/s from the job's completed tasks (the datapipe's
-own start and end times), then the ingest and analysis wall times, with the machine and load average, and the CPU
-seconds the service's process, its reading process and PostgreSQL spent from the upload to the end of ingest (a
-figure that other work on the machine disturbs far less than wall time).
+Prints, per order, each file's nodes, edges, seconds and edges/s from the job's completed tasks (the datapipe's own
+start and end times: from the commit of the file before to the last statement before its own commit; the file
+itself may have been read ahead meanwhile), in the order the datapipe read them, then the ingest and analysis wall
+times, with the machine and load average, and the CPU seconds the service's process, its reading process and
+PostgreSQL spent from the upload to the end of ingest (a figure that other work on the machine disturbs far less
+than wall time).
 
 Each run is a process of its own (a fresh service, data directory and interpreter), so nothing one run leaves in
 memory slows the next. Runs in a row drift (the machine's other work, its disk cache), so with `--rounds 2` or more
@@ -80,7 +82,7 @@ def run_order(name: str, archive: Path, data_dir: Path) -> dict[str, float]:
         tasks = http.get(f"/api/v2/file-upload/{job['id']}/completed-tasks").json()["data"]
     print(f"\norder {name}: status {job['status']}, {job['nodes_written']:,} nodes, {job['edges_written']:,} edges")
     print(f"  {'file':<34} {'nodes':>9} {'edges':>9} {'seconds':>8} {'edges/s':>10}")
-    for task in sorted(tasks, key=lambda item: item["id"]):
+    for task in sorted(tasks, key=lambda item: item["start_time"]):  # in the order the datapipe read them
         spent = _seconds(task)
         print(f"  {task['file_name']:<34} {task['nodes_written']:>9,} {task['edges_written']:>9,} {spent:>8.2f} "
               f"{task['edges_written'] / max(spent, 1e-3):>10,.0f}")

@@ -3,6 +3,8 @@
 Each tick, in order: time out idle upload jobs → purge (clear-database requests) → ingest tasks →
 analysis (when requested, or owed to jobs that finished ingesting) → job completion → the collection
 scheduler (`client_job.scheduler`: events to jobs, timeouts, collection jobs following their uploads).
+The ingest step takes no further file while a clear-database request waits, so the request is carried out at the
+next tick, after the file being written, rather than after every queued file.
 A tick runs under a PostgreSQL advisory lock, so with several API processes (or `houndgraph ingest` beside
 a service) exactly one of them works at a time; the others skip the tick. The lock is a session lock on the
 datapipe's own connection, so a process that dies releases it with its connection.
@@ -17,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from datetime import UTC, datetime
 from pathlib import Path
 
 import psycopg
@@ -214,15 +217,21 @@ class Datapipe:
                 request = purge_repo.next_request(conn)
 
     def _ingest_step(self, conn: psycopg.Connection, observer: Observer) -> None:
+        """Every queued task, one after another, each in a transaction of its own that also takes the next one.
+        The reading process reads the next task's file ahead while this one's last batches are written; a
+        reading ahead that the next take does not confirm (a job was canceled, a clear-database request came
+        in, a file was uploaded that sorts first) is discarded, and so is one left at the end of the step."""
         done: list[int] = []
-        task = repo.next_task(conn, done)
-        if task is not None:
+        taken = repo.take_task(conn, done)
+        if taken.task is not None:
             with self._status(conn, PipeStatus.INGESTING):
                 self._defer_indexes(conn)
-                while task is not None:
-                    self._run_task(conn, task, observer)
-                    done.append(task.id)
-                    task = repo.next_task(conn, done)
+                try:
+                    while taken.task is not None:
+                        done.append(taken.task.id)
+                        taken = self._run_task(conn, taken, done, observer)
+                finally:
+                    read_process.discard_read_ahead()
         # Before any job moves on to analysis (and before the analysis step of this tick).
         self._rebuild_indexes(conn)
         self._advance_ingested_jobs(conn)
@@ -241,20 +250,28 @@ class Datapipe:
         if built:
             log.info("built the deferred indexes %s in %.2f s", ", ".join(built), time.perf_counter() - started)
 
-    def _run_task(self, conn: psycopg.Connection, task: TaskRow, observer: Observer) -> None:
+    def _run_task(self, conn: psycopg.Connection, taken: repo.Taken, done: list[int],
+                  observer: Observer) -> repo.Taken:
+        """Read and write `taken.task` (begun by the take that returned it); the next task, taken in the same
+        transaction as this one's outcome. The task's `start_time` is now (the task before it is committed; its
+        file may have been read ahead meanwhile), its `end_time` the last statement before its commit."""
+        task = taken.task
+        assert task is not None
         started = time.perf_counter()
-        attempts = repo.begin_attempt(conn, task.id)
+        started_at = datetime.now(UTC)
         warnings = list(task.warnings)
         stats = WriteStats()
         errors: list[str] = []
-        if attempts > MAX_ATTEMPTS:
-            errors = [GAVE_UP.format(attempts=attempts - 1)]
+        if task.attempts > MAX_ATTEMPTS:
+            errors = [GAVE_UP.format(attempts=task.attempts - 1)]
         else:
             try:
                 with conn.transaction():
                     stats = write_task(conn, task, self._settings, warnings, batch_size=self._batch_size,
-                                       on_progress=observer.batch_written, should_stop=self._stopping.is_set)
-                    repo.complete_task(conn, task, warnings, stats.nodes, stats.edges)
+                                       on_progress=observer.batch_written, should_stop=self._stopping.is_set,
+                                       following=taken.following)
+                    still_needed = repo.complete_task(conn, task, started_at, warnings, stats.nodes, stats.edges)
+                    following = repo.take_task(conn, done)
             except Stopped:
                 repo.release_task(conn, task.id)
                 raise
@@ -270,8 +287,9 @@ class Datapipe:
         if errors:
             stats = WriteStats()
             with conn.transaction():
-                repo.fail_task(conn, task, errors, warnings)
-        if task.owns_file and not repo.path_still_needed(conn, task.stored_path):
+                still_needed = repo.fail_task(conn, task, started_at, errors, warnings)
+                following = repo.take_task(conn, done)
+        if task.owns_file and not still_needed:
             files.discard(Path(task.stored_path))
         seconds = time.perf_counter() - started
         INGEST_SECONDS.labels("failed" if errors else "complete").observe(seconds)
@@ -281,6 +299,7 @@ class Datapipe:
             log.info("ingested %s: %d records, %d nodes, %d edges in %.2f s (%.0f edges/s)", task.file_name,
                      stats.records, stats.nodes, stats.edges, seconds, stats.edges / max(seconds, 1e-6))
         observer.task_finished(task, TaskState.FAILED if errors else TaskState.COMPLETE, stats, errors)
+        return following
 
     def _advance_ingested_jobs(self, conn: psycopg.Connection) -> None:
         """Ended jobs whose files are all read: on to analysis, or finished if nothing was ingested."""

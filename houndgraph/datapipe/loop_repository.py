@@ -233,19 +233,45 @@ _TASK_COLUMNS = "task.id, task.job_id, task.file_name, task.stored_path, task.me
 SHARPHOUND_READING_ORDER = ("users", "groups", "computers", "ous", "gpos", "containers", "domains")
 
 
-def next_task(conn: psycopg.Connection, done: Collection[int]) -> TaskRow | None:
-    """The next task to read: jobs in upload order, a job's SharpHound files in `SHARPHOUND_READING_ORDER`, other
-    files by upload order; `done` are the tasks this tick already read. A task still `running` was interrupted by a
-    crash: the datapipe runs one tick at a time cluster-wide, so no one else is reading it."""
-    row = conn.execute(
-        f"SELECT {_TASK_COLUMNS} FROM ingest_tasks AS task JOIN ingest_jobs AS job ON job.id = task.job_id "
-        "WHERE task.state = ANY(%s) AND job.status <> %s AND NOT task.id = ANY(%s) "
-        "ORDER BY task.job_id, coalesce(array_position(%s::text[], "
-        "substring(lower(task.file_name) from '([a-z]+)\\.json$')), 0), task.id LIMIT 1",
-        ([str(TaskState.PENDING), str(TaskState.RUNNING)], JobStatus.CANCELED, list(done),
-         list(SHARPHOUND_READING_ORDER)),
-    ).fetchone()
-    return TaskRow(*row) if row else None
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """The task the datapipe reads now (its attempt begun), and the one expected after it (to read ahead)."""
+
+    task: TaskRow | None
+    following: TaskRow | None
+
+
+def take_task(conn: psycopg.Connection, done: Collection[int]) -> Taken:
+    """Begin an attempt at the next task to read, and name the one after it, in one statement.
+
+    Order: jobs in upload order, a job's SharpHound files in `SHARPHOUND_READING_ORDER`, other files by upload
+    order; `done` are the tasks this tick already read (the one being finished among them: the statement sees
+    the state it had when its transaction began). A task still `running` was interrupted by a crash: the
+    datapipe runs one tick at a time cluster-wide, so no one else is reading it. No task is taken while a
+    clear-database request waits: the purge step runs first, at the next tick.
+
+    The attempt is counted (and `start_time` set) in the caller's transaction: at the start of an ingest step
+    on its own, then in the transaction that ends the task before, so a crash while reading a file still counts
+    against it and a task costs one commit."""
+    rows = conn.execute(
+        f"WITH queue AS (SELECT {_TASK_COLUMNS}, row_number() OVER (ORDER BY task.job_id, "
+        "coalesce(array_position(%(order)s::text[], substring(lower(task.file_name) from '([a-z]+)\\.json$')), 0), "
+        "task.id) AS position "
+        "FROM ingest_tasks AS task JOIN ingest_jobs AS job ON job.id = task.job_id "
+        "WHERE task.state = ANY(%(open)s) AND job.status <> %(canceled)s AND NOT task.id = ANY(%(done)s) "
+        "AND NOT EXISTS (SELECT 1 FROM purge_requests) "
+        "ORDER BY position LIMIT 2), "
+        "taken AS (UPDATE ingest_tasks SET state = %(running)s, attempts = attempts + 1, "
+        "start_time = clock_timestamp(), end_time = NULL, updated_at = now() "
+        "WHERE id = (SELECT id FROM queue WHERE position = 1) RETURNING id, attempts) "
+        "SELECT queue.id, queue.job_id, queue.file_name, queue.stored_path, queue.member_name, queue.owns_file, "
+        "coalesce(taken.attempts, queue.attempts), queue.warnings, queue.start_time "
+        "FROM queue LEFT JOIN taken ON taken.id = queue.id ORDER BY queue.position",
+        {"order": list(SHARPHOUND_READING_ORDER), "open": [str(TaskState.PENDING), str(TaskState.RUNNING)],
+         "canceled": JobStatus.CANCELED, "done": list(done), "running": str(TaskState.RUNNING)},
+    ).fetchall()
+    tasks = [TaskRow(*row) for row in rows]
+    return Taken(tasks[0] if tasks else None, tasks[1] if len(tasks) > 1 else None)
 
 
 def pending_documents(conn: psycopg.Connection) -> list[tuple[str, str | None]]:
@@ -258,17 +284,6 @@ def pending_documents(conn: psycopg.Connection) -> list[tuple[str, str | None]]:
     return [(str(path), member) for path, member in rows]
 
 
-def begin_attempt(conn: psycopg.Connection, task_id: int) -> int:
-    row = conn.execute(
-        "UPDATE ingest_tasks SET state = %s, attempts = attempts + 1, start_time = now(), end_time = NULL, "
-        "updated_at = now() WHERE id = %s "
-        "RETURNING attempts",
-        (str(TaskState.RUNNING), task_id),
-    ).fetchone()
-    assert row is not None
-    return int(row[0])
-
-
 def release_task(conn: psycopg.Connection, task_id: int) -> None:
     """A clean shutdown interrupted the task: it is not the file's fault, so the attempt is not counted."""
     conn.execute(
@@ -278,36 +293,38 @@ def release_task(conn: psycopg.Connection, task_id: int) -> None:
     )
 
 
-def complete_task(conn: psycopg.Connection, task: TaskRow, warnings: list[str], nodes: int, edges: int) -> None:
-    conn.execute(
-        "UPDATE ingest_tasks SET state = %s, warnings = %s, errors = '[]'::jsonb, nodes_written = %s, "
-        "edges_written = %s, end_time = clock_timestamp(), updated_at = now() WHERE id = %s",
-        (str(TaskState.COMPLETE), Jsonb(warnings), nodes, edges, task.id),
-    )
-    # Last statement of the task's transaction: the job row stays locked for the commit only.
-    conn.execute(
-        "UPDATE ingest_jobs SET completed_files = completed_files + 1, nodes_written = nodes_written + %s, "
-        "edges_written = edges_written + %s, updated_at = now() WHERE id = %s",
-        (nodes, edges, task.job_id),
-    )
+def complete_task(conn: psycopg.Connection, task: TaskRow, started: datetime, warnings: list[str], nodes: int,
+                  edges: int) -> bool:
+    """The task's outcome and its job's counts, in one statement; whether its stored file is still needed (the
+    members of one archive share its file: it is deleted after the last of them). `started` becomes the task's
+    `start_time`: when the datapipe turned to it, the task before it committed (the take's time, set when its
+    attempt began, falls before that commit); its `end_time` is now, its last statement before its commit."""
+    return _finish(conn, task, started, TaskState.COMPLETE, [], warnings, nodes, edges)
 
 
-def fail_task(conn: psycopg.Connection, task: TaskRow, errors: list[str], warnings: list[str]) -> None:
-    conn.execute(
-        "UPDATE ingest_tasks SET state = %s, errors = %s, warnings = %s, nodes_written = 0, edges_written = 0, "
-        "end_time = clock_timestamp(), updated_at = now() WHERE id = %s",
-        (str(TaskState.FAILED), Jsonb(errors), Jsonb(warnings), task.id),
-    )
-    conn.execute(
-        "UPDATE ingest_jobs SET failed_files = failed_files + 1, updated_at = now() WHERE id = %s", (task.job_id,)
-    )
+def fail_task(conn: psycopg.Connection, task: TaskRow, started: datetime, errors: list[str],
+              warnings: list[str]) -> bool:
+    """As `complete_task`, for a file that could not be ingested: nothing of it is counted as written."""
+    return _finish(conn, task, started, TaskState.FAILED, errors, warnings, 0, 0)
 
 
-def path_still_needed(conn: psycopg.Connection, stored_path: str) -> bool:
-    """Members of one archive share its file: it is deleted after the last of them."""
+def _finish(conn: psycopg.Connection, task: TaskRow, started: datetime, state: TaskState, errors: list[str],
+            warnings: list[str], nodes: int, edges: int) -> bool:
+    failed = state == TaskState.FAILED
     row = conn.execute(
-        "SELECT EXISTS (SELECT 1 FROM ingest_tasks WHERE stored_path = %s AND state = ANY(%s))",
-        (stored_path, [str(TaskState.PENDING), str(TaskState.RUNNING)]),
+        "WITH finished AS (UPDATE ingest_tasks SET state = %(state)s, errors = %(errors)s, warnings = %(warnings)s, "
+        "nodes_written = %(nodes)s, edges_written = %(edges)s, start_time = %(started)s, end_time = clock_timestamp(), "
+        "updated_at = now() "
+        "WHERE id = %(id)s), "
+        "job AS (UPDATE ingest_jobs SET completed_files = completed_files + %(completed)s, "
+        "failed_files = failed_files + %(failed)s, nodes_written = nodes_written + %(nodes)s, "
+        "edges_written = edges_written + %(edges)s, updated_at = now() WHERE id = %(job)s) "
+        "SELECT EXISTS (SELECT 1 FROM ingest_tasks WHERE stored_path = %(path)s AND state = ANY(%(open)s) "
+        "AND id <> %(id)s)",
+        {"state": str(state), "started": started, "errors": Jsonb(errors), "warnings": Jsonb(warnings),
+         "nodes": nodes, "edges": edges,
+         "id": task.id, "completed": 0 if failed else 1, "failed": 1 if failed else 0, "job": task.job_id,
+         "path": task.stored_path, "open": [str(TaskState.PENDING), str(TaskState.RUNNING)]},
     ).fetchone()
     return bool(row and row[0])
 

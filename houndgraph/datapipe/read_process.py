@@ -10,10 +10,18 @@ are pickled over a socket pair: the parent sends a `ReadJob`; the child answers 
 each batch, then `("done", warnings)`, or `("failed", message, warnings)` for a file that cannot be read (an
 `IngestError`), or `("crashed", traceback)` for anything else. The child prepares the next batch while the
 parent writes the last one, and waits in `send` once the socket's buffer is full: large batches are at most
-about two in flight, small ones (a few KB) can all be sent before the parent takes the first. A reading left
-before its end (a write failed, the datapipe stops) cannot be resumed: that child is
-killed. An idle child is kept for the next file and closed once it has been idle for `IDLE_SECONDS`; it also
-ends when its parent does (the socket closes).
+about two in flight, small ones (a few KB) can all be sent before the parent takes the first.
+
+The next file is read ahead: with a file's job the parent may send the job of the file it expects to read next
+(`read(job, warnings, ahead=...)`). The child takes it from the socket as soon as it has answered the first, so
+it reads the next file while the parent writes the last batches of this one and commits it; its batches wait in
+the socket (and the child in `send`) until the parent reads that job. At most one file is read ahead, and its
+batches are bounded by the socket's buffer as any file's are. A process holding a reading ahead is kept idle
+for the job it holds: `reading_process(job)` hands it to that job, and closes it for any other.
+
+A reading left before its end (a write failed, the datapipe stops), or read ahead for a file that is not taken
+(`discard_read_ahead`), cannot be resumed: that child is killed. An idle child is kept for the next file and
+closed once it has been idle for `IDLE_SECONDS`; it also ends when its parent does (the socket closes).
 """
 
 from __future__ import annotations
@@ -106,27 +114,38 @@ class ReadingProcess:
                 pass_fds=(child.fileno(),), stdin=subprocess.DEVNULL, start_new_session=True,
             )
         self._connection = Connection(parent.detach())
-        self._between_files = True
+        # The job whose answer the parent is taking in (None between files), and the one sent ahead of it.
+        self._reading: ReadJob | None = None
+        self.ahead: ReadJob | None = None
         self.idle_since = time.monotonic()
 
     @property
     def pid(self) -> int:
         return self._process.pid
 
-    def usable(self) -> bool:
-        return self._between_files and self._process.poll() is None
+    def usable(self, job: ReadJob | None = None) -> bool:
+        """Alive and between files, with nothing read ahead or the reading of `job` ahead."""
+        return self._reading is None and self.ahead in (None, job) and self._process.poll() is None
 
-    def read(self, job: ReadJob, warnings: list[str]) -> Iterator[PreparedBatch]:
+    def read(self, job: ReadJob, warnings: list[str], *, ahead: ReadJob | None = None) -> Iterator[PreparedBatch]:
         """The file's prepared batches; its warnings are appended to `warnings` when the reading ends.
-        Raises `IngestError` for a file that cannot be read, `ReadingCrashed` if the process failed."""
-        self._between_files = False
-        self._send(job)
+        Raises `IngestError` for a file that cannot be read, `ReadingCrashed` if the process failed.
+        `ahead`, the job expected next, is sent at once: the process reads it when it is done with this one."""
+        if self.ahead not in (None, job):
+            raise ValueError(f"{job.file_name}: this process reads {self.ahead.file_name} ahead")
+        self._reading = job
+        if self.ahead is None:
+            self._send(job)
+        self.ahead = None
+        if ahead is not None:
+            self._send(ahead)
+            self.ahead = ahead
         while True:
             message = self._receive()
             if message[0] == "batch":
                 yield message[1]
                 continue
-            self._between_files = True
+            self._reading = None
             self.idle_since = time.monotonic()
             if message[0] == "done":
                 warnings.extend(message[1])
@@ -156,9 +175,9 @@ class ReadingProcess:
         return f"exit code {code}"
 
     def close(self) -> None:
-        """Ends the process: a clean exit between files, killed in the middle of one."""
+        """Ends the process: a clean exit between files, killed in the middle of one or reading one ahead."""
         self._connection.close()
-        if not self._between_files:
+        if self._reading is not None or self.ahead is not None:
             self._process.kill()
         try:
             self._process.wait(_EXIT_WAIT_SECONDS)
@@ -177,11 +196,16 @@ _idle: list[ReadingProcess] = []
 
 
 @contextmanager
-def reading_process() -> Iterator[ReadingProcess]:
-    """An idle reading process of this process, or a new one; kept for the next file if its reading ended."""
+def reading_process(job: ReadJob | None = None) -> Iterator[ReadingProcess]:
+    """An idle reading process of this process, or a new one; kept for the next file if its reading ended.
+    The process that reads `job` ahead if there is one; an idle one that reads another job ahead is closed."""
     with _lock:
-        process = _idle.pop() if _idle else None
-    if process is not None and not process.usable():
+        process = next((idle for idle in _idle if idle.ahead is not None and idle.ahead == job), None)
+        if process is None and _idle:
+            process = _idle[-1]
+        if process is not None:
+            _idle.remove(process)
+    if process is not None and not process.usable(job):
         process.close()
         process = None
     if process is None:
@@ -189,7 +213,7 @@ def reading_process() -> Iterator[ReadingProcess]:
     try:
         yield process
     finally:
-        if process.usable():
+        if process.usable(process.ahead):
             with _lock:
                 _idle.append(process)
         else:
@@ -201,6 +225,16 @@ def close_idle(older_than: float = 0.0) -> None:
     now = time.monotonic()
     with _lock:
         closing = [process for process in _idle if now - process.idle_since >= older_than]
+        _idle[:] = [process for process in _idle if process not in closing]
+    for process in closing:
+        process.close()
+
+
+def discard_read_ahead() -> None:
+    """Close the idle processes that read a file ahead: no one will take its batches (its task was not the next
+    one after all, or the datapipe leaves its ingest step)."""
+    with _lock:
+        closing = [process for process in _idle if process.ahead is not None]
         _idle[:] = [process for process in _idle if process not in closing]
     for process in closing:
         process.close()

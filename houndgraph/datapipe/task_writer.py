@@ -13,6 +13,7 @@ import psycopg
 
 from houndgraph.datapipe.loop_repository import TaskRow
 from houndgraph.datapipe.read_process import ReadJob, reading_process
+from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.store import GraphStore, WriteStats, rfc3339
 from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.read_ahead import ReadAhead
@@ -39,13 +40,20 @@ class TaskProgress:
 ProgressCallback = Callable[[TaskProgress], None]
 
 
+def read_job(task: TaskRow, settings: Settings, batch_size: int = BATCH_SIZE) -> ReadJob:
+    """What the reading process is asked to read for `task`."""
+    return ReadJob(file_name=task.file_name, stored_path=task.stored_path, member_name=task.member_name,
+                   batch_size=batch_size, lastseen=rfc3339(task.seen_at),
+                   max_unzipped_bytes=settings.max_unzipped_bytes, max_zip_ratio=settings.max_zip_ratio)
+
+
 def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warnings: list[str], *,
                batch_size: int = BATCH_SIZE, on_progress: ProgressCallback | None = None,
-               should_stop: Callable[[], bool] = lambda: False) -> WriteStats:
-    """Read and write the whole document in the open transaction; raises IngestError for a bad file."""
-    job = ReadJob(file_name=task.file_name, stored_path=task.stored_path, member_name=task.member_name,
-                  batch_size=batch_size, lastseen=rfc3339(task.seen_at), max_unzipped_bytes=settings.max_unzipped_bytes,
-                  max_zip_ratio=settings.max_zip_ratio)
+               should_stop: Callable[[], bool] = lambda: False, following: TaskRow | None = None) -> WriteStats:
+    """Read and write the whole document in the open transaction; raises IngestError for a bad file.
+    `following`, the task expected next, is read ahead while this one's last batches are written
+    (`read_process`): the next call, for that task, takes its batches."""
+    job = read_job(task, settings, batch_size)
     store = GraphStore(conn)
     progress = TaskProgress(task)
 
@@ -59,9 +67,14 @@ def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warn
 
     if should_stop():
         raise Stopped()
+    # The kinds that the tasks before this one created are committed now: read while this transaction has written
+    # nothing, they enter the process-wide cache, so the writer does not look them up again (two round trips for
+    # each batch of kinds it lacks: ten for a fresh collection's domain file).
+    KindCatalogue(conn).all()
+    ahead = read_job(following, settings, batch_size) if following is not None else None
     # The next batch is read and prepared in the reading process while this one is written, and taken in
     # (unpickled) by a thread of this process while PostgreSQL applies this one.
-    with reading_process() as reader, ReadAhead(reader.read(job, warnings), _as_is) as batches:
+    with reading_process(job) as reader, ReadAhead(reader.read(job, warnings, ahead=ahead), _as_is) as batches:
         store.write_prepared(batches, seen_at=task.seen_at, on_batch=after_batch)
     warnings.extend(_store_warnings(progress.stats))
     return progress.stats

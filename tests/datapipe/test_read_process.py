@@ -139,3 +139,49 @@ def test_the_reading_process_imports_this_houndgraph_whatever_its_directory_hold
     monkeypatch.chdir(tmp_path)
     with reading_process() as reader:
         assert len(list(reader.read(job(LAB / "users.json"), []))) > 0
+
+
+def test_the_next_file_read_ahead_is_handed_to_its_job_by_the_same_process() -> None:
+    expected, expected_warnings = in_this_process(LAB / "groups.json")
+    with reading_process() as reader:
+        list(reader.read(job(LAB / "users.json"), [], ahead=job(LAB / "groups.json")))
+        first = reader.pid
+    warnings: list[str] = []
+    with reading_process(job(LAB / "groups.json")) as reader:
+        assert reader.pid == first
+        got = list(reader.read(job(LAB / "groups.json"), warnings))
+    assert [written_part(batch) for batch in got] == [written_part(batch) for batch in expected]
+    assert warnings == expected_warnings
+    with reading_process(job(LAB / "computers.json")) as reader:
+        assert reader.pid == first, "with nothing read ahead, the process reads any next file"
+        assert len(list(reader.read(job(LAB / "computers.json"), []))) > 0
+
+
+def test_a_file_read_ahead_for_another_job_is_discarded_with_its_process() -> None:
+    with reading_process() as reader:
+        list(reader.read(job(LAB / "users.json"), [], ahead=job(LAB / "groups.json")))
+        first = reader.pid
+    with reading_process(job(LAB / "computers.json")) as reader:
+        assert reader.pid != first
+        assert len(list(reader.read(job(LAB / "computers.json"), []))) > 0
+    assert not alive(first)
+    with reading_process() as reader:
+        list(reader.read(job(LAB / "users.json"), [], ahead=job(LAB / "groups.json")))
+        second = reader.pid
+    read_process.discard_read_ahead()
+    assert not alive(second)
+
+
+def test_a_bad_file_read_ahead_fails_alone(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"data": [{"ObjectIdentifier": "S-1-5-21-1-2-3-1000"')
+    with reading_process() as reader:
+        assert len(list(reader.read(job(LAB / "users.json"), [], ahead=job(bad)))) > 0
+    with reading_process(job(bad)) as reader, pytest.raises(IngestError) as error:
+        list(reader.read(job(bad), []))
+    with pytest.raises(IngestError) as same_error:
+        list(read_file(open_document(job(bad)), batch_size=50))
+    assert str(error.value) == str(same_error.value)
+    with reading_process() as again:
+        assert again.pid == reader.pid
+        assert len(list(again.read(job(LAB / "groups.json"), []))) > 0
