@@ -8,6 +8,7 @@ from datetime import datetime
 from functools import partial
 
 import psycopg
+from psycopg import pq
 
 from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.records import Batch
@@ -99,7 +100,10 @@ class GraphStore:
         return total
 
     def _apply(self, prepared: PreparedBatch, lastseen: str) -> WriteStats:
-        with self._conn.transaction() if self._conn.autocommit else nullcontext():
+        # A batch is a transaction of its own only outside one: inside the caller's (the datapipe's task), a
+        # nested `transaction()` would be a savepoint and its release per batch, two round trips for nothing.
+        outside = self._conn.autocommit and self._conn.info.transaction_status == pq.TransactionStatus.IDLE
+        with self._conn.transaction() if outside else nullcontext():
             self._begin()
             stats = WriteStats(records=prepared.source_records, nodes=len(prepared.record_ids))
             if prepared.deletions:
