@@ -17,6 +17,7 @@ import psycopg
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.store import sql
+from houndgraph.graph.store.encoding import copy_json
 from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.nodes import WrittenNodes
 
@@ -28,10 +29,8 @@ _KIND_SPAN = 1 << 16
 
 def copy_text(rows: Iterable[StagedEdge]) -> bytes:
     """Rows in COPY's text format, built in one piece: a write per row cost a third of the Python time of
-    writing an edge. JSON text holds no raw tab or newline (JSON escapes them), and ids hold no backslash,
-    so doubling every backslash of the whole text is all the escaping needed."""
-    text = "".join([f"{start}\t{end}\t{kind}\t{props}\n" for start, end, kind, props in rows])
-    return (text.replace("\\", "\\\\") if "\\" in text else text).encode()
+    writing an edge. Ids hold no backslash, so the whole text is escaped as its JSON is (`copy_json`)."""
+    return copy_json("".join([f"{start}\t{end}\t{kind}\t{props}\n" for start, end, kind, props in rows])).encode()
 
 
 def write_edges(
@@ -59,9 +58,8 @@ def write_edges(
             fresh[others] = ~_stored_pairs(conn, query, side[others], kind[others])
             if fresh.all():
                 break
-    # Each distinct properties text once, as COPY text: JSON holds no raw tab or newline, so doubling backslashes
-    # is all the escaping it needs (`copy_text`).
-    texts = [f"\t{text}\n".replace("\\", "\\\\").encode() for text in rows.texts]
+    # Each distinct properties text once, as COPY text.
+    texts = [f"\t{copy_json(text)}\n".encode() for text in rows.texts]
     if fresh.any():
         # Sorted by key, so the table and its indexes are written in order.
         chosen = np.flatnonzero(fresh)

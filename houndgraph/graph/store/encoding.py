@@ -21,6 +21,17 @@ def json_list(values: list[str]) -> str:
     return orjson.dumps(values).decode()
 
 
+def copy_json(text: str) -> str:
+    """JSON text as a field of COPY's text format: JSON holds no raw tab, newline or carriage return (it escapes
+    them), so doubling its backslashes is all the escaping it needs."""
+    return text.replace("\\", "\\\\")
+
+
+def copy_field(value: str) -> str:
+    """Any text as a field of COPY's text format."""
+    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
 def with_keys(json_object: str, tail: str) -> str:
     """A JSON object text with the members of the object text `tail` appended. A key repeated in a JSON
     object keeps its last value, so `tail` wins, as with jsonb `||`."""

@@ -19,7 +19,7 @@ import orjson
 
 from houndgraph.graph.kinds import AD_NODE_KINDS, AZ_NODE_KINDS, ADNode, AZNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
-from houndgraph.graph.store.encoding import json_lines, to_json, with_keys
+from houndgraph.graph.store.encoding import copy_field, copy_json, json_lines, to_json, with_keys
 from houndgraph.graph.store.properties import StoreProperty
 
 Properties = dict[str, Any]
@@ -135,9 +135,6 @@ class PreparedBatch:
         self.edge_rows = EdgeRows.of(self.edges, lastseen)
 
 
-_BACKSLASH, _TWO_BACKSLASHES = "\\", "\\\\"
-
-
 @dataclass(slots=True)
 class NodeRows:
     """A batch's node records ready for COPY: for each distinct kind list (`kinds`), one text (`texts`) of its
@@ -157,13 +154,12 @@ class NodeRows:
     def of(cls, rows: list[tuple[str, tuple[str, ...], str]]) -> NodeRows:
         """From (object id, kinds, properties as JSON) rows."""
         groups: dict[tuple[str, ...], list[str]] = {}
-        # JSON text holds no raw tab, newline or carriage return (JSON escapes them): doubling its backslashes is
-        # all the escaping it needs. Object ids rarely need any.
+        # Object ids rarely need any escaping.
         written = "".join([objectid for objectid, _, _ in rows])
         plain_ids = not any(character in written for character in "\\\t\n\r")
         for objectid, kinds, text in rows:
-            escaped = objectid if plain_ids else _copy_escaped(objectid)
-            row = f"{escaped}\t{text.replace(_BACKSLASH, _TWO_BACKSLASHES)}\n"
+            escaped = objectid if plain_ids else copy_field(objectid)
+            row = f"{escaped}\t{copy_json(text)}\n"
             found = groups.get(kinds)
             if found is None:
                 groups[kinds] = [row]
@@ -177,11 +173,6 @@ class NodeRows:
             for row in text.split("\n")[:-1]:
                 objectid, properties = row.split("\t")
                 yield _unescaped(objectid), kinds, _unescaped(properties)
-
-
-def _copy_escaped(value: str) -> str:
-    """A value in COPY's text format."""
-    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
 def _unescaped(value: str) -> str:
