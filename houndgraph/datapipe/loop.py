@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
 from pathlib import Path
 
 import psycopg
@@ -253,12 +252,12 @@ class Datapipe:
     def _run_task(self, conn: psycopg.Connection, taken: repo.Taken, done: list[int],
                   observer: Observer) -> repo.Taken:
         """Read and write `taken.task` (begun by the take that returned it); the next task, taken in the same
-        transaction as this one's outcome. The task's `start_time` is now (the task before it is committed; its
-        file may have been read ahead meanwhile), its `end_time` the last statement before its commit."""
+        transaction as this one's outcome. The task's `start_time` is its transaction's start (the task before it
+        is committed; its file may have been read ahead meanwhile), its `end_time` the last statement before its
+        commit (`repo.complete_task`)."""
         task = taken.task
         assert task is not None
         started = time.perf_counter()
-        started_at = datetime.now(UTC)
         warnings = list(task.warnings)
         stats = WriteStats()
         errors: list[str] = []
@@ -270,7 +269,7 @@ class Datapipe:
                     stats = write_task(conn, task, self._settings, warnings, batch_size=self._batch_size,
                                        on_progress=observer.batch_written, should_stop=self._stopping.is_set,
                                        following=taken.following)
-                    still_needed = repo.complete_task(conn, task, started_at, warnings, stats.nodes, stats.edges)
+                    still_needed = repo.complete_task(conn, task, warnings, stats.nodes, stats.edges)
                     following = repo.take_task(conn, done)
             except Stopped:
                 repo.release_task(conn, task.id)
@@ -287,7 +286,7 @@ class Datapipe:
         if errors:
             stats = WriteStats()
             with conn.transaction():
-                still_needed = repo.fail_task(conn, task, started_at, errors, warnings)
+                still_needed = repo.fail_task(conn, task, errors, warnings)
                 following = repo.take_task(conn, done)
         if task.owns_file and not still_needed:
             files.discard(Path(task.stored_path))

@@ -293,36 +293,36 @@ def release_task(conn: psycopg.Connection, task_id: int) -> None:
     )
 
 
-def complete_task(conn: psycopg.Connection, task: TaskRow, started: datetime, warnings: list[str], nodes: int,
-                  edges: int) -> bool:
-    """The task's outcome and its job's counts, in one statement; whether its stored file is still needed (the
-    members of one archive share its file: it is deleted after the last of them). `started` becomes the task's
-    `start_time`: when the datapipe turned to it, the task before it committed (the take's time, set when its
-    attempt began, falls before that commit); its `end_time` is now, its last statement before its commit."""
-    return _finish(conn, task, started, TaskState.COMPLETE, [], warnings, nodes, edges)
+def complete_task(conn: psycopg.Connection, task: TaskRow, warnings: list[str], nodes: int, edges: int) -> bool:
+    """The task's outcome and its job's counts, in one statement, in the task's own transaction; whether its stored
+    file is still needed (the members of one archive share its file: it is deleted after the last of them). The
+    task's `start_time` becomes its transaction's start: when the datapipe turned to it, the task before it
+    committed (the take's time, set when its attempt began, falls before that commit); its `end_time` is now, its
+    last statement before its commit. Both by the database's clock, as the job's times are."""
+    return _finish(conn, task, TaskState.COMPLETE, [], warnings, nodes, edges)
 
 
-def fail_task(conn: psycopg.Connection, task: TaskRow, started: datetime, errors: list[str],
-              warnings: list[str]) -> bool:
-    """As `complete_task`, for a file that could not be ingested: nothing of it is counted as written."""
-    return _finish(conn, task, started, TaskState.FAILED, errors, warnings, 0, 0)
+def fail_task(conn: psycopg.Connection, task: TaskRow, errors: list[str], warnings: list[str]) -> bool:
+    """As `complete_task`, for a file that could not be ingested: nothing of it is counted as written. Its
+    transaction was rolled back, so its `start_time` stays the take's."""
+    return _finish(conn, task, TaskState.FAILED, errors, warnings, 0, 0)
 
 
-def _finish(conn: psycopg.Connection, task: TaskRow, started: datetime, state: TaskState, errors: list[str],
-            warnings: list[str], nodes: int, edges: int) -> bool:
+def _finish(conn: psycopg.Connection, task: TaskRow, state: TaskState, errors: list[str], warnings: list[str],
+            nodes: int, edges: int) -> bool:
     failed = state == TaskState.FAILED
     row = conn.execute(
         "WITH finished AS (UPDATE ingest_tasks SET state = %(state)s, errors = %(errors)s, warnings = %(warnings)s, "
-        "nodes_written = %(nodes)s, edges_written = %(edges)s, start_time = %(started)s, end_time = clock_timestamp(), "
-        "updated_at = now() "
+        "nodes_written = %(nodes)s, edges_written = %(edges)s, "
+        "start_time = CASE WHEN %(failed)s = 1 THEN start_time ELSE transaction_timestamp() END, "
+        "end_time = clock_timestamp(), updated_at = now() "
         "WHERE id = %(id)s), "
         "job AS (UPDATE ingest_jobs SET completed_files = completed_files + %(completed)s, "
         "failed_files = failed_files + %(failed)s, nodes_written = nodes_written + %(nodes)s, "
         "edges_written = edges_written + %(edges)s, updated_at = now() WHERE id = %(job)s) "
         "SELECT EXISTS (SELECT 1 FROM ingest_tasks WHERE stored_path = %(path)s AND state = ANY(%(open)s) "
         "AND id <> %(id)s)",
-        {"state": str(state), "started": started, "errors": Jsonb(errors), "warnings": Jsonb(warnings),
-         "nodes": nodes, "edges": edges,
+        {"state": str(state), "errors": Jsonb(errors), "warnings": Jsonb(warnings), "nodes": nodes, "edges": edges,
          "id": task.id, "completed": 0 if failed else 1, "failed": 1 if failed else 0, "job": task.job_id,
          "path": task.stored_path, "open": [str(TaskState.PENDING), str(TaskState.RUNNING)]},
     ).fetchone()
