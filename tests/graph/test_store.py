@@ -16,7 +16,7 @@ from houndgraph.db import Database
 from houndgraph.graph.kinds import ADEdge, ADNode, AZNode, primary_kind
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
 from houndgraph.graph.store import GraphStore, WriteStats
-from houndgraph.graph.store.edges import copy_rows, copy_text
+from houndgraph.graph.store.edges import copy_rows, copy_text, upsert_edges
 from houndgraph.ingest import IngestFile, read_file
 from tests.conftest import DATA
 
@@ -658,3 +658,38 @@ def test_records_with_awkward_object_ids_and_properties_are_stored_as_given(conn
         kinds, properties = stored[objectid.upper()]
         assert kinds == ([ADNode.User, ADNode.Base] if objectid in ids[:3] else [ADNode.Group, ADNode.Base])
         assert without_lastseen(properties) == {**awkward, "objectid": objectid.upper()}
+
+
+def test_batches_of_one_transaction_each_write_only_their_own_records(conn: psycopg.Connection) -> None:
+    """The staging tables are emptied between the batches of a transaction: a node deleted after the first batch
+    stays deleted when the next batch is written, and an edge changed meanwhile keeps its change."""
+    store = GraphStore(conn)
+    store.write(Batch(nodes=[user(ALICE), group(ADMINS)],
+                      edges=[edge(ALICE, ADEdge.MemberOf, ADMINS, ADNode.User, ADNode.Group, a=1)]), seen_at=SEEN)
+    store.write(Batch(edges=[edge(ALICE, ADEdge.MemberOf, ADMINS, ADNode.User, ADNode.Group, a=2)]), seen_at=SEEN)
+    conn.execute("UPDATE edge SET properties = properties || '{\"a\": 3}'")
+    store.write(Batch(deletions=[ALICE]), seen_at=SEEN)
+
+    store.write(Batch(nodes=[user(BOB)], edges=[edge(BOB, ADEdge.MemberOf, ADMINS, ADNode.User, ADNode.Group)]),
+                seen_at=SEEN)
+
+    assert set(nodes(conn)) == {ADMINS, BOB}
+    assert set(edges(conn)) == {(BOB, "MemberOf", ADMINS)}
+
+
+def test_an_edge_upserted_again_in_the_same_transaction_keeps_a_change_made_in_between(
+    conn: psycopg.Connection,
+) -> None:
+    store = GraphStore(conn)
+    store.write(Batch(nodes=[user(ALICE), user(BOB), group(ADMINS)]), seen_at=SEEN)
+    alice, bob, admins = (conn.execute("SELECT id FROM node WHERE properties ->> 'objectid' = %s", (objectid,))
+                          .fetchone()[0] for objectid in (ALICE, BOB, ADMINS))
+    member_of = store.kind_ids([ADEdge.MemberOf])[0]
+    upsert_edges(conn, [(alice, admins, member_of, '{"a": 1}')])
+    conn.execute("UPDATE edge SET properties = '{\"a\": 3}'")
+
+    upsert_edges(conn, [(bob, admins, member_of, '{"b": 1}')])
+
+    assert {key: value for key, value in edges(conn).items()} == {
+        (ALICE, "MemberOf", ADMINS): {"a": 3}, (BOB, "MemberOf", ADMINS): {"b": 1}
+    }

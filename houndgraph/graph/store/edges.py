@@ -125,8 +125,7 @@ def upsert_edges(conn: psycopg.Connection, edges: Iterable[StagedEdge]) -> None:
 
 def _upsert_staged(conn: psycopg.Connection, text: bytes) -> None:
     """`upsert_edges` of edges in COPY's text format."""
-    conn.execute(sql.STAGE_EDGE)
-    conn.execute(sql.CLEAR_STAGED_EDGES)
+    conn.execute(sql.PREPARE_STAGED_EDGES)
     with conn.cursor().copy(sql.COPY_EDGES) as copy:
         copy.write(text)
     conn.execute(sql.UPSERT_EDGES)
@@ -135,8 +134,7 @@ def _upsert_staged(conn: psycopg.Connection, text: bytes) -> None:
 async def upsert_edges_returning_ids(conn: GraphConnection, edges: Iterable[StagedEdge]
                                      ) -> dict[tuple[int, int, int], int]:
     """`upsert_edges` on the request's connection; returns the edge id of each (start, kind, end)."""
-    await conn.execute(sql.STAGE_EDGE)
-    await conn.execute(sql.CLEAR_STAGED_EDGES)
+    await conn.execute(sql.PREPARE_STAGED_EDGES)
     async with conn.cursor().copy(sql.COPY_EDGES) as copy:
         await copy.write(copy_text(edges))
     await conn.execute(sql.UPSERT_EDGES)
