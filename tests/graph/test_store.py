@@ -16,7 +16,7 @@ from houndgraph.db import Database
 from houndgraph.graph.kinds import ADEdge, ADNode, AZNode, primary_kind
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
 from houndgraph.graph.store import GraphStore, WriteStats
-from houndgraph.graph.store.edges import copy_rows, copy_text
+from houndgraph.graph.store.edges import copy_rows, copy_text, upsert_edges
 from houndgraph.ingest import IngestFile, read_file
 from tests.conftest import DATA
 
@@ -658,3 +658,85 @@ def test_records_with_awkward_object_ids_and_properties_are_stored_as_given(conn
         kinds, properties = stored[objectid.upper()]
         assert kinds == ([ADNode.User, ADNode.Base] if objectid in ids[:3] else [ADNode.Group, ADNode.Base])
         assert without_lastseen(properties) == {**awkward, "objectid": objectid.upper()}
+
+
+def ou_children(count: int) -> list[str]:
+    return [f"{DOMAIN}-{5000 + index}" for index in range(count)]
+
+
+OU = "0B5E0001-6B36-4E4A-9F61-000000000001"
+
+
+def contains(child: str, **properties: Any) -> EdgeRecord:
+    return edge(OU, ADEdge.Contains, child, ADNode.OU, ADNode.User, **properties)
+
+
+def row_of_edge_into(conn: psycopg.Connection, objectid: str) -> tuple[str, ...] | None:
+    """Where the edge into `objectid` is stored: a row rewritten moves."""
+    return conn.execute("SELECT edge.ctid::text FROM edge JOIN node ON node.id = edge.end_id "
+                        "WHERE node.properties ->> 'objectid' = %s", (objectid,)).fetchone()
+
+
+def test_an_ou_restating_many_children_writes_the_few_new_edges_once_and_leaves_the_others_alone(
+    empty_graph: Database,
+) -> None:
+    """An OU file names hundreds of children whose files already wrote their containment, and a few whose
+    containment is new: every edge ends up stored once, a restated one untouched, a changed one merged."""
+    children = ou_children(700)
+    stored, new = children[:660], children[660:]
+    with empty_graph.connect_raw() as conn:
+        GraphStore(conn).write(
+            Batch(nodes=[NodeRecord(OU, (ADNode.OU, ADNode.Base), {}), *(user(child) for child in children)],
+                  edges=[contains(child, isacl=False) for child in stored]),
+            seen_at=SEEN,
+        )
+        conn.commit()
+        untouched = row_of_edge_into(conn, stored[1])
+
+        restated = [contains(child, isacl=False) for child in children]
+        restated[0] = contains(stored[0], isacl=False, inherited=True)
+        stats = GraphStore(conn).write(Batch(edges=restated), seen_at=SEEN)
+        conn.commit()
+
+        graph = edges(conn)
+        assert stats.edges == 700
+        assert {key for key in graph if key[1] == "Contains"} == {(OU, "Contains", child) for child in children}
+        assert conn.execute("SELECT count(*) FROM edge").fetchone() == (700,)
+        assert without_lastseen(graph[(OU, "Contains", stored[0])]) == {"isacl": False, "inherited": True}
+        assert all(without_lastseen(graph[(OU, "Contains", child)]) == {"isacl": False} for child in new)
+        assert row_of_edge_into(conn, stored[1]) == untouched
+
+
+def test_batches_of_one_transaction_each_write_only_their_own_records(conn: psycopg.Connection) -> None:
+    """The staging tables are emptied between the batches of a transaction: a node deleted after the first batch
+    stays deleted when the next batch is written, and an edge changed meanwhile keeps its change."""
+    store = GraphStore(conn)
+    store.write(Batch(nodes=[user(ALICE), group(ADMINS)],
+                      edges=[edge(ALICE, ADEdge.MemberOf, ADMINS, ADNode.User, ADNode.Group, a=1)]), seen_at=SEEN)
+    store.write(Batch(edges=[edge(ALICE, ADEdge.MemberOf, ADMINS, ADNode.User, ADNode.Group, a=2)]), seen_at=SEEN)
+    conn.execute("UPDATE edge SET properties = properties || '{\"a\": 3}'")
+    store.write(Batch(deletions=[ALICE]), seen_at=SEEN)
+
+    store.write(Batch(nodes=[user(BOB)], edges=[edge(BOB, ADEdge.MemberOf, ADMINS, ADNode.User, ADNode.Group)]),
+                seen_at=SEEN)
+
+    assert set(nodes(conn)) == {ADMINS, BOB}
+    assert set(edges(conn)) == {(BOB, "MemberOf", ADMINS)}
+
+
+def test_an_edge_upserted_again_in_the_same_transaction_keeps_a_change_made_in_between(
+    conn: psycopg.Connection,
+) -> None:
+    store = GraphStore(conn)
+    store.write(Batch(nodes=[user(ALICE), user(BOB), group(ADMINS)]), seen_at=SEEN)
+    alice, bob, admins = (conn.execute("SELECT id FROM node WHERE properties ->> 'objectid' = %s", (objectid,))
+                          .fetchone()[0] for objectid in (ALICE, BOB, ADMINS))
+    member_of = store.kind_ids([ADEdge.MemberOf])[0]
+    upsert_edges(conn, [(alice, admins, member_of, '{"a": 1}')])
+    conn.execute("UPDATE edge SET properties = '{\"a\": 3}'")
+
+    upsert_edges(conn, [(bob, admins, member_of, '{"b": 1}')])
+
+    assert {key: value for key, value in edges(conn).items()} == {
+        (ALICE, "MemberOf", ADMINS): {"a": 3}, (BOB, "MemberOf", ADMINS): {"b": 1}
+    }

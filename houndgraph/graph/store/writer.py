@@ -20,9 +20,6 @@ from houndgraph.graph.store.nodes import NodeWriter
 from houndgraph.graph.store.read_ahead import ReadAhead, bulk_tuning
 from houndgraph.graph.store.stats import WriteStats
 
-# Sorting a staged batch (edges with their properties) in memory rather than in temporary files.
-_WORK_MEM = "64MB"
-
 
 class GraphStore:
     """Writes batches of node and edge records in the caller's transaction.
@@ -125,6 +122,5 @@ class GraphStore:
             self._transaction = row[0]
             self._catalogue.reset()
             self._nodes.cache.clear()
-            self._conn.execute(sql.STAGE_NODE)
-            self._conn.execute(sql.RAISE_WORK_MEM, {"work_mem": _WORK_MEM})
+            self._conn.execute(sql.PREPARE_TRANSACTION)
 
