@@ -33,8 +33,8 @@ def in_this_process(path: Path, batch_size: int = 50) -> tuple[list[PreparedBatc
 
 def written_part(batch: PreparedBatch) -> tuple[object, ...]:
     """What the writer reads of a prepared batch."""
-    return (batch.node_rows, list(batch.edge_rows.rows()), batch.record_ids, batch.end_kinds, batch.bare_ends,
-            batch.ends, batch.source_records, batch.deletions)
+    return (batch.node_rows, list(batch.edge_rows.rows()), batch.record_ids, batch.kinded_ends, batch.bare_ends,
+            batch.end_objectids(), batch.source_records, batch.deletions)
 
 
 @pytest.fixture(autouse=True)
