@@ -6,7 +6,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import itemgetter
-from typing import Any
 
 import orjson
 import psycopg
@@ -88,25 +87,17 @@ class NodeWriter:
         known = self._states(ends - records)
         written.ids.update(zip(known, map(_node_id, known.values()), strict=True))
         if prepared.node_rows:
-            self._stage_records(prepared)
-        # The three upserts touch distinct objects (records, ends with kinds, bare ends) and need no answer of one
-        # another: sent in one pipeline, the ends' list is made while the records' upsert runs, and two round trips
-        # are saved.
-        with self._conn.pipeline():
-            upserted = self._conn.execute(sql.UPSERT_RECORDS) if prepared.node_rows else None
-            kinded = self._send_kinded_ends(prepared, known, lastseen)
-            placed = self._send_bare_ends(prepared, known, lastseen)
-        if upserted is not None:
-            self._written(upserted.fetchall(), written)
+            self._upsert_records(prepared, written)
             # A record that changed nothing returns no row: read the ids of those that are edge ends.
             unchanged = self._states((ends & records).difference(written.ids))
             written.ids.update(zip(unchanged, map(_node_id, unchanged.values()), strict=True))
-        if kinded is not None:
-            stats.placeholders += self._written(kinded.fetchall(), written)
-        if placed is not None:
-            rows = placed.fetchall()
+        self._upsert_kinded_ends(prepared, known, lastseen, written, stats)
+        bare = sorted(prepared.bare_ends.difference(known))
+        if bare:
+            base = self._catalogue.kind_list((ADNode.Base,))
+            params = {"kind_ids": base.literal, "objectids": json_list(bare), "lastseen": lastseen}
+            rows = self._conn.execute(sql.INSERT_BARE_ENDS, params).fetchall()
             if rows:
-                base = self._catalogue.kind_list((ADNode.Base,))
                 objectids, node_ids = zip(*rows, strict=True)
                 self._remember(objectids, node_ids, (base.ids,) * len(rows), (1,) * len(rows), written)
             stats.placeholders += len(rows)
@@ -147,7 +138,7 @@ class NodeWriter:
                 states.update(found)
         return states
 
-    def _stage_records(self, prepared: PreparedBatch) -> None:
+    def _upsert_records(self, prepared: PreparedBatch, written: WrittenNodes) -> None:
         conn = self._conn
         # Kind ids are looked up before the COPY starts: the connection is busy during one.
         rows = prepared.node_rows
@@ -157,25 +148,21 @@ class NodeWriter:
             # Each row ends in its kind list's ids (`NodeRows`); an array literal holds no tab, newline or backslash.
             for literal, text in zip(literals, rows.texts, strict=True):
                 copy.write(text.replace("\n", f"\t{literal}\n").encode())
+        self._written(conn.execute(sql.UPSERT_RECORDS).fetchall(), written)
 
-    def _send_bare_ends(self, prepared: PreparedBatch, known: dict[str, NodeState],
-                        lastseen: str) -> psycopg.Cursor[Any] | None:
-        """Sends the insert of placeholders for the bare ends that do not exist; its cursor, or None."""
-        bare = sorted(prepared.bare_ends.difference(known))
-        if not bare:
-            return None
-        base = self._catalogue.kind_list((ADNode.Base,))
-        params = {"kind_ids": base.literal, "objectids": json_list(bare), "lastseen": lastseen}
-        return self._conn.execute(sql.INSERT_BARE_ENDS, params)
-
-    def _send_kinded_ends(self, prepared: PreparedBatch, known: dict[str, NodeState],
-                          lastseen: str) -> psycopg.Cursor[Any] | None:
-        """Sends the upsert of the ends with kinds that are new or lack one of their kinds; its cursor, or None."""
+    def _upsert_kinded_ends(
+        self,
+        prepared: PreparedBatch,
+        known: dict[str, NodeState],
+        lastseen: str,
+        written: WrittenNodes,
+        stats: WriteStats,
+    ) -> None:
         ends: list[tuple[str, str]] = []
         for kinds, objectids in prepared.kinded_ends.items():
             wanted, literal = self._catalogue.kind_list(kinds)
-            # By set operations over the objects, and a subset test per distinct stored kind list (a batch holds a
-            # few).
+            # New objects, and stored ones that lack one of the kinds: by set operations over the objects, and a
+            # subset test per distinct stored kind list (a batch holds a few).
             new = set(objectids).difference(known)
             stored = set(objectids).difference(new)
             lacking = {kind_ids for kind_ids in set(map(_kind_ids, map(known.__getitem__, stored)))
@@ -184,8 +171,9 @@ class NodeWriter:
                 new.update(objectid for objectid in stored if known[objectid][1] in lacking)
             ends += zip(new, repeat(literal))
         if not ends:
-            return None
-        return self._conn.execute(sql.UPSERT_KINDED_ENDS, {"ends": orjson.dumps(ends).decode(), "lastseen": lastseen})
+            return
+        params = {"ends": orjson.dumps(ends).decode(), "lastseen": lastseen}
+        stats.placeholders += self._written(self._conn.execute(sql.UPSERT_KINDED_ENDS, params).fetchall(), written)
 
     def resolve_names(self, prepared: PreparedBatch, stats: WriteStats) -> dict[str, int]:
         """Resolve OpenGraph `match_by: name` ends: exactly one node with that name (and kind, if the end
