@@ -50,7 +50,8 @@ def pickled_batches(path: Path, lastseen: str, batch_size: int) -> list[bytes]:
 
 
 class TakeIn:
-    """Unpickles a batch as `ReadingProcess.read` does, counting the CPU of the thread that does it."""
+    """Unpickles a batch as `ReadingProcess.read` does and takes it in as `write_task` does, counting the CPU of the
+    thread that does it."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
@@ -59,8 +60,10 @@ class TakeIn:
         started = time.thread_time()
         tag, batch = pickle.loads(data)
         assert tag == "batch"
+        # What the datapipe's taking-in thread does with it (code before `PreparedBatch.take_in`: nothing).
+        taken = getattr(batch, "take_in", lambda: batch)()
         self.seconds += time.thread_time() - started
-        return batch
+        return taken
 
 
 def write_file(database: Database, batches: list[bytes], seen_at: datetime, preloaded: bool) -> list[float]:

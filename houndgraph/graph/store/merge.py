@@ -105,13 +105,25 @@ class PreparedBatch:
     # The number of records, edge records and deletions the batch was prepared from.
     source_records: int = 0
     deletions: list[str] = field(default_factory=list)
+    # `end_objectids()`, once made (`take_in`); never sent across processes.
+    end_ids: set[str] | None = None
 
     def end_objectids(self) -> set[str]:
         """The object ids of every end given by id. Those of the encoded edges while no edge waits for a name
         (every id end is an end of a merged edge, and `edge_rows.objectids` is a plain list: no tuple each)."""
+        if self.end_ids is not None:
+            return self.end_ids
         if not self.name_edges and (self.edge_rows or not self.ends):
             return set(self.edge_rows.objectids)
         return {objectid for objectid, _ in self.ends}
+
+    def take_in(self) -> PreparedBatch:
+        """Makes ahead what the writer needs first and no database answer decides: the set of end object ids (and
+        so the hash of each object id, which unpickling leaves to be computed at first use). Run by the thread that
+        takes the batch in, while the writing thread waits for PostgreSQL on the batch before, rather than between
+        two of its statements."""
+        self.end_ids = self.end_objectids()
+        return self
 
     def for_writer(self) -> PreparedBatch:
         """Drops what only preparing needed once it is encoded (the records, the merged edges with their
@@ -120,6 +132,7 @@ class PreparedBatch:
         time to take in (unpickling holds the interpreter lock that the writing thread needs between statements).
         The merged edges and the ends stay while edges with name ends wait for their names to resolve."""
         self.records = {}
+        self.end_ids = None
         if not self.name_edges:
             self.edges = {}
             self.copied = set()
