@@ -73,15 +73,14 @@ def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warn
     KindCatalogue(conn).all()
     ahead = read_job(following, settings, batch_size) if following is not None else None
     # The next batch is read and prepared in the reading process while this one is written, and taken in
-    # (unpickled) by a thread of this process while PostgreSQL applies this one.
-    with reading_process(job) as reader, ReadAhead(reader.read(job, warnings, ahead=ahead), _as_is) as batches:
+    # (unpickled, `PreparedBatch.take_in`) by a thread of this process while PostgreSQL applies this one.
+    with (
+        reading_process(job) as reader,
+        ReadAhead(reader.read(job, warnings, ahead=ahead), PreparedBatch.take_in) as batches,
+    ):
         store.write_prepared(batches, seen_at=task.seen_at, on_batch=after_batch)
     warnings.extend(_store_warnings(progress.stats))
     return progress.stats
-
-
-def _as_is(batch: PreparedBatch) -> PreparedBatch:
-    return batch
 
 
 def _store_warnings(stats: WriteStats) -> list[str]:

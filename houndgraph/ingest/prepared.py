@@ -112,9 +112,11 @@ def prepare_cut(cut: Cut, lastseen: str) -> PreparedBatch:
 def _finish(prepared: PreparedBatch, cut: Cut, lastseen: str, rows: EdgeRows) -> PreparedBatch:
     prepared.source_records = len(cut)
     prepared.deletions = cut.deletions
+    prepared.group_end_kinds()
     _encode_nodes(prepared, lastseen)
     prepared.edge_rows = rows
     prepared.records = {}
+    prepared.ends = set()
     return prepared
 
 

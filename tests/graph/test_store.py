@@ -16,6 +16,7 @@ from houndgraph.db import Database
 from houndgraph.graph.kinds import ADEdge, ADNode, AZNode, primary_kind
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
 from houndgraph.graph.store import GraphStore, WriteStats
+from houndgraph.graph.store import edges as store_edges
 from houndgraph.graph.store.edges import copy_rows, copy_text, upsert_edges
 from houndgraph.ingest import IngestFile, read_file
 from tests.conftest import DATA
@@ -628,6 +629,28 @@ def test_edge_copy_rows_built_by_column_read_as_the_rows_written_one_by_one() ->
                            strict=True))
     assert read(copy_rows(start, end, kind, escaped, text_at)) == read(by_row)
     assert copy_rows(start[:0], end[:0], kind[:0], escaped, text_at[:0]) == b""
+
+
+def test_edges_sent_in_several_copy_pieces_are_all_written(conn: psycopg.Connection,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # An edge COPY goes out in pieces of `COPY_PIECE_ROWS` edges: new edges (copied into the table) and restated
+    # ones (staged and upserted) must all land, with their properties, whatever piece they travel in.
+    monkeypatch.setattr(store_edges, "COPY_PIECE_ROWS", 7)
+    store = GraphStore(conn)
+    users = [f"{DOMAIN}-{5000 + index}" for index in range(12)]
+    groups = [f"{DOMAIN}-{6000 + index}" for index in range(5)]
+    store.write(Batch(nodes=[user(objectid) for objectid in users] + [group(objectid) for objectid in groups]),
+                seen_at=SEEN)
+    memberships = [(member, target) for member in users for target in groups]
+    written = store.write(Batch(edges=[edge(member, "MemberOf", target, round=1) for member, target in memberships]),
+                          seen_at=SEEN)
+    restated = store.write(Batch(edges=[edge(member, "MemberOf", target, round=2)
+                                        for member, target in memberships]), seen_at=SEEN)
+
+    assert written.edges == restated.edges == len(memberships) == 60
+    stored = edges(conn)
+    assert {(start, end) for start, kind, end in stored if kind == "MemberOf"} == set(memberships)
+    assert {properties["round"] for properties in stored.values()} == {2}
 
 
 def test_edges_with_ids_of_every_width_land_on_their_nodes(conn: psycopg.Connection) -> None:

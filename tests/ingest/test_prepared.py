@@ -34,8 +34,8 @@ def writer_view(prepared: PreparedBatch) -> dict[str, Any]:
     return {
         "node_rows": prepared.node_rows,
         "record_ids": prepared.record_ids,
-        "ends": prepared.ends,
-        "end_kinds": prepared.end_kinds,
+        "ends": prepared.end_objectids(),
+        "kinded_ends": prepared.kinded_ends,
         "bare_ends": prepared.bare_ends,
         "edges": [(start, str(kind), end, properties) for start, kind, end, properties in rows.rows()],
         "objectids": sorted(rows.objectids),

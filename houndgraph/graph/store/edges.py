@@ -7,7 +7,7 @@ end): ingest, the analysis rules that add single edges and Cypher's CREATE all g
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,8 @@ from houndgraph.graph.store.nodes import WrittenNodes
 StagedEdge = tuple[int, int, int, str]
 # Kind ids are smallints: (node id, kind id) packed into one integer as node id * _KIND_SPAN + kind id.
 _KIND_SPAN = 1 << 16
+# Edges per piece of an edge COPY (about 300 KB of text with the usual properties).
+COPY_PIECE_ROWS = 4096
 
 
 def copy_text(rows: Iterable[StagedEdge]) -> bytes:
@@ -67,12 +69,13 @@ def write_edges(
         chosen = np.flatnonzero(fresh)
         chosen = chosen[np.lexsort((kind[chosen], end[chosen], start[chosen]))]
         with conn.cursor().copy(sql.COPY_NEW_EDGES) as copy:
-            copy.write(copy_rows(start[chosen], end[chosen], kind[chosen], texts, rows.text_at[chosen]))
+            for piece in copy_pieces(start[chosen], end[chosen], kind[chosen], texts, rows.text_at[chosen]):
+                copy.write(piece)
     if not fresh.all():
         # Sorted by key as well: the upsert probes the stored edge of each staged row in the staging table's order.
         chosen = np.flatnonzero(~fresh)
         chosen = chosen[np.lexsort((end[chosen], kind[chosen], start[chosen]))]
-        _upsert_staged(conn, copy_rows(start[chosen], end[chosen], kind[chosen], texts, rows.text_at[chosen]))
+        _upsert_staged(conn, copy_pieces(start[chosen], end[chosen], kind[chosen], texts, rows.text_at[chosen]))
     return count
 
 
@@ -82,15 +85,26 @@ def copy_rows(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], kind: np
     decimal digits (COPY reads leading zeros as any integer input does), made by numpy for the whole batch, then
     each row's digits and its properties (`texts[text_at[row]]`: a tab, the JSON escaped for COPY, a newline)
     joined in one call, with no Python code per row."""
+    return b"".join(copy_pieces(start, end, kind, texts, text_at, rows_per_piece=max(len(start), 1)))
+
+
+def copy_pieces(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], kind: npt.NDArray[np.int64],
+                texts: list[bytes], text_at: npt.NDArray[np.int32], rows_per_piece: int | None = None
+                ) -> Iterator[bytes]:
+    """`copy_rows` in pieces of `rows_per_piece` rows (`COPY_PIECE_ROWS` by default), the digits made once for all:
+    written to a COPY piece by piece, the backend parses and inserts the rows of one piece while the next is
+    joined, rather than waiting for the whole batch's text."""
+    rows_per_piece = rows_per_piece or COPY_PIECE_ROWS
     count = len(start)
     if not count:
-        return b""
+        return
     tab = np.full((count, 1), ord("\t"), dtype=np.uint8)
     digits = np.concatenate((_decimal(start), tab, _decimal(end), tab, _decimal(kind)), axis=1)
     pieces: list[bytes] = [b""] * (2 * count)
     pieces[0::2] = digits.view(f"S{digits.shape[1]}").reshape(-1).tolist()
     pieces[1::2] = map(texts.__getitem__, text_at.tolist())
-    return b"".join(pieces)
+    for at in range(0, 2 * count, 2 * rows_per_piece):
+        yield b"".join(pieces[at:at + 2 * rows_per_piece])
 
 
 def _decimal(values: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
@@ -152,14 +166,15 @@ def _probe(conn: psycopg.Connection, query: str, keys: npt.NDArray[np.int64]) ->
 def upsert_edges(conn: psycopg.Connection, edges: Iterable[StagedEdge]) -> None:
     """Creates each (start, kind, end) edge, or merges its properties into the stored one (`stored ||
     new`). The keys must be distinct: one statement cannot update a row twice."""
-    _upsert_staged(conn, copy_text(edges))
+    _upsert_staged(conn, (copy_text(edges),))
 
 
-def _upsert_staged(conn: psycopg.Connection, text: bytes) -> None:
-    """`upsert_edges` of edges in COPY's text format."""
+def _upsert_staged(conn: psycopg.Connection, pieces: Iterable[bytes]) -> None:
+    """`upsert_edges` of edges in COPY's text format, sent piece by piece."""
     conn.execute(sql.PREPARE_STAGED_EDGES)
     with conn.cursor().copy(sql.COPY_EDGES) as copy:
-        copy.write(text)
+        for piece in pieces:
+            copy.write(piece)
     conn.execute(sql.UPSERT_EDGES)
 
 

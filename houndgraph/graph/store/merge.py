@@ -81,8 +81,11 @@ class PreparedBatch:
     """A batch merged in memory: what the node and edge upserts need, each key once."""
 
     records: dict[str, MergedNode] = field(default_factory=dict)
-    # Kinds that edge ends give for objects no record of the batch describes.
+    # Kinds that edge ends give for objects no record of the batch describes; moved into `kinded_ends` once the
+    # batch is merged.
     end_kinds: dict[str, list[str]] = field(default_factory=dict)
+    # The object ids of `end_kinds` by kind list (`group_end_kinds`): what the writer reads of them.
+    kinded_ends: dict[tuple[str, ...], list[str]] = field(default_factory=dict)
     # Ends without a kind, of objects neither a record nor another end of the batch gives a kind for.
     bare_ends: set[str] = field(default_factory=set)
     edges: dict[EdgeKey, Properties] = field(default_factory=dict)
@@ -102,23 +105,53 @@ class PreparedBatch:
     # The number of records, edge records and deletions the batch was prepared from.
     source_records: int = 0
     deletions: list[str] = field(default_factory=list)
+    # `end_objectids()`, once made (`take_in`); never sent across processes.
+    end_ids: set[str] | None = None
 
     def end_objectids(self) -> set[str]:
         """The object ids of every end given by id. Those of the encoded edges while no edge waits for a name
         (every id end is an end of a merged edge, and `edge_rows.objectids` is a plain list: no tuple each)."""
+        if self.end_ids is not None:
+            return self.end_ids
         if not self.name_edges and (self.edge_rows or not self.ends):
             return set(self.edge_rows.objectids)
         return {objectid for objectid, _ in self.ends}
 
+    def take_in(self) -> PreparedBatch:
+        """Makes ahead what the writer needs first and no database answer decides: the set of end object ids (and
+        so the hash of each object id, which unpickling leaves to be computed at first use). Run by the thread that
+        takes the batch in, while the writing thread waits for PostgreSQL on the batch before, rather than between
+        two of its statements."""
+        self.end_ids = self.end_objectids()
+        return self
+
     def for_writer(self) -> PreparedBatch:
-        """Drops what only preparing needed once it is encoded (the records and the merged edges with their
-        property dicts), so the batch crosses to the writing process at about the size of its COPY rows.
-        The merged edges stay while edges with name ends wait for their names to resolve."""
+        """Drops what only preparing needed once it is encoded (the records, the merged edges with their
+        property dicts, and the ends by kind, which `edge_rows.objectids` and `kinded_ends` hold), so the batch
+        crosses to the writing process at about the size of its COPY rows and its few other values take little
+        time to take in (unpickling holds the interpreter lock that the writing thread needs between statements).
+        The merged edges and the ends stay while edges with name ends wait for their names to resolve."""
         self.records = {}
+        self.end_ids = None
         if not self.name_edges:
             self.edges = {}
             self.copied = set()
+            self.ends = set()
         return self
+
+    def group_end_kinds(self) -> None:
+        """`end_kinds` grouped by kind list into `kinded_ends`: the writer looks up each distinct list once, and the
+        batch crosses to it as a list of object ids per kind list rather than a list object per end."""
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for objectid, kinds in self.end_kinds.items():
+            key = tuple(kinds)
+            found = groups.get(key)
+            if found is None:
+                groups[key] = [objectid]
+            else:
+                found.append(objectid)
+        self.kinded_ends = groups
+        self.end_kinds = {}
 
     def encode_nodes(self, lastseen: str) -> None:
         """Each record's properties as JSON, with its object id (upper-cased) and lastseen written in."""
@@ -239,6 +272,7 @@ def prepare_batch(batch: Batch, lastseen: str) -> PreparedBatch:
     prepared = prepare(batch.nodes, batch.edges)
     prepared.source_records = len(batch)
     prepared.deletions = batch.deletions
+    prepared.group_end_kinds()
     prepared.encode_nodes(lastseen)
     if not prepared.name_edges:
         prepared.encode_edges(lastseen)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import itemgetter
 
 import orjson
 import psycopg
@@ -16,6 +18,7 @@ from houndgraph.graph.store.merge import NameKey, PreparedBatch, add_name_edges
 from houndgraph.graph.store.stats import WriteStats
 
 NodeState = tuple[int, frozenset[int]]  # node id, kind ids
+_node_id, _kind_ids = itemgetter(0), itemgetter(1)
 
 
 class NodeCache:
@@ -42,18 +45,13 @@ class NodeCache:
             self._states.clear()
         self._states.update(states)
 
-    def split(self, objectids: Iterable[str]) -> tuple[dict[str, NodeState], list[str]]:
-        """The states of those of the objects cached, and the others."""
-        get = self._states.get
-        found: dict[str, NodeState] = {}
-        missing = []
-        for objectid in objectids:
-            state = get(objectid)
-            if state is None:
-                missing.append(objectid)
-            else:
-                found[objectid] = state
-        return found, missing
+    def split(self, objectids: set[str]) -> tuple[dict[str, NodeState], set[str]]:
+        """The states of those of the objects cached, and the others: by set operations and `map`, no Python code
+        per object (this runs between two statements of every batch)."""
+        states = self._states
+        missing = objectids.difference(states)
+        cached = objectids.difference(missing)
+        return dict(zip(cached, map(states.__getitem__, cached), strict=True)), missing
 
     def forget(self, objectids: Iterable[str]) -> None:
         for objectid in objectids:
@@ -87,43 +85,57 @@ class NodeWriter:
         ends = prepared.end_objectids()
         # What exists of the other ends decides which need a placeholder or new kinds; most need neither.
         known = self._states(ends - records)
-        written.ids.update((objectid, state[0]) for objectid, state in known.items())
+        written.ids.update(zip(known, map(_node_id, known.values()), strict=True))
         if prepared.node_rows:
             self._upsert_records(prepared, written)
             # A record that changed nothing returns no row: read the ids of those that are edge ends.
             unchanged = self._states((ends & records).difference(written.ids))
-            written.ids.update((objectid, state[0]) for objectid, state in unchanged.items())
+            written.ids.update(zip(unchanged, map(_node_id, unchanged.values()), strict=True))
         self._upsert_kinded_ends(prepared, known, lastseen, written, stats)
-        bare = sorted(objectid for objectid in prepared.bare_ends if objectid not in known)
+        bare = sorted(prepared.bare_ends.difference(known))
         if bare:
             base = self._catalogue.kind_list((ADNode.Base,))
             params = {"kind_ids": base.literal, "objectids": json_list(bare), "lastseen": lastseen}
             rows = self._conn.execute(sql.INSERT_BARE_ENDS, params).fetchall()
-            self._remember([(objectid, node_id, base.ids, 1) for objectid, node_id in rows], written)
+            if rows:
+                objectids, node_ids = zip(*rows, strict=True)
+                self._remember(objectids, node_ids, (base.ids,) * len(rows), (1,) * len(rows), written)
             stats.placeholders += len(rows)
         return written
 
-    def _remember(self, rows: list[tuple[str, int, frozenset[int], int]], out: WrittenNodes) -> None:
-        """Rows of (object id, node id, kind ids, whether created) just written: cached, and noted in `out`."""
-        self.cache.put_all({objectid: (node_id, kinds) for objectid, node_id, kinds, _ in rows})
-        out.ids.update((objectid, node_id) for objectid, node_id, _, _ in rows)
-        out.created.update(node_id for _, node_id, _, created in rows if created)
+    def _remember(self, objectids: Sequence[str], node_ids: Sequence[int], kinds: Sequence[frozenset[int]],
+                  created: Sequence[int], out: WrittenNodes) -> None:
+        """Nodes just written, by column (object id, node id, kind ids, whether created): cached, and noted in
+        `out`."""
+        self.cache.put_all(dict(zip(objectids, zip(node_ids, kinds, strict=True), strict=True)))
+        out.ids.update(zip(objectids, node_ids, strict=True))
+        out.created.update(compress(node_ids, created))
 
-    def _parsed(self, rows: list[tuple[str, int, str, int]]) -> list[tuple[str, int, frozenset[int], int]]:
-        """RETURNING rows of (object id, node id, `kind_ids::text`, created) with their kind ids parsed."""
+    def _written(self, rows: list[tuple[str, int, str, int]], out: WrittenNodes) -> int:
+        """`_remember` the RETURNING rows of an upsert, (object id, node id, `kind_ids::text`, created); how many
+        it created. Column by column: the rows of a batch, no Python code per row."""
+        if not rows:
+            return 0
+        objectids, node_ids, literals, created = zip(*rows, strict=True)
+        self._remember(objectids, node_ids, self._parsed(literals), created, out)
+        return sum(created)
+
+    def _parsed(self, literals: Sequence[str]) -> tuple[frozenset[int], ...]:
+        """The kind ids of each `kind_ids::text` literal (a batch holds a few distinct ones)."""
         parse = self._catalogue.parse
-        kinds = {literal: parse(literal) for literal in {row[2] for row in rows}}
-        return [(objectid, node_id, kinds[literal], created) for objectid, node_id, literal, created in rows]
+        kinds = {literal: parse(literal) for literal in set(literals)}
+        return tuple(map(kinds.__getitem__, literals))
 
-    def _states(self, objectids: Iterable[str]) -> dict[str, NodeState]:
+    def _states(self, objectids: set[str]) -> dict[str, NodeState]:
         """Node id and kind ids of those of the objects that exist: from the cache, else one lookup."""
         states, missing = self.cache.split(objectids)
         if missing:
-            rows = self._conn.execute(sql.NODE_STATE, {"objectids": json_list(missing)}).fetchall()
-            found = {objectid: (node_id, kinds) for objectid, node_id, kinds, _ in self._parsed(
-                [(objectid, node_id, literal, 0) for objectid, node_id, literal in rows])}
-            self.cache.put_all(found)
-            states.update(found)
+            rows = self._conn.execute(sql.NODE_STATE, {"objectids": json_list(list(missing))}).fetchall()
+            if rows:
+                found_ids, node_ids, literals = zip(*rows, strict=True)
+                found = dict(zip(found_ids, zip(node_ids, self._parsed(literals), strict=True), strict=True))
+                self.cache.put_all(found)
+                states.update(found)
         return states
 
     def _upsert_records(self, prepared: PreparedBatch, written: WrittenNodes) -> None:
@@ -136,7 +148,7 @@ class NodeWriter:
             # Each row ends in its kind list's ids (`NodeRows`); an array literal holds no tab, newline or backslash.
             for literal, text in zip(literals, rows.texts, strict=True):
                 copy.write(text.replace("\n", f"\t{literal}\n").encode())
-        self._remember(self._parsed(conn.execute(sql.UPSERT_RECORDS).fetchall()), written)
+        self._written(conn.execute(sql.UPSERT_RECORDS).fetchall(), written)
 
     def _upsert_kinded_ends(
         self,
@@ -146,18 +158,22 @@ class NodeWriter:
         written: WrittenNodes,
         stats: WriteStats,
     ) -> None:
-        ends = []
-        for objectid, end_kinds in prepared.end_kinds.items():
-            kinds = self._catalogue.kind_list(end_kinds)
-            state = known.get(objectid)
-            if state is None or not kinds.ids <= state[1]:
-                ends.append((objectid, kinds.literal))
+        ends: list[tuple[str, str]] = []
+        for kinds, objectids in prepared.kinded_ends.items():
+            wanted, literal = self._catalogue.kind_list(kinds)
+            # New objects, and stored ones that lack one of the kinds: by set operations over the objects, and a
+            # subset test per distinct stored kind list (a batch holds a few).
+            new = set(objectids).difference(known)
+            stored = set(objectids).difference(new)
+            lacking = {kind_ids for kind_ids in set(map(_kind_ids, map(known.__getitem__, stored)))
+                       if not wanted <= kind_ids}  # fmt: skip
+            if lacking:
+                new.update(objectid for objectid in stored if known[objectid][1] in lacking)
+            ends += zip(new, repeat(literal))
         if not ends:
             return
         params = {"ends": orjson.dumps(ends).decode(), "lastseen": lastseen}
-        rows = self._parsed(self._conn.execute(sql.UPSERT_KINDED_ENDS, params).fetchall())
-        self._remember(rows, written)
-        stats.placeholders += sum(created for _, _, _, created in rows)
+        stats.placeholders += self._written(self._conn.execute(sql.UPSERT_KINDED_ENDS, params).fetchall(), written)
 
     def resolve_names(self, prepared: PreparedBatch, stats: WriteStats) -> dict[str, int]:
         """Resolve OpenGraph `match_by: name` ends: exactly one node with that name (and kind, if the end
