@@ -253,8 +253,8 @@ class Datapipe:
                   observer: Observer) -> repo.Taken:
         """Read and write `taken.task` (begun by the take that returned it); the next task, taken in the same
         transaction as this one's outcome. The task's `start_time` is its transaction's start (the task before it
-        is committed; its file may have been read ahead meanwhile), its `end_time` the last statement before its
-        commit (`repo.complete_task`)."""
+        is committed and its file's first batch taken in; the file may have been read ahead meanwhile), its
+        `end_time` the last statement before its commit (`repo.complete_task`)."""
         task = taken.task
         assert task is not None
         started = time.perf_counter()
@@ -264,13 +264,15 @@ class Datapipe:
         if task.attempts > MAX_ATTEMPTS:
             errors = [GAVE_UP.format(attempts=task.attempts - 1)]
         else:
+            def outcome(written: WriteStats) -> tuple[WriteStats, bool, repo.Taken]:
+                # In the task's transaction, after its last batch: its outcome and the next take commit with the file.
+                return (written, repo.complete_task(conn, task, warnings, written.nodes, written.edges),
+                        repo.take_task(conn, done))
+
             try:
-                with conn.transaction():
-                    stats = write_task(conn, task, self._settings, warnings, batch_size=self._batch_size,
-                                       on_progress=observer.batch_written, should_stop=self._stopping.is_set,
-                                       following=taken.following)
-                    still_needed = repo.complete_task(conn, task, warnings, stats.nodes, stats.edges)
-                    following = repo.take_task(conn, done)
+                stats, still_needed, following = write_task(
+                    conn, task, self._settings, warnings, then=outcome, batch_size=self._batch_size,
+                    on_progress=observer.batch_written, should_stop=self._stopping.is_set, following=taken.following)
             except Stopped:
                 repo.release_task(conn, task.id)
                 raise

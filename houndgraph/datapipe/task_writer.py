@@ -1,13 +1,15 @@
 """One ingest task: its document read by the collector readers (in the reading process) and written by the graph store.
 
-Runs inside the caller's transaction; the caller commits the graph writes together with the task's
-new state, so a crash never leaves half a file in the graph under a task that claims to be done.
+The graph writes and the caller's bookkeeping (`then`: the task's new state, the next take) commit in one
+transaction, so a crash never leaves half a file in the graph under a task that claims to be done.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import chain
+from typing import TypeVar
 
 import psycopg
 
@@ -38,6 +40,7 @@ class TaskProgress:
 
 
 ProgressCallback = Callable[[TaskProgress], None]
+Outcome = TypeVar("Outcome")
 
 
 def read_job(task: TaskRow, settings: Settings, batch_size: int = BATCH_SIZE) -> ReadJob:
@@ -48,9 +51,13 @@ def read_job(task: TaskRow, settings: Settings, batch_size: int = BATCH_SIZE) ->
 
 
 def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warnings: list[str], *,
-               batch_size: int = BATCH_SIZE, on_progress: ProgressCallback | None = None,
-               should_stop: Callable[[], bool] = lambda: False, following: TaskRow | None = None) -> WriteStats:
-    """Read and write the whole document in the open transaction; raises IngestError for a bad file.
+               then: Callable[[WriteStats], Outcome], batch_size: int = BATCH_SIZE,
+               on_progress: ProgressCallback | None = None, should_stop: Callable[[], bool] = lambda: False,
+               following: TaskRow | None = None) -> Outcome:
+    """Read and write the whole document in a transaction of its own, and `then(stats)` in the same transaction after
+    its last batch; returns what `then` returns. Raises IngestError for a bad file (nothing of it written).
+    The transaction begins once the file's first batch is taken in from the reading process (which has usually read
+    it ahead, while the file before was written): no transaction waits on the hand-over of a file's only batch.
     `following`, the task expected next, is read ahead while this one's last batches are written
     (`read_process`): the next call, for that task, takes its batches."""
     job = read_job(task, settings, batch_size)
@@ -67,9 +74,9 @@ def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warn
 
     if should_stop():
         raise Stopped()
-    # The kinds that the tasks before this one created are committed now: read while this transaction has written
-    # nothing, they enter the process-wide cache, so the writer does not look them up again (two round trips for
-    # each batch of kinds it lacks: ten for a fresh collection's domain file).
+    # The kinds that the tasks before this one created are committed now: read before this task's transaction, they
+    # enter the process-wide cache, so the writer does not look them up again (two round trips for each batch of
+    # kinds it lacks: ten for a fresh collection's domain file).
     KindCatalogue(conn).all()
     ahead = read_job(following, settings, batch_size) if following is not None else None
     # The next batch is read and prepared in the reading process while this one is written, and taken in
@@ -78,9 +85,12 @@ def write_task(conn: psycopg.Connection, task: TaskRow, settings: Settings, warn
         reading_process(job) as reader,
         ReadAhead(reader.read(job, warnings, ahead=ahead), PreparedBatch.take_in) as batches,
     ):
-        store.write_prepared(batches, seen_at=task.seen_at, on_batch=after_batch)
-    warnings.extend(_store_warnings(progress.stats))
-    return progress.stats
+        first = next(batches, None)
+        with conn.transaction():
+            store.write_prepared(chain(() if first is None else (first,), batches), seen_at=task.seen_at,
+                                 on_batch=after_batch)
+            warnings.extend(_store_warnings(progress.stats))
+            return then(progress.stats)
 
 
 def _store_warnings(stats: WriteStats) -> list[str]:
