@@ -6,8 +6,9 @@ in several member orders, each uploaded to a fresh service.
 Orders: `sharphound` (domains, OUs, GPOs, containers, groups, users, computers: the order SharpHound writes),
 `reverse`, and `issue` (users, groups, computers, OUs, GPOs, containers, domains: the order of issue #14).
 Prints, per order, each file's nodes, edges, seconds and edges/s from the job's completed tasks (the datapipe's own
-start and end times: from the commit of the file before to the last statement before its own commit; the file
-itself may have been read ahead meanwhile), in the order the datapipe read them, then the ingest and analysis wall
+start and end times: from its transaction's start, once the file before has committed and this file's first batch
+is taken in from the reading process, to the last statement before its own commit; the file itself may have been
+read ahead meanwhile), in the order the datapipe read them, then the ingest and analysis wall
 times, with the machine and load average, and the CPU seconds the service's process, its reading process and
 PostgreSQL spent from the upload to the end of ingest (a figure that other work on the machine disturbs far less
 than wall time).
