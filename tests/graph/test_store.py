@@ -17,7 +17,7 @@ from houndgraph.graph.kinds import ADEdge, ADNode, AZNode, primary_kind
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
 from houndgraph.graph.store import GraphStore, WriteStats
 from houndgraph.graph.store import edges as store_edges
-from houndgraph.graph.store.edges import copy_rows, copy_text, upsert_edges
+from houndgraph.graph.store.edges import copy_pieces, copy_text, upsert_edges
 from houndgraph.ingest import IngestFile, read_file
 from tests.conftest import DATA
 
@@ -611,8 +611,8 @@ def test_a_real_collection_written_batch_by_batch_or_with_read_ahead_gives_the_s
     assert ingest(read_ahead=True) == (graph, links)
 
 
-def test_edge_copy_rows_built_by_column_read_as_the_rows_written_one_by_one() -> None:
-    # `copy_rows` writes ids as fixed-width digits and shares each properties text among its edges; COPY must read
+def test_edge_copy_pieces_built_by_column_read_as_the_rows_written_one_by_one() -> None:
+    # `copy_pieces` writes ids as fixed-width digits and shares each properties text among its edges; COPY must read
     # back what `copy_text` writes row by row.
     start = np.array([7, 123_456, 0, 99], dtype=np.int64)
     end = np.array([1_000_000, 5, 42, 99], dtype=np.int64)
@@ -627,8 +627,8 @@ def test_edge_copy_rows_built_by_column_read_as_the_rows_written_one_by_one() ->
 
     by_row = copy_text(zip(start.tolist(), end.tolist(), kind.tolist(), [texts[at] for at in text_at.tolist()],
                            strict=True))
-    assert read(copy_rows(start, end, kind, escaped, text_at)) == read(by_row)
-    assert copy_rows(start[:0], end[:0], kind[:0], escaped, text_at[:0]) == b""
+    assert read(b"".join(copy_pieces(start, end, kind, escaped, text_at))) == read(by_row)
+    assert b"".join(copy_pieces(start[:0], end[:0], kind[:0], escaped, text_at[:0])) == b""
 
 
 def test_edges_sent_in_several_copy_pieces_are_all_written(conn: psycopg.Connection,

@@ -79,20 +79,14 @@ def write_edges(
     return count
 
 
-def copy_rows(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], kind: npt.NDArray[np.int64],
-              texts: list[bytes], text_at: npt.NDArray[np.int32]) -> bytes:
-    """Edges in COPY's text format, as `copy_text` writes them, from columns: the ids of each row as fixed-width
-    decimal digits (COPY reads leading zeros as any integer input does), made by numpy for the whole batch, then
-    each row's digits and its properties (`texts[text_at[row]]`: a tab, the JSON escaped for COPY, a newline)
-    joined in one call, with no Python code per row."""
-    return b"".join(copy_pieces(start, end, kind, texts, text_at, rows_per_piece=max(len(start), 1)))
-
-
 def copy_pieces(start: npt.NDArray[np.int64], end: npt.NDArray[np.int64], kind: npt.NDArray[np.int64],
                 texts: list[bytes], text_at: npt.NDArray[np.int32], rows_per_piece: int | None = None
                 ) -> Iterator[bytes]:
-    """`copy_rows` in pieces of `rows_per_piece` rows (`COPY_PIECE_ROWS` by default), the digits made once for all:
-    written to a COPY piece by piece, the backend parses and inserts the rows of one piece while the next is
+    """Edges in COPY's text format, as `copy_text` writes them, from columns, in pieces of `rows_per_piece` rows
+    (`COPY_PIECE_ROWS` by default): the ids of each row as fixed-width decimal digits (COPY reads leading zeros as
+    any integer input does), made by numpy once for all, then each row's digits and its properties
+    (`texts[text_at[row]]`: a tab, the JSON escaped for COPY, a newline) joined per piece with no Python code per
+    row. Written to a COPY piece by piece, the backend parses and inserts the rows of one piece while the next is
     joined, rather than waiting for the whole batch's text."""
     rows_per_piece = rows_per_piece or COPY_PIECE_ROWS
     count = len(start)
@@ -114,6 +108,13 @@ def _decimal(values: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
     width = len(str(int(values.max())))
     powers = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
     return (values[:, None] // powers % 10 + ord("0")).astype(np.uint8)
+
+
+# Edges whose pairs are probed first when they have more than twice as many distinct pairs (`_stored_pairs`), and
+# the share of them found stored that makes probing the others not worth it: an edge upserted rather than copied
+# costs about one probe more.
+_PROBE_SAMPLE = 256
+_STORED_ENOUGH = 0.9
 
 
 def _stored_pairs(conn: psycopg.Connection, query: str, node_ids: npt.NDArray[np.int64],
@@ -141,12 +142,6 @@ def _stored_pairs(conn: psycopg.Connection, query: str, node_ids: npt.NDArray[np
     chosen: npt.NDArray[np.bool_] = is_stored[inverse]
     return chosen
 
-
-# Edges whose pairs are probed first when they have more than twice as many distinct pairs (`_stored_pairs`), and
-# the share of them found stored that makes probing the others not worth it: an edge upserted rather than copied
-# costs about one probe more.
-_PROBE_SAMPLE = 256
-_STORED_ENOUGH = 0.9
 
 
 def _probe(conn: psycopg.Connection, query: str, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:

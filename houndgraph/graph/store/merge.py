@@ -144,12 +144,7 @@ class PreparedBatch:
         batch crosses to it as a list of object ids per kind list rather than a list object per end."""
         groups: dict[tuple[str, ...], list[str]] = {}
         for objectid, kinds in self.end_kinds.items():
-            key = tuple(kinds)
-            found = groups.get(key)
-            if found is None:
-                groups[key] = [objectid]
-            else:
-                found.append(objectid)
+            groups.setdefault(tuple(kinds), []).append(objectid)
         self.kinded_ends = groups
         self.end_kinds = {}
 

@@ -163,8 +163,9 @@ class NodeWriter:
             wanted, literal = self._catalogue.kind_list(kinds)
             # New objects, and stored ones that lack one of the kinds: by set operations over the objects, and a
             # subset test per distinct stored kind list (a batch holds a few).
-            new = set(objectids).difference(known)
-            stored = set(objectids).difference(new)
+            given = set(objectids)
+            new = given.difference(known)
+            stored = given.difference(new)
             lacking = {kind_ids for kind_ids in set(map(_kind_ids, map(known.__getitem__, stored)))
                        if not wanted <= kind_ids}  # fmt: skip
             if lacking:
