@@ -32,6 +32,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from houndgraph import database_code
 from houndgraph.deadline import RequestDeadline
 from houndgraph.graph import kind_catalogue
 from houndgraph.graph.budget import WorkBudget
@@ -231,7 +232,8 @@ class Database:
         return psycopg.connect(self.conninfo, **kwargs)
 
     def migrate(self) -> None:
-        """Bring the schema to the newest revision; safe when several processes start at once."""
+        """Bring the schema to the newest revision and the database code to the package's `.sql` files; safe when
+        several processes start at once."""
         from alembic import command
 
         from houndgraph.migrate import alembic_config
@@ -242,6 +244,10 @@ class Database:
                 config = alembic_config()
                 config.attributes["connection"] = conn
                 command.upgrade(config, "head")
+                revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+                driver = conn.connection.driver_connection
+                assert isinstance(driver, psycopg.Connection)
+                database_code.install(driver, revision)
                 conn.commit()
             finally:
                 conn.execute(text("SELECT pg_advisory_unlock(:id)"), {"id": MIGRATION_LOCK_ID})
