@@ -88,6 +88,10 @@ def test_no_import_cycle_between_packages_but_the_known_ones() -> None:
     assert _cycle(imports) is None
 
 
+def test_nothing_but_the_composition_root_and_the_cli_imports_the_worker() -> None:
+    assert {importer for importer, imported in _package_imports().items() if "worker" in imported} == {"app", "cli"}
+
+
 def test_a_cycle_is_found_when_there_is_one() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "d": {"a", "c"}}) is None
