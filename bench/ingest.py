@@ -44,7 +44,6 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from houndgraph.datapipe.loop_repository import SHARPHOUND_READING_ORDER
 from houndgraph.db import Database, restart_embedded
 from houndgraph.graph.store import GraphStore, WriteStats, bulk, rfc3339
 from houndgraph.graph.store.read_ahead import bulk_tuning
@@ -52,6 +51,7 @@ from houndgraph.ingest import IngestFile, read_file
 from houndgraph.ingest.prepared import prepare_cut
 from houndgraph.ingest.reader import read_cuts
 from houndgraph.settings import Settings
+from houndgraph.worker.loop_repository import SHARPHOUND_READING_ORDER
 
 DOMAIN = "BENCH.LOCAL"
 DOMAIN_SID = "S-1-5-21-1004336348-1177238915-682003330"

@@ -63,7 +63,7 @@ def cpu_seconds(data_dir: Path) -> dict[str, float]:
     the bench's client is a small share), its reading process, and PostgreSQL (the server and its backends,
     ended ones included: the server reaps them)."""
     reading = [pid for pid in children(os.getpid())
-               if b"houndgraph.datapipe.read_process" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+               if b"houndgraph.worker.read_process" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     return {
         "service": cpu(os.getpid(), reaped=False),
         "reading": sum(cpu(pid, reaped=False) for pid in reading),

@@ -31,7 +31,6 @@ from pathlib import Path
 from ingest import Layout, cpu, write_collection  # bench/ingest.py
 
 import houndgraph
-from houndgraph.datapipe.loop_repository import SHARPHOUND_READING_ORDER
 from houndgraph.db import Database
 from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.store import GraphStore, WriteStats, rfc3339
@@ -39,6 +38,7 @@ from houndgraph.graph.store.read_ahead import ReadAhead, bulk_tuning
 from houndgraph.ingest import IngestFile
 from houndgraph.ingest.prepared import read_prepared
 from houndgraph.settings import Settings
+from houndgraph.worker.loop_repository import SHARPHOUND_READING_ORDER
 
 
 def pickled_batches(path: Path, lastseen: str, batch_size: int) -> list[bytes]:

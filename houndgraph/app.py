@@ -25,7 +25,6 @@ from houndgraph.api import HoundRoute, register_routes
 from houndgraph.auth import passwords
 from houndgraph.auth.cache import AuthCache
 from houndgraph.auth.passwords import PasswordPool
-from houndgraph.datapipe.loop import Datapipe
 from houndgraph.db import Database, data_error_message, graph_connection, is_query_canceled, work_budget
 from houndgraph.deadline import InFlight, RequestDeadline
 from houndgraph.docs import install_docs
@@ -45,6 +44,7 @@ from houndgraph.rendering import error_body, render_error_bytes
 from houndgraph.settings import Settings
 from houndgraph.ui.serving import mount_ui
 from houndgraph.user.bootstrap import ensure_admin
+from houndgraph.worker.loop import Datapipe
 
 log = logging.getLogger("houndgraph")
 OPENAPI_URL = "/api/openapi.json"

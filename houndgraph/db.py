@@ -32,6 +32,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from houndgraph import database_code
 from houndgraph.deadline import RequestDeadline
 from houndgraph.graph import kind_catalogue
 from houndgraph.graph.budget import WorkBudget
@@ -113,31 +114,24 @@ def _embedded_url(server: Any, database: str) -> str:
 def _shared_buffers() -> str:
     """The embedded server's buffer cache, in 8 kB pages: an eighth of the machine's memory, at most 1 GB and never
     below the 128 MB initdb gives it. Ingest at 300k objects with 48 MB of cache (about the 1M database's ratio of
-    data to 128 MB) spent 12 % more PostgreSQL CPU than with 128 MB (README's ingest rows)."""
+    data to 128 MB) spent 12 % more PostgreSQL CPU than with 128 MB."""
     wanted = min(1 << 30, psutil.virtual_memory().total // 8)
     return str(max(128 << 20, wanted) // 8192)
 
 
 # Settings of the embedded server, in each setting's base unit as `pg_settings.setting` shows it (an external
-# server is its operator's to tune). Checkpoints: at the default 1 GB of WAL between them, an ingest of a million
-# objects (about 13 GB of WAL) checkpointed every 11-28 s, and after each checkpoint the first change to every
-# page writes the whole page to the WAL again. 8 GB / 30 min: see README's ingest figures. pg_wal may grow to
-# about 8 GB during a large ingest and shrinks back as checkpoints recycle it. `shared_buffers` takes effect at
-# the server's next start (`_start_embedded` restarts it once when no other client is connected).
-# `wal_init_zero` off: a new WAL segment is created at its size by writing its last byte instead of 16 MB of zeros
-# and their fsync, which the backend writing the WAL waited for (`WalInitWrite`): with 8 GB between checkpoints
-# every segment of a large upload is new (about 13 GB at 1M objects, written twice). Durability is unchanged (each
-# WAL write is flushed as before); only where a full disk is noticed moves. `bench/ingest.py --objects 100000 --bulk`,
-# on and off alternately (load 3.8-6.2): wall 45.7, 43.0 s on, 37.0, 32.3 s off; PostgreSQL CPU 12.1, 11.2 -> 11.4,
-# 11.0 s.
-# `file_extend_method`: files grow by writing zeros rather than by posix_fallocate. On ext4 a file's fallocated blocks
-# make truncating it slow (freeing allocated extents goes through the journal): the writer empties its temporary
-# staging tables with TRUNCATE before every batch, and at 100k objects those TRUNCATEs waited 1.3-1.6 s with
-# fallocate against 0.6-0.8 s with zeros (2.4k rows per batch; bare ftruncate of 2.4 MB: 8-23 ms fallocated, 0.4 ms
-# written), with no more PostgreSQL CPU (load 3.6-5.0, `wal_init_zero` on). With it off, on a quiet machine: 300k
-# objects 1.24 -> 0.72 s of TRUNCATE (100k: no difference), about 1 % of the wall time: the gain grows with the
-# journal's other work (README's ingest rows, round eleven). Grown by writes, the pages are allocated when the kernel
-# writes them back, as the data's own writes would make it do anyway.
+# server is its operator's to tune); the figures behind them are in docs/performance.md and the commits that set them.
+# - `max_wal_size` 8 GB, `checkpoint_timeout` 30 min: a large ingest writes about 13 GB of WAL per million objects;
+#   at the default 1 GB it checkpointed every few seconds, and after each checkpoint the first change to every page
+#   writes the whole page to the WAL again. pg_wal may grow to about 8 GB during such an ingest.
+# - `shared_buffers` (`_shared_buffers`) takes effect at the server's next start, which `_start_embedded` makes only
+#   when no other client is connected.
+# - `wal_init_zero` off: with 8 GB between checkpoints every WAL segment of a large upload is new, and the backend
+#   writing the WAL waited for 16 MB of zeros and their fsync each time. Durability is unchanged (each WAL write is
+#   flushed as before); only the moment a full disk is noticed moves.
+# - `file_extend_method` write_zeros (PostgreSQL 18): on ext4, truncating a file whose blocks were fallocated is slow,
+#   and the writer empties its staging tables before batches; pages grown by writes cost nothing more, since the
+#   kernel allocates them when it writes them back anyway.
 EMBEDDED_SETTINGS = {"max_wal_size": "8192", "checkpoint_timeout": "1800", "shared_buffers": _shared_buffers(),
                      "wal_init_zero": "off", "file_extend_method": "write_zeros"}
 
@@ -238,7 +232,8 @@ class Database:
         return psycopg.connect(self.conninfo, **kwargs)
 
     def migrate(self) -> None:
-        """Bring the schema to the newest revision; safe when several processes start at once."""
+        """Bring the schema to the newest revision and the database code to the package's `.sql` files; safe when
+        several processes start at once."""
         from alembic import command
 
         from houndgraph.migrate import alembic_config
@@ -249,6 +244,10 @@ class Database:
                 config = alembic_config()
                 config.attributes["connection"] = conn
                 command.upgrade(config, "head")
+                revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+                driver = conn.connection.driver_connection
+                assert isinstance(driver, psycopg.Connection)
+                database_code.install(driver, revision)
                 conn.commit()
             finally:
                 conn.execute(text("SELECT pg_advisory_unlock(:id)"), {"id": MIGRATION_LOCK_ID})

@@ -13,7 +13,7 @@ import psutil
 import psycopg
 import pytest
 
-from houndgraph.datapipe.loop_repository import DATAPIPE_LOCK_ID
+from houndgraph.worker.loop_repository import DATAPIPE_LOCK_ID
 from tests.file_upload.helpers import TESTLAB, end_job, start_job, upload_path, wait_for_job
 from tests.service import ServiceProcess
 

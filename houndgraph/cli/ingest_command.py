@@ -21,13 +21,13 @@ from houndgraph.cli.ingest_display import (
     IngestProgress,
     summary_table,
 )
-from houndgraph.datapipe.local_jobs import collect_files, job_progress, job_tasks, queue_files
-from houndgraph.datapipe.loop import Datapipe, Observer, TaskRow
-from houndgraph.datapipe.task_writer import TaskProgress
 from houndgraph.db import Database
 from houndgraph.graph.store import WriteStats
 from houndgraph.models.ingest_task import TaskState
 from houndgraph.settings import Settings
+from houndgraph.worker.local_jobs import collect_files, job_progress, job_tasks, queue_files
+from houndgraph.worker.loop import Datapipe, Observer, TaskRow
+from houndgraph.worker.task_writer import TaskProgress
 
 console = Console(stderr=True)
 # While another process runs the datapipe, how often its progress is read back.

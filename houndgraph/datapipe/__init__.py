@@ -1,1 +1,1 @@
-"""The datapipe: the loop that purges, ingests and analyses; its status, analysis and clear-database routes."""
+"""The datapipe's routes: its status, analysis requests and clear-database requests (the loop itself is `worker`)."""

@@ -5,8 +5,11 @@ from __future__ import annotations
 from sqlalchemy import column, select, table
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.datapipe.loop_repository import REQUEST_ANALYSIS
 from houndgraph.models import DatapipeStatus, PurgeRequest, SourceKind
+
+# Run here in the request's transaction and by the worker's loop (`worker.loop_repository.request_analysis`):
+# one definition of what an analysis request is.
+REQUEST_ANALYSIS = "UPDATE datapipe_status SET analysis_requested = true WHERE id = 1"
 
 # The graph's kind catalogue (a graph table, created by migration 0002 without an ORM model).
 _KIND = table("kind", column("name"))
@@ -17,7 +20,6 @@ async def status(session: AsyncSession) -> DatapipeStatus | None:
 
 
 async def request_analysis(session: AsyncSession) -> None:
-    # The loop's own statement: one definition of what an analysis request is.
     await (await session.connection()).exec_driver_sql(REQUEST_ANALYSIS)
 
 

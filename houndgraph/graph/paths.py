@@ -3,7 +3,7 @@
 One source and one target: bidirectional BFS; while both frontiers are small both sides advance in the same
 query (one round trip per two levels), then the smaller one; the level where they meet reads only the edges
 from one frontier to the other. `pair_paths` (the path routes) runs that search inside PostgreSQL in one
-statement (`pair_path_edges`, migrations 0025 and 0026), advancing the side with fewer edges to read. Many sources and
+statement (`pair_path_edges.sql` beside this module), advancing the side with fewer edges to read. Many sources and
 few targets (the everyday "all users -> Domain Admins"): one reverse BFS per target that reaches every source
 at once, never a search per pair, until its frontier outgrows the sources not reached yet; from then on those
 grow searches of their own toward it, all in one query per level, and whichever side has the smaller frontier
@@ -305,8 +305,8 @@ async def pair_paths(conn: GraphConnection, left: int, right: int, *, kind_ids: 
     return [(left, right, walk[::-1]) for walk in walks]
 
 
-# The bidirectional search of one pair inside PostgreSQL (migrations 0025, 0026): the edges of every shortest path
-# as three arrays, and the nodes it visited.
+# The bidirectional search of one pair inside PostgreSQL (`pair_path_edges.sql`, beside this module): the edges of
+# every shortest path as three arrays, and the nodes it visited.
 PAIR_PATH_EDGES = ("SELECT visited, starts, kinds, ends "
                    "FROM pair_path_edges(%(left)s, %(right)s, %(kinds)s::smallint[], %(max)s)")
 

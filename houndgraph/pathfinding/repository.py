@@ -14,7 +14,7 @@ from houndgraph.graph.rows import EdgeRow, NodeRow
 
 # A pair's shortest paths as the path routes answer them, in one statement: the nodes of the two object ids
 # (stored upper-cased; the lowest node id wins when several share one), the search inside PostgreSQL
-# (`pair_path_edges`, migrations 0025 and 0026, as `paths.pair_paths` calls it), and the nodes and edges of its paths,
+# (`graph/pair_path_edges.sql`, as `paths.pair_paths` calls it), and the nodes and edges of its paths,
 # edges found by their key (the edge table's unique key); `part` tells the rows apart: 0 the ends and the nodes
 # visited (NULL when no search ran), 1 an edge, 2 a node.
 PAIR_PATH_GRAPH = (

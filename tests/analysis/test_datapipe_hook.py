@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from houndgraph.datapipe.loop import analyse
 from houndgraph.graph.kinds import ADEdge
+from houndgraph.worker.loop import analyse
 from tests.analysis.graphs import Graph
 from tests.analysis.test_computer_rules import citrix_computer
 

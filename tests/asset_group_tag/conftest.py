@@ -8,11 +8,11 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 
-from houndgraph.datapipe.loop import analyse as run_analysis_hook
 from houndgraph.db import Database
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, NodeRecord
 from houndgraph.graph.store import GraphStore
 from houndgraph.settings import Settings
+from houndgraph.worker.loop import analyse as run_analysis_hook
 from tests.analysis.graphs import SEEN
 from tests.datapipe.helpers import paused_datapipe, private_datapipe
 

@@ -7,11 +7,11 @@ from contextlib import contextmanager
 
 import psycopg
 
-from houndgraph.datapipe.loop import AnalysisHook, Datapipe, no_analysis
-from houndgraph.datapipe.loop_repository import DATAPIPE_LOCK_ID
-from houndgraph.datapipe.task_writer import BATCH_SIZE
 from houndgraph.db import Database
 from houndgraph.settings import Settings
+from houndgraph.worker.loop import AnalysisHook, Datapipe, no_analysis
+from houndgraph.worker.loop_repository import DATAPIPE_LOCK_ID
+from houndgraph.worker.task_writer import BATCH_SIZE
 
 
 @contextmanager

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import psycopg
 
-from houndgraph.datapipe import local_jobs
-from houndgraph.datapipe.loop import Datapipe, Observer, no_analysis
-from houndgraph.datapipe.task_writer import TaskProgress
 from houndgraph.db import Database
 from houndgraph.graph.store import bulk
 from houndgraph.settings import Settings
+from houndgraph.worker import local_jobs
+from houndgraph.worker.loop import Datapipe, Observer, no_analysis
+from houndgraph.worker.task_writer import TaskProgress
 from tests.conftest import empty_graph_tables
 from tests.datapipe.helpers import paused_datapipe
 from tests.datapipe.test_crash_safety import graph_fingerprint

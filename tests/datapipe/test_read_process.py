@@ -10,11 +10,11 @@ from pathlib import Path
 import orjson
 import pytest
 
-from houndgraph.datapipe import read_process
-from houndgraph.datapipe.read_process import ReadingCrashed, ReadJob, open_document, reading_process
 from houndgraph.graph.store.merge import PreparedBatch, prepare_batch
 from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.reader import read_file
+from houndgraph.worker import read_process
+from houndgraph.worker.read_process import ReadingCrashed, ReadJob, open_document, reading_process
 
 LAB = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sharphound" / "v6-testlab"
 LASTSEEN = "2026-01-02T03:04:05Z"

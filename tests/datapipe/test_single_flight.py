@@ -6,10 +6,10 @@ import time
 
 import httpx
 
-from houndgraph.datapipe.loop import Datapipe, Observer
-from houndgraph.datapipe.task_writer import TaskProgress
 from houndgraph.db import Database
 from houndgraph.settings import Settings
+from houndgraph.worker.loop import Datapipe, Observer
+from houndgraph.worker.task_writer import TaskProgress
 from tests.datapipe.helpers import paused_datapipe, private_datapipe
 from tests.file_upload.helpers import (
     TESTLAB,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import httpx
 
-from houndgraph.datapipe.files import sweep_uploads
 from houndgraph.settings import Settings
+from houndgraph.worker.files import sweep_uploads
 from tests.file_upload.helpers import ADCS_ZIP, TESTLAB, ingest_paths
 
 

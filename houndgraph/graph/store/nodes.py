@@ -73,7 +73,7 @@ class NodeWriter:
         self.cache = NodeCache()
 
     def delete(self, objectids: Iterable[str]) -> int:
-        """Delete nodes by object id; their edges go with them (the trigger of migration 0005)."""
+        """Delete nodes by object id; their edges go with them (the trigger of `node_edges.sql`)."""
         wanted = sorted({objectid.upper() for objectid in objectids})
         self.cache.forget(wanted)
         return self._conn.execute(sql.DELETE_NODES, {"objectids": json_list(wanted)}).rowcount

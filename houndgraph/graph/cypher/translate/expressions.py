@@ -1,6 +1,6 @@
 """Cypher expressions -> SQL expressions, with Cypher's null and type rules.
 
-Scalars travel as jsonb; the helpers of migration 0006 (hg_*) give operators Cypher's meaning.
+Scalars travel as jsonb; the helpers of `graph/cypher/helpers.sql` (hg_*) give operators Cypher's meaning.
 Property comparisons against literals take index-friendly forms: (properties->>'objectid') = $1
 uses the unique index, LIKE on (properties->>'name') the trigram index, a prefix or suffix of the object id
 its b-trees (migration 0022).

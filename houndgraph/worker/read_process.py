@@ -5,7 +5,7 @@ the Python time of an ingest (py-spy, 100k objects). In a thread it shares the i
 writer, so reading, writing and the web requests of the datapipe's process took turns on one core while
 PostgreSQL used the other. The reading process gives the reading a core of its own.
 
-One reading process serves one file after another (`python -m houndgraph.datapipe.read_process FD`). Messages
+One reading process serves one file after another (`python -m houndgraph.worker.read_process FD`). Messages
 are pickled over a socket pair: the parent sends a `ReadJob`; the child answers `("batch", PreparedBatch)` for
 each batch, then `("done", warnings)`, or `("failed", message, warnings)` for a file that cannot be read (an
 `IngestError`), or `("crashed", traceback)` for anything else. The child prepares the next batch while the

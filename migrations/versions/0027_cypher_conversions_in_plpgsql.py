@@ -1,4 +1,4 @@
-"""corpus6: Cypher's toInteger() and toFloat() as PL/pgSQL functions
+"""Cypher's toInteger() and toFloat() as PL/pgSQL functions
 
 Both helpers were STRICT SQL functions with a CASE body, which PostgreSQL never inlines (migration 0018
 explains why), so every call ran through the SQL function executor: about 14 us a call on the 2-core

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import psycopg
 
-from houndgraph.datapipe import loop_repository as repo
-from houndgraph.datapipe.loop_repository import JobProgress, TaskSummary
 from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.files import EmptyArchive, plan_tasks
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.settings import Settings
+from houndgraph.worker import loop_repository as repo
+from houndgraph.worker.loop_repository import JobProgress, TaskSummary
 
 COLLECTOR_SUFFIXES = (".json", ".zip")
 

@@ -1,4 +1,4 @@
-"""corpus: the Cypher helpers that give null for a null argument by their own body lose STRICT, so they inline
+"""The Cypher helpers that give null for a null argument by their own body lose STRICT, so they inline
 
 PostgreSQL inlines a SQL function into the statement only when it is not STRICT or its body is strict
 too; a CASE body is not, so `hg_cmp(n.properties->'pwdlastset', ...)` ran as a function call per row.

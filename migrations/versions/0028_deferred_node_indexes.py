@@ -1,4 +1,4 @@
-"""store7: node indexes a large ingest job builds once after its files instead of row by row
+"""Node indexes a large ingest job builds once after its files instead of row by row
 
 `deferred_index` holds the definition of each index the datapipe dropped for a large job
 (`graph.store.bulk`). Dropping an index and recording it are one transaction, as are building it again

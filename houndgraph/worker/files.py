@@ -8,7 +8,8 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
-log = logging.getLogger(__name__)
+# Logged as the datapipe, the name operators know from the logs' `logger` field, wherever the module lives.
+log = logging.getLogger("houndgraph.datapipe.files")
 
 # An upload is written to disk before its task row commits; a younger file may be one in flight.
 SWEEP_MIN_AGE_SECONDS = 3600.0

@@ -14,6 +14,7 @@ from enum import StrEnum
 import psycopg
 from psycopg.types.json import Jsonb
 
+from houndgraph.datapipe.request_repository import REQUEST_ANALYSIS
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.models.ingest_task import TaskState
 
@@ -70,10 +71,6 @@ def unlock(conn: psycopg.Connection) -> None:
 
 def set_status(conn: psycopg.Connection, status: PipeStatus) -> None:
     conn.execute("UPDATE datapipe_status SET status = %s, updated_at = now() WHERE id = 1", (str(status),))
-
-
-# Run here by the loop and by the API in the request's transaction (`repository.request_analysis`).
-REQUEST_ANALYSIS = "UPDATE datapipe_status SET analysis_requested = true WHERE id = 1"
 
 
 def request_analysis(conn: psycopg.Connection) -> None:

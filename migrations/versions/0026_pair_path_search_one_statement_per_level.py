@@ -1,4 +1,4 @@
-"""pair_path_edges, round four: one statement per level, and the paths read back in one statement per level
+"""pair_path_edges: one statement per level, and the paths read back in one statement per level
 
 The function of migration 0025 (same signature, same answers) ran about three statements per level of the
 search: a count of the smaller frontier's edges (capped), the level itself, and the check of the new nodes
@@ -33,7 +33,7 @@ branch_labels = None
 depends_on = None
 
 # The function of 0025, restored by the downgrade: run from there, not copied.
-_PREVIOUS = Path(__file__).with_name("0025_paths3_pair_path_edges.py")
+_PREVIOUS = Path(__file__).with_name("0025_pair_path_search_function.py")
 
 
 def upgrade() -> None:

@@ -26,11 +26,6 @@ import psycopg
 from houndgraph.analysis import run_analysis
 from houndgraph.client_job import scheduler
 from houndgraph.config import service as config_service
-from houndgraph.datapipe import clear_database_repository as purge_repo
-from houndgraph.datapipe import files, read_process
-from houndgraph.datapipe import loop_repository as repo
-from houndgraph.datapipe.loop_repository import PipeStatus, TaskRow
-from houndgraph.datapipe.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
 from houndgraph.db import Database
 from houndgraph.feature_flag import service as feature_flag_service
 from houndgraph.feature_flag.flag_keys import FeatureFlagKey
@@ -40,8 +35,14 @@ from houndgraph.models.ingest_job import JobStatus
 from houndgraph.models.ingest_task import TaskState
 from houndgraph.observability import ANALYSIS_SECONDS, INGEST_SECONDS
 from houndgraph.settings import Settings
+from houndgraph.worker import clear_database_repository as purge_repo
+from houndgraph.worker import files, read_process
+from houndgraph.worker import loop_repository as repo
+from houndgraph.worker.loop_repository import PipeStatus, TaskRow
+from houndgraph.worker.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
 
-log = logging.getLogger(__name__)
+# Logged as the datapipe, the name operators know from the logs' `logger` field, wherever the module lives.
+log = logging.getLogger("houndgraph.datapipe.loop")
 
 AnalysisHook = Callable[[psycopg.Connection], None]
 # A file whose reading was cut short this many times (the process died each time) is given up on.

@@ -13,13 +13,13 @@ from typing import TypeVar
 
 import psycopg
 
-from houndgraph.datapipe.loop_repository import TaskRow
-from houndgraph.datapipe.read_process import ReadJob, reading_process
 from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.store import GraphStore, WriteStats, rfc3339
 from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.read_ahead import ReadAhead
 from houndgraph.settings import Settings
+from houndgraph.worker.loop_repository import TaskRow
+from houndgraph.worker.read_process import ReadJob, reading_process
 
 # 20k records a batch: measured best for time and memory (bench/ingest.py: 5k 27.3 s, 20k 22.7 s, 50k 23.8 s
 # at 406 MB for 100k objects).
