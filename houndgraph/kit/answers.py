@@ -50,9 +50,10 @@ def answers(model: Any, *, content: Mapping[str, dict[str, Any]] | None = None,
     return _declare(Answer(model, content or {}, others or {}))
 
 
-def answers_file(media_type: str, *, binary: bool = False) -> Callable[[Endpoint], Endpoint]:
-    """A document or a download rather than JSON."""
-    return _declare(Answer(content={media_type: BINARY if binary else TEXT}))
+def answers_file(media_type: str, *, binary: bool = False, schema: dict[str, Any] | None = None
+                 ) -> Callable[[Endpoint], Endpoint]:
+    """A document or a download rather than JSON; `schema` for a document a client parses (YAML)."""
+    return _declare(Answer(content={media_type: {"schema": schema} if schema else BINARY if binary else TEXT}))
 
 
 def answers_nothing(endpoint: Endpoint) -> Endpoint:
