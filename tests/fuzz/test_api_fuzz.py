@@ -36,6 +36,7 @@ FUZZ_EXAMPLES = int(os.environ.get("HOUNDGRAPH_FUZZ_EXAMPLES", "3"))
 REQUEST_TIMEOUT = 60
 # The routes the contract matters most for: each must answer a known-good request with a conforming 2xx.
 GRAPH_OPERATIONS = ("POST /api/v2/graphs/cypher", "GET /api/v2/graphs/shortest-path", "GET /api/v2/pathfinding",
+                    "GET /api/v2/graphs/relay-targets", "GET /api/v2/graphs/edge-composition",
                     "GET /api/v2/search", "GET /api/v2/graph-search", "GET /api/v2/available-domains")
 
 
@@ -73,19 +74,25 @@ def fuzz_token(fuzz_server: LiveServer) -> str:
     return _admin_token(fuzz_server)
 
 
-def _cypher_nodes(http: httpx.Client, query: str) -> list[dict[str, Any]]:
+def _cypher(http: httpx.Client, query: str) -> dict[str, Any]:
     response = http.post("/api/v2/graphs/cypher", json={"query": query, "include_properties": True})
     if response.status_code == 404:  # no result
-        return []
-    nodes: dict[str, dict[str, Any]] = response.raise_for_status().json()["data"]["nodes"]
-    return [{"id": node_id, **node} for node_id, node in nodes.items()]
+        return {"nodes": {}, "edges": []}
+    graph: dict[str, Any] = response.raise_for_status().json()["data"]
+    return graph
+
+
+def _cypher_nodes(http: httpx.Client, query: str) -> list[dict[str, Any]]:
+    return [{"id": node_id, **node} for node_id, node in _cypher(http, query)["nodes"].items()]
 
 
 @dataclass
 class Lab:
-    """What the labs hold, read through the API: object ids by entity slug, a member and its group, a domain."""
+    """What the labs hold, read through the API: object ids by entity slug, a member and its group, a domain,
+    and a composite edge (its kind and its ends' graph ids)."""
 
     object_ids: dict[str, str] = field(default_factory=dict)
+    edge: dict[str, str] = field(default_factory=dict)
     member: str = ""
     group: str = ""
     domain: str = ""
@@ -105,6 +112,9 @@ def lab(fuzz_server: LiveServer, fuzz_token: str) -> Lab:
         member, group = sorted(pair, key=lambda node: node["kind"] != "User")
         found.member, found.group = member["objectId"], group["objectId"]
         found.name = str(member["label"])
+        composite = _cypher(http, "MATCH (a)-[r:ADCSESC1|GoldenCert]->(b) RETURN a, r, b LIMIT 1")["edges"]
+        found.edge = {"edge_type": composite[0]["kind"], "source_node": composite[0]["source"],
+                      "target_node": composite[0]["target"]}
     found.domain = found.object_ids["domains"]
     return found
 
@@ -130,6 +140,8 @@ def good_requests(label: str, lab: Lab) -> list[dict[str, Any]]:
         "GET /api/v2/search": [{"query": {"q": lab.name[:3]}}],
         "GET /api/v2/graph-search": [{"query": {"query": lab.name[:3]}}],
         "GET /api/v2/available-domains": [{}],
+        "GET /api/v2/graphs/relay-targets": [{"query": lab.edge}],
+        "GET /api/v2/graphs/edge-composition": [{"query": lab.edge}],
         "PATCH /api/v2/domains/{object_id}": [{"path_parameters": {"object_id": lab.domain},
                                                "body": {"collected": True}}],
         "GET /api/v2/meta-nodes/{domain_id}": [{"path_parameters": domain}],
