@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import yaml
 
+from houndgraph.api import HoundRoute
 from tests.conftest import LiveServer
 
 
@@ -53,3 +54,19 @@ def test_the_document_describes_every_success_answer(live_server: LiveServer) ->
         assert "422" not in operation["responses"], f"{label} declares a 422"
         assert operation["responses"]["4XX"]["content"]["application/json"]["schema"] == {
             "$ref": "#/components/schemas/ErrorBody"}, label
+
+
+HOT_ROUTES = {("POST", "/api/v2/graphs/cypher"), ("GET", "/api/v2/graphs/shortest-path"), ("GET", "/api/v2/search"),
+              ("GET", "/api/v2/graph-search"), ("GET", "/api/v2/graphs/relay-targets"),
+              ("GET", "/api/v2/users/{object_id}"), ("GET", "/api/v2/groups/{object_id}/members")}
+
+
+def test_hand_rendered_answers_are_described_but_never_revalidated(live_server: LiveServer) -> None:
+    """The graph answers are rendered by hand for speed: their schemas are documentation (FastAPI's
+    `responses`), not a response model that would validate and re-serialize every answer."""
+    routes = {(method, route.path): route for route in live_server.app.routes if isinstance(route, HoundRoute)
+              for method in route.methods}
+    for key in HOT_ROUTES:
+        route = routes[key]
+        assert route.response_model is None, f"{key} validates its answers against a response model"
+        assert route.responses[route.status_code]["model"] is not None, f"{key} does not describe its answer"
