@@ -43,7 +43,6 @@ async def upload_file(file_upload_job_id: str, request: Request, session: Sessio
     return Response(status_code=202)
 
 
-@answers_nothing
 async def ingest_once(request: Request, auth: CurrentAuth, session: SessionDep, settings: SettingsDep) -> Response:
     is_zip = service.is_zip_upload(request.headers.get("Content-Type"))
     await service.ingest_once(session, settings, auth, is_zip=is_zip,
