@@ -37,8 +37,10 @@ from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.graph_query import endpoints as graph_query_endpoints
 from houndgraph.health import endpoints as health_endpoints
+from houndgraph.kit.answers import route_options
 from houndgraph.kit.json_limits import check_json_text, check_query_string
 from houndgraph.pathfinding import endpoints as pathfinding_endpoints
+from houndgraph.rendering import ErrorBody
 from houndgraph.saved_query import endpoints as saved_query_endpoints
 from houndgraph.search import endpoints as search_endpoints
 from houndgraph.sso import endpoints as sso_endpoints
@@ -298,9 +300,9 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/saved-queries/{saved_query_id}/permissions", saved_query_endpoints.get_permissions,
           P.SAVED_QUERIES_READ),
     Route("PUT", "/api/v2/saved-queries/{saved_query_id}/permissions", saved_query_endpoints.share_saved_query,
-          P.SAVED_QUERIES_WRITE),
+          P.SAVED_QUERIES_WRITE, status_code=201),
     Route("DELETE", "/api/v2/saved-queries/{saved_query_id}/permissions", saved_query_endpoints.unshare_saved_query,
-          P.SAVED_QUERIES_WRITE),
+          P.SAVED_QUERIES_WRITE, status_code=204),
     # --- privilege zones (asset group tags): reads GraphDBRead, changes GraphDBWrite -----------
     # The fixed paths before "/{asset_group_tag_id}", which would otherwise take them for (malformed) ids.
     Route("POST", "/api/v2/asset-group-tags/preview-selectors", zone_endpoints.preview_selectors, P.GRAPH_DB_READ),
@@ -388,11 +390,14 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/sso/{slug}/metadata", sso_endpoints.service_provider_metadata_xml, PUBLIC),
     # The SAML sign-in: the browser is sent to the identity provider, which posts the signed answer back.
     Route("GET", "/api/v2/sso/{slug}/login", sso_endpoints.sso_login, PUBLIC),
-    Route("POST", "/api/v2/sso/{slug}/callback", sso_endpoints.saml_callback, PUBLIC),
-    Route("GET", "/api/v2/sso/{slug}/callback", sso_endpoints.oidc_callback, PUBLIC),
-    Route("GET", "/api/v2/login/saml/{slug}", sso_endpoints.legacy_saml_login, PUBLIC, deprecated=True),
-    Route("GET", "/api/v1/login/saml/{slug}", sso_endpoints.legacy_saml_login, PUBLIC, deprecated=True),
-    Route("POST", "/api/v1/login/saml/{slug}/acs", sso_endpoints.legacy_saml_acs, PUBLIC, deprecated=True),
+    Route("POST", "/api/v2/sso/{slug}/callback", sso_endpoints.saml_callback, PUBLIC, status_code=302),
+    Route("GET", "/api/v2/sso/{slug}/callback", sso_endpoints.oidc_callback, PUBLIC, status_code=302),
+    Route("GET", "/api/v2/login/saml/{slug}", sso_endpoints.legacy_saml_login, PUBLIC, status_code=302,
+          deprecated=True),
+    Route("GET", "/api/v1/login/saml/{slug}", sso_endpoints.legacy_saml_login, PUBLIC, status_code=302,
+          deprecated=True),
+    Route("POST", "/api/v1/login/saml/{slug}/acs", sso_endpoints.legacy_saml_acs, PUBLIC, status_code=307,
+          deprecated=True),
 ]
 
 
@@ -404,6 +409,14 @@ def _guard(permission: P | _ClientOnly | ClientOr | None) -> Callable[..., Any]:
     return permission_guard(permission)
 
 
+# Every failure a route answers carries the reference's error body (houndgraph.rendering), a bad request
+# included: FastAPI's own 422 and its validation body are never sent.
+FAILURES: Final = {
+    "4XX": {"model": ErrorBody, "description": "The request was refused (the reference's error body)."},
+    "5XX": {"model": ErrorBody, "description": "The service failed or gave up (the reference's error body)."},
+}
+
+
 def register_routes(router: APIRouter, routes: list[Route] = ROUTES) -> None:
     """Add the table's routes to `router` (the app's own: an included router would lose our attributes)."""
     for route in routes:
@@ -413,6 +426,7 @@ def register_routes(router: APIRouter, routes: list[Route] = ROUTES) -> None:
         router.add_api_route(
             route.path, route.endpoint, methods=[route.method], status_code=route.status_code,
             dependencies=dependencies, deprecated=route.deprecated or None, route_class_override=HoundRoute,
+            **route_options(route.endpoint, route.status_code, FAILURES),
         )
         added = router.routes[-1]
         assert isinstance(added, HoundRoute)

@@ -7,8 +7,23 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
+from pydantic import BaseModel, Field
 
 from houndgraph.errors import ServiceError
+
+
+class ErrorDetail(BaseModel):
+    context: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """What `error_body` writes (upstream `api.error-wrapper`), declared for the OpenAPI document."""
+
+    http_status: int = Field(ge=100, le=600)
+    timestamp: str = Field(json_schema_extra={"format": "date-time"})
+    request_id: str = Field(json_schema_extra={"format": "uuid"})
+    errors: list[ErrorDetail]
 
 
 def error_body(status: int, messages: list[str], request_id: str) -> dict[str, Any]:

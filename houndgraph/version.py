@@ -10,6 +10,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
 from houndgraph import __version__
+from houndgraph.kit.answers import answers_file
 from houndgraph.kit.envelopes import DataEnvelope
 
 
@@ -36,6 +37,7 @@ def _as_yaml(document: dict[str, Any]) -> str:
     return yaml.dump(document, Dumper=_DUMPER, sort_keys=False, allow_unicode=True)
 
 
+@answers_file("application/yaml", schema={"type": "object", "description": "This OpenAPI document."})
 async def get_openapi_yaml(request: Request) -> Response:
     """This server's own OpenAPI document (the one at /api/openapi.json), as YAML: written once per process,
     off the event loop, then served from memory (the document does not change while the process runs)."""

@@ -119,3 +119,17 @@ def assert_matches_component(body: Any, component: str) -> None:
     validator = Draft202012Validator({"$ref": f"urn:spec#/components/schemas/{component}"}, registry=_registry())
     errors = sorted(validator.iter_errors(body), key=lambda e: list(e.path))
     assert not errors, "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
+
+
+def assert_matches_own_document(client: httpx.Client, response: httpx.Response, path: str) -> None:
+    """Validate a JSON answer against the schema this service's own document (/api/openapi.json) declares for
+    its operation and status; `path` is the document's template, e.g. "/api/v2/azure/{entity_type}"."""
+    document = client.get("/api/openapi.json").raise_for_status().json()
+    responses = document["paths"][path][response.request.method.lower()]["responses"]
+    declared = responses.get(str(response.status_code)) or responses[f"{str(response.status_code)[0]}XX"]
+    own = declared["content"]["application/json"]["schema"]
+    assert own, f"the document declares no schema for {response.status_code} of {path}"
+    # The document's `#/components/...` references resolve against the root of the schema they sit in.
+    schema = {**own, "components": document["components"]}
+    errors = sorted(Draft202012Validator(schema).iter_errors(response.json()), key=lambda e: list(e.path))
+    assert not errors, "; ".join(f"{list(e.path)}: {e.message}" for e in errors[:5])

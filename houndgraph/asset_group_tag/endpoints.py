@@ -32,6 +32,7 @@ from houndgraph.audit.dependencies import AuditFields
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import DatabaseDep, SessionDep, request_deadline
 from houndgraph.errors import BadRequest
+from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_int_id
 from houndgraph.kit.pagination import Page, parse_page
@@ -201,6 +202,7 @@ async def search(body: SearchRequest, session: SessionDep) -> DataEnvelope[Searc
 # --- certification and history -------------------------------------------------------------------
 
 
+@answers_nothing
 async def certify(body: CertifyRequest, auth: CurrentAuth, session: SessionDep, audited: AuditFields) -> Response:
     audited.update(member_ids=body.member_ids, certification_action=body.action)
     await members.certify(session, auth, body)

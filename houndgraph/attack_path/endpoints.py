@@ -30,6 +30,7 @@ from houndgraph.attack_path.schemas import (
     csv_record,
 )
 from houndgraph.deps import SessionDep
+from houndgraph.kit.answers import TEXT, answers, answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope, WindowEnvelope
 from houndgraph.kit.filters import Filter
 from houndgraph.kit.pagination import Page
@@ -68,6 +69,8 @@ TypeQuery = Annotated[ListQuery, Depends(list_query(FINDING_TYPES))]
 SparklineQuery = Annotated[ListQuery, Depends(list_query(SPARKLINE))]
 PostureQuery = Annotated[ListQuery, Depends(list_query(POSTURE))]
 Finding = RelationshipFinding | ListFinding
+# The findings' page as JSON, or (asked for by `Accept: text/csv`) as CSV.
+answers_findings = answers(PageEnvelope[list[Finding]], content={CSV: TEXT})
 
 
 def _ordered(names: list[str], query: ListQuery) -> list[str]:
@@ -93,7 +96,7 @@ def _wants_csv(request: Request) -> bool:
 
 
 def _page_or_csv(request: Request, rows: list[Finding], count: int, page: Page) -> Response:
-    """`{count, skip, limit, data}` as JSON, or the rows as CSV (so the route declares no response model)."""
+    """`{count, skip, limit, data}` as JSON, or the rows as CSV (declared by `answers_findings`)."""
     if not _wants_csv(request):
         envelope = PageEnvelope[list[Finding]](count=count, skip=page.skip, limit=page.limit, data=rows)
         return JSONResponse(envelope.model_dump(mode="json"))
@@ -104,6 +107,7 @@ def _page_or_csv(request: Request, rows: list[Finding], count: int, page: Page) 
     return Response(text.getvalue(), media_type=CSV)
 
 
+@answers_findings
 async def list_domain_findings(request: Request, domain_id: str, findings: FindingDep, accepted: AcceptanceDep,
                                query: FindingQuery, page: PageDep,
                                session: SessionDep) -> Response:
@@ -112,6 +116,7 @@ async def list_domain_findings(request: Request, domain_id: str, findings: Findi
     return _page_or_csv(request, rows, count, page)
 
 
+@answers_findings
 async def list_domain_finding_details(request: Request, domain_id: str, findings: FindingDep,
                                       accepted: AcceptanceDep, query: FindingQuery, page: PageDep,
                                       session: SessionDep) -> Response:
@@ -119,6 +124,7 @@ async def list_domain_finding_details(request: Request, domain_id: str, findings
     return _page_or_csv(request, rows, count, page)
 
 
+@answers_nothing
 async def request_attack_paths(session: SessionDep) -> Response:
     await service.request_refresh(session)
     return Response(status_code=202)

@@ -6,6 +6,7 @@ from houndgraph.auth import service
 from houndgraph.auth.dependencies import ClientAddress, CurrentAuth, PasswordPoolDep, auth_cache
 from houndgraph.auth.schemas import LoginRequest, LoginResponse
 from houndgraph.deps import SessionDep, SettingsDep
+from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.user.schemas import UserView
 
@@ -19,6 +20,7 @@ async def login(body: LoginRequest, request: Request, session: SessionDep, setti
                                            session_token=result.session_token))
 
 
+@answers_nothing
 async def logout(auth: CurrentAuth, session: SessionDep) -> Response:
     await service.logout(session, auth)
     return Response(status_code=200, media_type="text/plain", headers={"Location": "/ui/login"})

@@ -26,6 +26,7 @@ from houndgraph.client_job.schemas import JobRequest, JobView, ScheduledJobView
 from houndgraph.deps import SessionDep
 from houndgraph.event.endpoints import HydrationDep
 from houndgraph.event.service import Hydration
+from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_uuid
 from houndgraph.kit.pagination import Page
@@ -61,6 +62,7 @@ async def update_client(client_id: str, body: ClientUpdate, session: SessionDep)
     return DataEnvelope(data=await service.view(session, client, Hydration()))
 
 
+@answers_nothing
 async def delete_client(client_id: str, session: SessionDep) -> Response:
     await service.delete(session, parse_uuid(client_id))
     return Response(status_code=200, media_type="text/plain")
@@ -96,6 +98,7 @@ async def check_in(body: ClientCheckIn, client_id: CurrentClientId, session: Ses
     return DataEnvelope(data=await service.view(session, client, Hydration()))
 
 
+@answers_nothing
 async def report_error(body: ClientError, client_id: CurrentClientId, session: SessionDep) -> Response:
     await job_service.log_error(session, client_id, body.task_error, body.additional)
     return Response(status_code=202)

@@ -24,6 +24,7 @@ from houndgraph.event.endpoints import HydrationDep
 from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.file_upload import service as file_upload_service
 from houndgraph.file_upload.endpoints import FILE_NAME_HEADER
+from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.body import iter_body
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_int_id
@@ -64,6 +65,7 @@ async def upload_file(request: Request, client_id: CurrentClientId, session: Ses
     return Response(status_code=202)
 
 
+@answers_nothing
 async def ingest(request: Request, auth: CurrentAuth, session: SessionDep, settings: SettingsDep) -> Response:
     """POST /api/v2/ingest: a collection client's file goes into its running job; a user's (the route's guard
     checked GraphDBIngest) is the legacy one-shot ingest, a job of the user's own."""

@@ -7,6 +7,7 @@ from fastapi import Response
 from houndgraph.custom_node import service
 from houndgraph.custom_node.schemas import CreateCustomNodes, CustomNodeKindView, UpdateCustomNode
 from houndgraph.deps import SessionDep
+from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope
 
 
@@ -27,6 +28,7 @@ async def update_custom_node(kind_name: str, body: UpdateCustomNode,
     return DataEnvelope(data=CustomNodeKindView.of(await service.update_kind(session, kind_name, body.config)))
 
 
+@answers_nothing
 async def delete_custom_node(kind_name: str, session: SessionDep) -> Response:
     await service.delete_kind(session, kind_name)
     return Response(status_code=200)

@@ -6,6 +6,7 @@ from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.datapipe import service
 from houndgraph.datapipe.schemas import AnalysisRequestView, ClearDatabaseRequest, DatapipeStatusView
 from houndgraph.deps import SessionDep
+from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope
 
 
@@ -13,6 +14,7 @@ async def get_datapipe_status(session: SessionDep) -> DataEnvelope[DatapipeStatu
     return DataEnvelope(data=DatapipeStatusView.of(await service.status(session)))
 
 
+@answers_nothing
 async def request_analysis(session: SessionDep) -> Response:
     await service.request_analysis(session)
     return Response(status_code=202)
@@ -22,6 +24,7 @@ async def get_analysis_request(session: SessionDep) -> DataEnvelope[AnalysisRequ
     return DataEnvelope(data=await service.analysis_request(session))
 
 
+@answers_nothing
 async def cancel_analysis_request(session: SessionDep) -> Response:
     await service.cancel_analysis(session)
     return Response(status_code=202)

@@ -15,6 +15,15 @@ from pydantic import BaseModel
 from houndgraph.deps import SessionDep
 from houndgraph.entity import azure_service, service
 from houndgraph.entity.ad_panels import ENTITIES, Entity
+from houndgraph.entity.schemas import (
+    AzureEntityAnswer,
+    BloodHoundGraphAnswer,
+    DomainCollectedAnswer,
+    MetaEntityAnswer,
+    RelatedEntitiesAnswer,
+    entity_info_answer,
+)
+from houndgraph.kit.answers import answers
 from houndgraph.kit.params import LimitText, SkipText
 from houndgraph.kit.query import parse_bool
 from houndgraph.kit.responses import JSONResponse
@@ -41,6 +50,7 @@ RelatedListRequest = Annotated[service.ListRequest, Depends(_list_request)]
 
 
 def _info_handler(entity: Entity) -> Handler:
+    @answers(entity_info_answer(entity))
     async def handler(object_id: str, include_counts: IncludeCounts, session: SessionDep) -> Response:
         data = await service.entity_info(session, entity, object_id, include_counts)
         return JSONResponse({"data": data})
@@ -53,6 +63,7 @@ def _list_handler(entity: Entity, list_slug: str) -> Handler:
     relation = entity.relation(list_slug)
     assert relation is not None
 
+    @answers(RelatedEntitiesAnswer)
     async def handler(object_id: str, parsed: RelatedListRequest, session: SessionDep) -> Response:
         body: Any = await service.related(session, entity, relation, object_id, parsed)
         return JSONResponse(body)
@@ -68,6 +79,7 @@ def _azure_query(object_id: str | None = None, related_entity_type: str | None =
                                     skip, limit)
 
 
+@answers(AzureEntityAnswer)
 async def get_azure_entity(entity_type: str, query: Annotated[azure_service.AzureQuery, Depends(_azure_query)],
                            session: SessionDep) -> Response:
     answer = await azure_service.azure_entity(session, entity_type, query)
@@ -78,18 +90,22 @@ class DomainUpdate(BaseModel):
     collected: bool
 
 
+@answers(DomainCollectedAnswer)
 async def update_domain(object_id: str, body: DomainUpdate, session: SessionDep) -> Response:
     return JSONResponse({"data": {"collected": await service.set_domain_collected(session, object_id, body.collected)}})
 
 
+@answers(MetaEntityAnswer)
 async def get_meta_entity(object_id: str, session: SessionDep) -> Response:
     return JSONResponse({"data": await service.meta(session, object_id)})
 
 
+@answers(BloodHoundGraphAnswer)
 async def get_tier_zero_combo_node(domain_id: str, session: SessionDep) -> Response:
     return JSONResponse({"data": await service.tier_zero_combo_node(session, domain_id)})
 
 
+@answers(BloodHoundGraphAnswer)
 async def get_tier_zero_combo_tree(domain_id: str, session: SessionDep, node_id: str | None = None) -> Response:
     # `node_id` (the combo node to expand) is accepted; a domain has one combo node here.
     return JSONResponse({"data": await service.tier_zero_combo_tree(session, domain_id)})

@@ -11,6 +11,7 @@ from houndgraph.deps import SessionDep
 from houndgraph.event import service
 from houndgraph.event.schemas import DEFAULT_LIMIT, EVENTS, HYDRATE_DOMAINS, HYDRATE_OUS, EventRequest, EventView
 from houndgraph.event.service import Hydration
+from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_int_id
 from houndgraph.kit.pagination import Page
@@ -49,6 +50,7 @@ async def update_event(event_id: str, body: EventRequest, session: SessionDep) -
     return DataEnvelope(data=await service.view(session, event, Hydration()))
 
 
+@answers_nothing
 async def delete_event(event_id: str, session: SessionDep) -> Response:
     await service.delete(session, _event_id(event_id))
     return Response(status_code=200, media_type="text/plain")

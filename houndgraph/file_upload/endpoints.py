@@ -14,6 +14,7 @@ from houndgraph.file_upload.schemas import (
     CompletedTaskView,
     IngestJobView,
 )
+from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.body import iter_body
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_int_id
@@ -31,6 +32,7 @@ async def start_upload_job(auth: CurrentAuth, session: SessionDep) -> DataEnvelo
     return DataEnvelope(data=IngestJobView.of(job))
 
 
+@answers_nothing
 async def upload_file(file_upload_job_id: str, request: Request, session: SessionDep,
                       settings: SettingsDep) -> Response:
     # The reference checks the content type before the id.
@@ -48,6 +50,7 @@ async def ingest_once(request: Request, auth: CurrentAuth, session: SessionDep, 
     return Response(status_code=202)
 
 
+@answers_nothing
 async def end_upload_job(file_upload_job_id: str, session: SessionDep) -> Response:
     await service.end_job(session, parse_int_id(file_upload_job_id, signed=True))
     return Response(status_code=200)

@@ -7,10 +7,12 @@ from fastapi import Request, Response
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.graph_query import service
-from houndgraph.graph_query.schemas import CypherQueryRequest
+from houndgraph.graph_query.schemas import CypherAnswer, CypherQueryRequest
+from houndgraph.kit.answers import answers
 from houndgraph.kit.responses import JSONResponse
 
 
+@answers(CypherAnswer)
 async def run_cypher_query(body: CypherQueryRequest, auth: CurrentAuth, session: SessionDep,
                            settings: SettingsDep, request: Request) -> Response:
     graph = await service.run_cypher(session, auth, body, mutations_enabled=settings.enable_cypher_mutations,

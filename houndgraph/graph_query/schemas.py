@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel
 from typing_extensions import TypedDict
 
+from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.graph_shapes import GraphEdge, GraphNode
 
 
@@ -28,3 +29,6 @@ class CypherGraph(BaseModel):
     literals: list[Literal]
     node_keys: list[str] | None = None
     edge_keys: list[str] | None = None
+
+
+CypherAnswer = DataEnvelope[CypherGraph]

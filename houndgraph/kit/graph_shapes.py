@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from houndgraph.graph.kinds import primary_kind
 from houndgraph.graph.rows import EdgeRow, NodeRow
@@ -48,6 +48,41 @@ class GraphEdge(BaseModel):
 class UnifiedGraph(BaseModel):
     nodes: dict[str, GraphNode]
     edges: list[GraphEdge]
+
+
+class GraphWithLiterals(UnifiedGraph):
+    """Relay targets and edge compositions: a unified graph with the (always empty) `literals` of the
+    reference's answer."""
+
+    literals: list[Any]
+
+
+# The legacy map's items as `bh_graph` writes them (upstream `model.bh-graph.*`, of which the reference
+# fills these keys alone); declared for the OpenAPI document, the map itself is built as plain dicts.
+class GraphItemText(BaseModel):
+    text: str
+
+
+class GraphLinkEnd(BaseModel):
+    arrow: bool
+
+
+class BloodHoundGraphNode(BaseModel):
+    data: dict[str, Any] = Field(description="The node's properties, with `nodetype`, `kinds` and `system_tags`.")
+    label: GraphItemText
+    fontIcon: GraphItemText  # noqa: N815 - the wire name
+
+
+class BloodHoundGraphEdge(BaseModel):
+    data: dict[str, Any] = Field(description="The edge's properties, with `relationshiptype`.")
+    id1: str
+    id2: str
+    label: GraphItemText
+    end2: GraphLinkEnd
+
+
+class BloodHoundGraph(RootModel[dict[str, BloodHoundGraphNode | BloodHoundGraphEdge]]):
+    """The legacy graph map: node ids, and edge ids prefixed `rel_`, to their items."""
 
 
 def last_seen(properties: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ from pydantic import SerializeAsAny
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
+from houndgraph.kit.answers import answers, answers_file
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_int_id
 from houndgraph.kit.pagination import Page
@@ -20,6 +21,7 @@ from houndgraph.saved_query.schemas import (
     PermissionRequest,
     PermissionView,
     QueryPermissionsView,
+    SavedQueryExport,
     SavedQueryRequest,
     SavedQueryView,
     ScopedSavedQueryView,
@@ -85,6 +87,7 @@ async def get_permissions(saved_query_id: str, auth: CurrentAuth,
                                                   shared_to_user_ids=result.shared_to_user_ids))
 
 
+@answers(DataEnvelope[list[PermissionView]], others={204: {"description": "Nothing was created."}})
 async def share_saved_query(saved_query_id: str, body: PermissionRequest, auth: CurrentAuth,
                             session: SessionDep) -> Response:
     rows = await sharing.share(session, auth, parse_int_id(saved_query_id), body)
@@ -100,17 +103,20 @@ async def unshare_saved_query(saved_query_id: str, body: UnshareRequest, auth: C
     return Response(status_code=204)
 
 
+@answers(DataEnvelope[str])
 async def import_saved_queries(request: Request, auth: CurrentAuth, session: SessionDep) -> Response:
     count = await service.import_queries(session, auth, request.headers.get("content-type"), await request.body())
     return JSONResponse({"data": f"imported {count} queries"}, status_code=201)
 
 
+@answers_file("application/zip", binary=True)
 async def export_saved_queries(auth: CurrentAuth, session: SessionDep, scope: Scope = None) -> Response:
     content = await service.export_zip(session, auth, scope)
     return Response(content, media_type="application/zip",
                     headers={"Content-Disposition": _attachment(EXPORT_ZIP_NAME)})
 
 
+@answers(SavedQueryExport)
 async def export_saved_query(saved_query_id: str, auth: CurrentAuth, session: SessionDep) -> Response:
     row = await service.get_visible(session, auth, parse_int_id(saved_query_id))
     return Response(service.transferable(row).to_json(), media_type="application/json",

@@ -93,3 +93,11 @@ class QueryPermissionsView(BaseModel):
     query_id: int
     public: bool
     shared_to_user_ids: list[uuid.UUID]
+
+
+class SavedQueryExport(BaseModel):
+    """One query as a file (GET /saved-queries/{id}/export), the format the import reads back."""
+
+    query: str
+    name: str
+    description: str

@@ -7,11 +7,13 @@ from typing import Annotated
 from fastapi import Depends, Query, Response
 
 from houndgraph.deps import SessionDep
+from houndgraph.kit.answers import answers
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.params import list_query, page_query, required_query
 from houndgraph.kit.query import ListQuery
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.search import service
+from houndgraph.search.schemas import AvailableDomainsAnswer, GraphSearchAnswer, SearchAnswer
 
 
 def _node_types(
@@ -28,14 +30,17 @@ SearchType = Annotated[str | None, Query(alias="type", description="fuzzy (defau
 DomainQuery = Annotated[ListQuery, Depends(list_query(service.DOMAINS))]
 
 
+@answers(SearchAnswer)
 async def search(q: SearchText, types: NodeTypes, page: SearchPage, session: SessionDep) -> Response:
     return JSONResponse({"data": await service.search(session, q, types, page)})
 
 
+@answers(AvailableDomainsAnswer)
 async def get_available_domains(query: DomainQuery, session: SessionDep) -> Response:
     return JSONResponse({"data": await service.available_domains(session, query)})
 
 
+@answers(GraphSearchAnswer)
 async def graph_search(query: GraphSearchText, session: SessionDep, search_type: SearchType = None) -> Response:
     exact = service.check_search_type(search_type)
     return JSONResponse({"data": await service.graph_search(session, query, exact)})

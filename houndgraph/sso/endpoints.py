@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.errors import BadRequest, ServiceError
+from houndgraph.kit.answers import answers_file, answers_page_or_redirect, redirects
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_int_id
 from houndgraph.kit.params import list_query
@@ -162,6 +163,7 @@ async def delete_saml_provider(saml_provider_id: str, auth: CurrentAuth, respons
     return DataEnvelope(data=DeletedProvider.of(await service.delete(session, auth, provider.id)))
 
 
+@answers_file(SAML_METADATA_MEDIA_TYPE)
 async def service_provider_metadata_xml(slug: str, request: Request, session: SessionDep) -> Response:
     provider = await service.by_slug(session, slug)
     urls = service.service_provider_urls(_base_url(request), provider)
@@ -180,6 +182,8 @@ def _sign_in_failed(error: ServiceError) -> Response:
     return RedirectResponse(f"{UI_PATH}?error={quote(error.message)}", status_code=302)
 
 
+@answers_page_or_redirect(page="SAML: a page that posts the authentication request to the identity provider.",
+                          redirect="OIDC: the provider's authorization endpoint; on failure, the UI naming the error.")
 async def sso_login(slug: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     """SAML: a page posting the authentication request to the IdP. OIDC: a redirect to its authorization
     endpoint, with the pending state in a cookie."""
@@ -196,6 +200,7 @@ async def sso_login(slug: str, request: Request, session: SessionDep, settings: 
     return redirect
 
 
+@redirects("The UI, signed in (the session token in the `token` cookie) or naming the error.")
 async def saml_callback(slug: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
     """The SAML assertion consumer service."""
     form = await request.form()
@@ -211,6 +216,7 @@ async def saml_callback(slug: str, request: Request, session: SessionDep, settin
     return _signed_in(request, token)
 
 
+@redirects("The UI, signed in (the session token in the `token` cookie) or naming the error.")
 async def oidc_callback(slug: str, request: Request, session: SessionDep, settings: SettingsDep,
                         code: str = "", state: str = "") -> Response:
     """Where the OIDC provider sends the browser back with an authorization code."""
@@ -224,10 +230,12 @@ async def oidc_callback(slug: str, request: Request, session: SessionDep, settin
     return _signed_in(request, token)
 
 
+@redirects("The provider's sign-in, /api/v2/sso/{slug}/login.")
 async def legacy_saml_login(slug: str) -> Response:
     return RedirectResponse(f"/api/v2/sso/{quote(slug, safe='')}/login", status_code=302)
 
 
+@redirects("The provider's callback, /api/v2/sso/{slug}/callback (307 keeps the posted form).")
 async def legacy_saml_acs(slug: str) -> Response:
     # 307 keeps the method and the posted form.
     return RedirectResponse(f"/api/v2/sso/{quote(slug, safe='')}/callback", status_code=307)

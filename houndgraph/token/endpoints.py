@@ -6,6 +6,7 @@ from fastapi import Depends, Response
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep
+from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_uuid
 from houndgraph.kit.params import list_query
@@ -32,6 +33,7 @@ async def list_tokens(auth: CurrentAuth, query: TokenQuery, session: SessionDep)
     return DataEnvelope(data=TokenList(tokens=[TokenView.of(token) for token in tokens]))
 
 
+@answers_nothing
 async def delete_token(token_id: str, auth: CurrentAuth, session: SessionDep) -> Response:
     await token_service.delete(session, auth, parse_uuid(token_id))
     # The reference answers 200 with no body (upstream spec: `no-content`).

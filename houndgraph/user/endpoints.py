@@ -6,6 +6,7 @@ from fastapi import Depends, Request, Response
 
 from houndgraph.auth.dependencies import CurrentAuth, generation_cached
 from houndgraph.deps import SessionDep
+from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_int_id, parse_uuid
 from houndgraph.kit.params import list_query
@@ -64,26 +65,31 @@ async def get_user(user_id: str, session: SessionDep) -> DataEnvelope[UserView]:
     return DataEnvelope(data=UserView.of(await user_service.get(session, parse_uuid(user_id))))
 
 
+@answers_nothing
 async def update_user(user_id: str, body: UserUpdate, auth: CurrentAuth, session: SessionDep) -> Response:
     await user_service.update(session, auth, parse_uuid(user_id), body)
     return _empty_ok()
 
 
+@answers_nothing
 async def delete_user(user_id: str, auth: CurrentAuth, session: SessionDep) -> Response:
     await user_service.delete(session, auth, parse_uuid(user_id))
     return _empty_ok()
 
 
+@answers_nothing
 async def set_user_secret(user_id: str, body: SecretUpdate, auth: CurrentAuth, session: SessionDep) -> Response:
     await user_service.set_secret(session, auth, parse_uuid(user_id), body)
     return _empty_ok()
 
 
+@answers_nothing
 async def expire_user_secret(user_id: str, session: SessionDep) -> Response:
     await user_service.expire_secret(session, parse_uuid(user_id))
     return _empty_ok()
 
 
+@answers_nothing
 async def accept_eula(auth: CurrentAuth, session: SessionDep) -> Response:
     await user_service.accept_eula(session, auth.user_id)
     return Response(status_code=202)

@@ -21,7 +21,7 @@ import pytest
 from houndgraph.db import Database
 from tests.conftest import empty_graph_tables
 from tests.labs import clear
-from tests.openapi import assert_matches_component
+from tests.openapi import assert_matches_component, assert_matches_own_document
 
 NODES = {
     "T": "AZTenant", "U1": "AZUser", "U2": "AZUser", "U3": "AZUser", "G1": "AZGroup", "G2": "AZGroup",
@@ -196,6 +196,19 @@ def test_counts_false_and_paging(admin: httpx.Client, tenant: Database) -> None:
     # The members' MemberOf edges among the drawn nodes: the three into G1, and U2's into G2.
     edges = [item for key, item in graph.json().items() if key.startswith("rel_")]
     assert len(edges) == 4 and {e["label"]["text"] for e in edges} == {"AZMemberOf"}
+
+
+def test_answers_match_the_service_document(admin: httpx.Client, tenant: Database) -> None:
+    """Panels (counts, the key vault's `Readers` object, a container's descendents, no counts), a related
+    list as a page and as the legacy graph map: each as /api/openapi.json describes it."""
+    for entity_type, name, params in (("users", "U1", {}), ("key-vaults", "KV1", {}), ("tenants", "T", {}),
+                                      ("users", "U1", {"counts": "false"}),
+                                      ("groups", "G1", {"related_entity_type": "group-members"}),
+                                      ("groups", "G1", {"related_entity_type": "group-members", "type": "graph"})):
+        response = admin.get(f"/api/v2/azure/{entity_type}", params={"object_id": oid(name), **params})
+        assert response.status_code == 200, response.text
+        assert_matches_own_document(admin, response, "/api/v2/azure/{entity_type}")
+    assert_matches_own_document(admin, admin.get("/api/v2/azure/users"), "/api/v2/azure/{entity_type}")
 
 
 @pytest.mark.parametrize(("path", "params", "status", "text"), [
