@@ -127,7 +127,8 @@ ROUTES: list[Route] = [
     Route("POST", "/api/v2/logout", auth_endpoints.logout, AUTHENTICATED),
     Route("GET", "/api/v2/self", auth_endpoints.get_self, AUTHENTICATED),
     # --- users, roles and API tokens ----------------------------------------------------------
-    Route("GET", "/api/v2/bloodhound-users-minimal", user_endpoints.list_users_minimal, P.AUTH_READ_USERS),
+    Route("GET", "/api/v2/bloodhound-users-minimal", user_endpoints.list_users_minimal,
+          P.AUTH_READ_USERS_MINIMAL),
     Route("GET", "/api/v2/bloodhound-users", user_endpoints.list_users, P.AUTH_MANAGE_USERS),
     Route("POST", "/api/v2/bloodhound-users", user_endpoints.create_user, P.AUTH_MANAGE_USERS, audit=A.CREATE_USER),
     Route("GET", "/api/v2/bloodhound-users/{user_id}", user_endpoints.get_user, P.AUTH_MANAGE_USERS),
@@ -161,7 +162,7 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/tokens", token_endpoints.list_tokens, P.AUTH_CREATE_TOKEN),
     Route("DELETE", "/api/v2/tokens/{token_id}", token_endpoints.delete_token, P.AUTH_CREATE_TOKEN,
           audit=A.DELETE_AUTH_TOKEN),
-    Route("GET", "/api/v2/audit", audit_endpoints.list_audit_logs, P.AUTH_MANAGE_USERS),
+    Route("GET", "/api/v2/audit", audit_endpoints.list_audit_logs, P.AUDIT_LOG_READ),
     # --- configuration and feature flags ------------------------------------------------------
     Route("GET", "/api/v2/config", config_endpoints.list_parameters, P.APP_READ_CONFIG),
     Route("PUT", "/api/v2/config", config_endpoints.update_parameter, P.APP_WRITE_CONFIG,
@@ -187,7 +188,8 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/analysis", datapipe_endpoints.get_analysis_request, P.GRAPH_DB_READ),
     Route("DELETE", "/api/v2/analysis", datapipe_endpoints.cancel_analysis_request, P.GRAPH_DB_WRITE, status_code=202,
           audit=A.CANCEL_ANALYSIS),
-    Route("POST", "/api/v2/clear-database", datapipe_endpoints.clear_database, P.GRAPH_DB_WRITE,
+    # Only the Administrator holds db:Wipe.
+    Route("POST", "/api/v2/clear-database", datapipe_endpoints.clear_database, P.DB_WIPE,
           status_code=204, malformed_json_message="JSON malformed.", audit=A.DELETE_GRAPH_DATA),
     # --- collection clients, their schedules (events) and jobs --------------------------------
     # The clients' own routes, signed with a client token, before "/{client_id}" would take their names.
