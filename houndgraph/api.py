@@ -44,7 +44,7 @@ from houndgraph.search import endpoints as search_endpoints
 from houndgraph.sso import endpoints as sso_endpoints
 from houndgraph.token import endpoints as token_endpoints
 from houndgraph.user import endpoints as user_endpoints
-from houndgraph.version import get_openapi_yaml, get_version
+from houndgraph.version import get_openapi_json, get_openapi_yaml, get_version
 
 
 class _Public:
@@ -121,6 +121,7 @@ ROUTES: list[Route] = [
     Route("GET", "/api/version", get_version, PUBLIC),
     # For load balancers: this process's database and datapipe (no credentials, nothing secret).
     Route("GET", "/api/v2/health", health_endpoints.get_health, PUBLIC),
+    Route("GET", "/api/v2/spec", get_openapi_json, PUBLIC),
     Route("GET", "/api/v2/spec/openapi.yaml", get_openapi_yaml, PUBLIC),
     # --- authentication -----------------------------------------------------------------------
     Route("POST", "/api/v2/login", auth_endpoints.login, PUBLIC),
@@ -243,6 +244,9 @@ ROUTES: list[Route] = [
     # A query with an updating clause also needs GraphDBMutate (checked in the service).
     Route("POST", "/api/v2/graphs/cypher", graph_query_endpoints.run_cypher_query, P.GRAPH_DB_READ,
           malformed_json_message="JSON malformed."),
+    # The Cypher editor's completion, and the ids clear-database deletes by.
+    Route("GET", "/api/v2/graphs/kinds", graph_query_endpoints.list_kinds, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/graphs/source-kinds", graph_query_endpoints.list_source_kinds, P.GRAPH_DB_READ),
     # --- graph views: path finding, entity info, search ---------------------------------------
     Route("GET", "/api/v2/graphs/shortest-path", pathfinding_endpoints.get_shortest_path, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/pathfinding", pathfinding_endpoints.get_pathfinding, P.GRAPH_DB_READ, deprecated=True),

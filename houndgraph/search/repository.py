@@ -18,7 +18,8 @@ async def search(conn: GraphConnection, query: str, kind_names: list[str], kinds
     `ORDER BY exact DESC` would put first."""
     cursor = await conn.execute(
         f"SELECT exact, n.id, {KIND_NAMES}, n.properties FROM (SELECT n.id, coalesce(upper(n.properties->>'name') "
-        f"= %(q)s OR n.properties->>'objectid' = %(q)s, false) AS exact FROM node n WHERE n.kind_ids && {kinds(*kind_names)} AND "
+        f"= %(q)s OR n.properties->>'objectid' = %(q)s, false) AS exact FROM node n "
+        f"WHERE n.kind_ids && {kinds(*kind_names)} AND "
         f"(n.properties->>'name' ILIKE %(contains)s OR n.properties->>'objectid' LIKE %(prefix)s)) AS hit "
         f"JOIN node n ON n.id = hit.id ORDER BY exact DESC, n.properties->>'name', n.id "
         f"LIMIT %(limit)s OFFSET %(skip)s",
