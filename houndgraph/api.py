@@ -256,6 +256,10 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/graphs/edge-composition", pathfinding_endpoints.get_edge_composition, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/available-domains", search_endpoints.get_available_domains, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
+    # By the ids the graph gives nodes and edges (Cypher answers carry them).
+    Route("GET", "/api/v2/nodes/{node_id}", entity_endpoints.get_node_by_graph_id, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/relationships/{relationship_id}", entity_endpoints.get_relationship_by_graph_id,
+          P.GRAPH_DB_READ),
     Route("PATCH", "/api/v2/domains/{object_id}", entity_endpoints.update_domain, P.GRAPH_DB_WRITE),
     Route("GET", "/api/v2/meta-nodes/{domain_id}", entity_endpoints.get_tier_zero_combo_node, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/meta-trees/{domain_id}", entity_endpoints.get_tier_zero_combo_tree, P.GRAPH_DB_READ),

@@ -15,6 +15,8 @@ from pydantic import BaseModel
 from houndgraph.deps import SessionDep
 from houndgraph.entity import azure_service, service
 from houndgraph.entity.ad_panels import ENTITIES, Entity
+from houndgraph.entity.schemas import GraphNodeView, GraphRelationshipView
+from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.params import LimitText, SkipText
 from houndgraph.kit.query import parse_bool
 from houndgraph.kit.responses import JSONResponse
@@ -106,3 +108,12 @@ def _routes() -> list[tuple[str, Handler]]:
 
 # (path, handler) of every AD entity panel and related list; all are GETs needing GraphDBRead.
 ROUTES = _routes()
+
+
+async def get_node_by_graph_id(node_id: str, session: SessionDep) -> DataEnvelope[GraphNodeView]:
+    return DataEnvelope(data=await service.node_by_graph_id(session, node_id))
+
+
+async def get_relationship_by_graph_id(relationship_id: str,
+                                       session: SessionDep) -> DataEnvelope[GraphRelationshipView]:
+    return DataEnvelope(data=await service.relationship_by_graph_id(session, relationship_id))
