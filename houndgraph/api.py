@@ -171,6 +171,7 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/features", feature_flag_endpoints.list_flags, P.APP_READ_CONFIG),
     Route("PUT", "/api/v2/features/{feature_id}/toggle", feature_flag_endpoints.toggle_flag, P.APP_WRITE_CONFIG,
           audit=A.TOGGLE_FEATURE_FLAG),
+    Route("GET", "/api/v2/dog-tags", feature_flag_endpoints.get_dog_tags, AUTHENTICATED),
     # --- file upload, datapipe, analysis requests, clearing the database ----------------------
     Route("GET", "/api/v2/file-upload", file_upload_endpoints.list_upload_jobs, AUTHENTICATED),
     Route("GET", "/api/v2/file-upload/accepted-types", file_upload_endpoints.list_accepted_types, AUTHENTICATED),

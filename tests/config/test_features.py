@@ -84,3 +84,10 @@ def test_an_unknown_flag_is_404(admin: httpx.Client) -> None:
 def test_read_only_user_lists_but_cannot_toggle(read_only: httpx.Client) -> None:
     flag = flags(read_only)["dark_mode"]
     assert_error(read_only.put(f"{FEATURES}/{flag['id']}/toggle"), 403, "not authorized")
+
+
+def test_dog_tags_are_those_of_a_service_without_a_licence(read_only: httpx.Client) -> None:
+    response = read_only.get("/api/v2/dog-tags")
+    assert response.status_code == 200, response.text
+    assert response.json() == {"data": {"privilege_zones.multi_tier_analysis": False, "etac.enabled": False,
+                                         "privilege_zones.tier_limit": 1, "privilege_zones.label_limit": 10}}
