@@ -17,4 +17,4 @@ async def toggle_flag(feature_id: str, session: SessionDep) -> DataEnvelope[Feat
 
 
 async def get_dog_tags() -> DataEnvelope[DogTags]:
-    return DataEnvelope(data=DogTags())
+    return DataEnvelope(data=DogTags.model_validate({}))
