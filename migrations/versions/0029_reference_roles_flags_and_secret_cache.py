@@ -10,6 +10,9 @@ Feature flags: every key the reference's migrations define up to 9.8 that this s
 reference's default, and the defaults the reference changed since (OpenGraph search and extension management
 on, client bearer authentication on).
 
+API tokens may expire: `auth_tokens.expires_at`, set at creation from `auth.api_token_expiration` while the
+`api_key_expiration_support` flag is on (both off by default, as in the reference).
+
 `GET /api/v2/self` shows the caller's password secret (expiry, TOTP activation): a change of `auth_secrets`
 now moves the cache generation as a change of the user does.
 
@@ -89,6 +92,14 @@ CHANGED_FLAGS = [
     ("opengraph_extension_management", True, True),
     ("client_bearer_auth", True, False),
 ]
+API_TOKEN_EXPIRATION = ("auth.api_token_expiration", "API Token Expiration",
+                        "This configuration parameter enables/disables created API tokens to expire after the set "
+                        "number of days.", {"enabled": False, "expiration_period": 90})
+parameters = sa.table(
+    "parameters",
+    sa.column("key", sa.String), sa.column("name", sa.String), sa.column("description", sa.String),
+    sa.column("value", postgresql.JSONB),
+)
 feature_flags = sa.table(
     "feature_flags",
     sa.column("key", sa.String), sa.column("name", sa.String), sa.column("description", sa.String),
@@ -121,12 +132,19 @@ def upgrade() -> None:
         op.execute(feature_flags.update().where(feature_flags.c.key == key)
                    .values(enabled=enabled, user_updatable=updatable))
 
+    key, name, description, value = API_TOKEN_EXPIRATION
+    op.execute(postgresql.insert(parameters).values(key=key, name=name, description=description, value=value)
+               .on_conflict_do_nothing(index_elements=["key"]))
+    op.add_column("auth_tokens", sa.Column("expires_at", sa.DateTime(timezone=True), nullable=True))
+
     op.execute("CREATE CONSTRAINT TRIGGER auth_secrets_insert_moves_cache_generation AFTER INSERT OR UPDATE OR DELETE "
                "ON auth_secrets DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION move_cache_generation()")
 
 
 def downgrade() -> None:
     op.execute("DROP TRIGGER auth_secrets_insert_moves_cache_generation ON auth_secrets")
+    op.drop_column("auth_tokens", "expires_at")
+    op.execute(parameters.delete().where(parameters.c.key == API_TOKEN_EXPIRATION[0]))
     op.execute(feature_flags.delete().where(feature_flags.c.key.in_([flag[0] for flag in NEW_FLAGS])))
     op.execute("DELETE FROM roles WHERE name = 'Auditor'")
     op.execute(f"DELETE FROM permissions WHERE (authority, name) IN ({_pairs(NEW_PERMISSIONS)})")
