@@ -255,6 +255,7 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/search", search_endpoints.search, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/graph-search", search_endpoints.graph_search, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/graphs/edge-composition", pathfinding_endpoints.get_edge_composition, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/graphs/acl-inheritance", pathfinding_endpoints.get_acl_inheritance, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/available-domains", search_endpoints.get_available_domains, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
     # By the ids the graph gives nodes and edges (Cypher answers carry them).
