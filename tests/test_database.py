@@ -13,7 +13,7 @@ from houndgraph.settings import Settings
 def test_migrations_create_the_builtin_roles(database: Database) -> None:
     with database.connect_raw() as conn:
         names = [row[0] for row in conn.execute("SELECT name FROM roles ORDER BY id")]
-    assert names == ["Administrator", "Power User", "User", "Read-Only", "Upload-Only"]
+    assert names == ["Administrator", "Power User", "User", "Read-Only", "Upload-Only", "Auditor"]
 
 
 def test_migrating_twice_keeps_data(database: Database) -> None:
