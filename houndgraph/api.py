@@ -46,7 +46,7 @@ from houndgraph.search import endpoints as search_endpoints
 from houndgraph.sso import endpoints as sso_endpoints
 from houndgraph.token import endpoints as token_endpoints
 from houndgraph.user import endpoints as user_endpoints
-from houndgraph.version import get_openapi_yaml, get_version
+from houndgraph.version import get_openapi_json, get_openapi_yaml, get_version
 
 
 class _Public:
@@ -123,13 +123,15 @@ ROUTES: list[Route] = [
     Route("GET", "/api/version", get_version, PUBLIC),
     # For load balancers: this process's database and datapipe (no credentials, nothing secret).
     Route("GET", "/api/v2/health", health_endpoints.get_health, PUBLIC),
+    Route("GET", "/api/v2/spec", get_openapi_json, PUBLIC),
     Route("GET", "/api/v2/spec/openapi.yaml", get_openapi_yaml, PUBLIC),
     # --- authentication -----------------------------------------------------------------------
     Route("POST", "/api/v2/login", auth_endpoints.login, PUBLIC),
     Route("POST", "/api/v2/logout", auth_endpoints.logout, AUTHENTICATED),
     Route("GET", "/api/v2/self", auth_endpoints.get_self, AUTHENTICATED),
     # --- users, roles and API tokens ----------------------------------------------------------
-    Route("GET", "/api/v2/bloodhound-users-minimal", user_endpoints.list_users_minimal, P.AUTH_READ_USERS),
+    Route("GET", "/api/v2/bloodhound-users-minimal", user_endpoints.list_users_minimal,
+          P.AUTH_READ_USERS_MINIMAL),
     Route("GET", "/api/v2/bloodhound-users", user_endpoints.list_users, P.AUTH_MANAGE_USERS),
     Route("POST", "/api/v2/bloodhound-users", user_endpoints.create_user, P.AUTH_MANAGE_USERS, audit=A.CREATE_USER),
     Route("GET", "/api/v2/bloodhound-users/{user_id}", user_endpoints.get_user, P.AUTH_MANAGE_USERS),
@@ -163,7 +165,7 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/tokens", token_endpoints.list_tokens, P.AUTH_CREATE_TOKEN),
     Route("DELETE", "/api/v2/tokens/{token_id}", token_endpoints.delete_token, P.AUTH_CREATE_TOKEN,
           audit=A.DELETE_AUTH_TOKEN),
-    Route("GET", "/api/v2/audit", audit_endpoints.list_audit_logs, P.AUTH_MANAGE_USERS),
+    Route("GET", "/api/v2/audit", audit_endpoints.list_audit_logs, P.AUDIT_LOG_READ),
     # --- configuration and feature flags ------------------------------------------------------
     Route("GET", "/api/v2/config", config_endpoints.list_parameters, P.APP_READ_CONFIG),
     Route("PUT", "/api/v2/config", config_endpoints.update_parameter, P.APP_WRITE_CONFIG,
@@ -171,6 +173,7 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/features", feature_flag_endpoints.list_flags, P.APP_READ_CONFIG),
     Route("PUT", "/api/v2/features/{feature_id}/toggle", feature_flag_endpoints.toggle_flag, P.APP_WRITE_CONFIG,
           audit=A.TOGGLE_FEATURE_FLAG),
+    Route("GET", "/api/v2/dog-tags", feature_flag_endpoints.get_dog_tags, AUTHENTICATED),
     # --- file upload, datapipe, analysis requests, clearing the database ----------------------
     Route("GET", "/api/v2/file-upload", file_upload_endpoints.list_upload_jobs, AUTHENTICATED),
     Route("GET", "/api/v2/file-upload/accepted-types", file_upload_endpoints.list_accepted_types, AUTHENTICATED),
@@ -189,7 +192,8 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/analysis", datapipe_endpoints.get_analysis_request, P.GRAPH_DB_READ),
     Route("DELETE", "/api/v2/analysis", datapipe_endpoints.cancel_analysis_request, P.GRAPH_DB_WRITE, status_code=202,
           audit=A.CANCEL_ANALYSIS),
-    Route("POST", "/api/v2/clear-database", datapipe_endpoints.clear_database, P.GRAPH_DB_WRITE,
+    # Only the Administrator holds db:Wipe.
+    Route("POST", "/api/v2/clear-database", datapipe_endpoints.clear_database, P.DB_WIPE,
           status_code=204, malformed_json_message="JSON malformed.", audit=A.DELETE_GRAPH_DATA),
     # --- collection clients, their schedules (events) and jobs --------------------------------
     # The clients' own routes, signed with a client token, before "/{client_id}" would take their names.
@@ -243,6 +247,9 @@ ROUTES: list[Route] = [
     # A query with an updating clause also needs GraphDBMutate (checked in the service).
     Route("POST", "/api/v2/graphs/cypher", graph_query_endpoints.run_cypher_query, P.GRAPH_DB_READ,
           malformed_json_message="JSON malformed."),
+    # The Cypher editor's completion, and the ids clear-database deletes by.
+    Route("GET", "/api/v2/graphs/kinds", graph_query_endpoints.list_kinds, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/graphs/source-kinds", graph_query_endpoints.list_source_kinds, P.GRAPH_DB_READ),
     # --- graph views: path finding, entity info, search ---------------------------------------
     Route("GET", "/api/v2/graphs/shortest-path", pathfinding_endpoints.get_shortest_path, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/pathfinding", pathfinding_endpoints.get_pathfinding, P.GRAPH_DB_READ, deprecated=True),
@@ -250,8 +257,13 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/search", search_endpoints.search, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/graph-search", search_endpoints.graph_search, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/graphs/edge-composition", pathfinding_endpoints.get_edge_composition, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/graphs/acl-inheritance", pathfinding_endpoints.get_acl_inheritance, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/available-domains", search_endpoints.get_available_domains, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
+    # By the ids the graph gives nodes and edges (Cypher answers carry them).
+    Route("GET", "/api/v2/nodes/{node_id}", entity_endpoints.get_node_by_graph_id, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/relationships/{relationship_id}", entity_endpoints.get_relationship_by_graph_id,
+          P.GRAPH_DB_READ),
     Route("PATCH", "/api/v2/domains/{object_id}", entity_endpoints.update_domain, P.GRAPH_DB_WRITE),
     Route("GET", "/api/v2/meta-nodes/{domain_id}", entity_endpoints.get_tier_zero_combo_node, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/meta-trees/{domain_id}", entity_endpoints.get_tier_zero_combo_tree, P.GRAPH_DB_READ),

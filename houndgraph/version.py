@@ -1,4 +1,4 @@
-"""GET /api/version and GET /api/v2/spec/openapi.yaml: what this server is and the API it serves."""
+"""GET /api/version, GET /api/v2/spec and /api/v2/spec/openapi.yaml: what this server is and the API it serves."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from houndgraph import __version__
 from houndgraph.kit.answers import answers_file
 from houndgraph.kit.envelopes import DataEnvelope
+from houndgraph.kit.responses import JSONResponse
 
 
 class ApiVersions(BaseModel):
@@ -47,3 +48,8 @@ async def get_openapi_yaml(request: Request) -> Response:
         document = await run_in_threadpool(_as_yaml, request.app.openapi())
         state.openapi_yaml = document
     return Response(document, media_type="application/yaml")
+
+
+async def get_openapi_json(request: Request) -> Response:
+    """The OpenAPI document as JSON, where the reference serves its own (its UI's API Explorer loads it)."""
+    return JSONResponse(request.app.openapi())

@@ -24,7 +24,7 @@ from houndgraph.user import repository as user_repository
 from tests.conftest import LiveServer, login
 
 PASSWORD = "Quite-Str0ng-Secret!"
-ROLE_IDS = {"Administrator": 1, "Power User": 2, "User": 3, "Read-Only": 4, "Upload-Only": 5}
+ROLE_IDS = {"Administrator": 1, "Power User": 2, "User": 3, "Read-Only": 4, "Upload-Only": 5, "Auditor": 6}
 
 
 def unique(prefix: str = "user") -> str:

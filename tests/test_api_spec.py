@@ -1,5 +1,5 @@
-"""The server's own OpenAPI document: served as YAML without credentials (GET /api/v2/spec/openapi.yaml), and
-describing what every operation answers."""
+"""The server's own OpenAPI document: served without credentials as YAML (GET /api/v2/spec/openapi.yaml) and as
+JSON (GET /api/v2/spec), and describing what every operation answers."""
 
 from __future__ import annotations
 
@@ -70,3 +70,11 @@ def test_hand_rendered_answers_are_described_but_never_revalidated(live_server: 
         route = routes[key]
         assert route.response_model is None, f"{key} validates its answers against a response model"
         assert route.responses[route.status_code]["model"] is not None, f"{key} does not describe its answer"
+def test_the_openapi_document_as_json_where_the_reference_serves_it(live_server: LiveServer) -> None:
+    # The reference's UI loads its API Explorer from here, before anyone has signed in.
+    with httpx.Client(base_url=live_server.base_url, timeout=60) as anonymous:
+        response = anonymous.get("/api/v2/spec")
+        assert response.status_code == 200 and response.headers["Content-Type"].startswith("application/json")
+        document = response.json()
+        assert document == anonymous.get("/api/openapi.json").json()
+    assert {"/api/v2/spec", "/api/v2/graphs/kinds", "/api/v2/graphs/source-kinds"} <= set(document["paths"])

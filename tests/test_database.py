@@ -13,7 +13,7 @@ from houndgraph.settings import Settings
 def test_migrations_create_the_builtin_roles(database: Database) -> None:
     with database.connect_raw() as conn:
         names = [row[0] for row in conn.execute("SELECT name FROM roles ORDER BY id")]
-    assert names == ["Administrator", "Power User", "User", "Read-Only", "Upload-Only"]
+    assert names == ["Administrator", "Power User", "User", "Read-Only", "Upload-Only", "Auditor"]
 
 
 def test_migrating_twice_keeps_data(database: Database) -> None:
@@ -113,7 +113,7 @@ def test_a_start_opens_the_database_when_embedded_postgres_cannot_restart(monkey
             with database.connect_raw(autocommit=True) as conn:
                 row = conn.execute("SELECT setting, pending_restart FROM pg_settings "
                                    "WHERE name = 'shared_buffers'").fetchone()  # fmt: skip
-                assert conn.execute("SELECT count(*) FROM roles").fetchone() == (5,)
+                assert conn.execute("SELECT count(*) FROM roles").fetchone() == (6,)
         finally:
             database.close()
     if EMBEDDED_SETTINGS["shared_buffers"] == "16384":  # 128 MB, initdb's own: nothing to restart for

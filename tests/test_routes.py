@@ -9,7 +9,8 @@ from tests.conftest import LiveServer
 
 # The only routes anyone may call: logging in (by password or SSO, the providers listed as the reference
 # lists them), reading the version and the spec, and the health check load balancers poll (issue #11).
-EXPECTED_PUBLIC = {("POST", "/api/v2/login"), ("GET", "/api/version"), ("GET", "/api/v2/spec/openapi.yaml"),
+EXPECTED_PUBLIC = {("POST", "/api/v2/login"), ("GET", "/api/version"), ("GET", "/api/v2/spec"),
+                   ("GET", "/api/v2/spec/openapi.yaml"),
                    ("GET", "/api/v2/health"), ("GET", "/api/v2/sso-providers"),
                    ("GET", "/api/v2/saml/sso"), ("GET", "/api/v2/login/saml/{slug}"),
                    ("GET", "/api/v1/login/saml/{slug}"), ("POST", "/api/v1/login/saml/{slug}/acs")}

@@ -148,7 +148,8 @@ class SelectorCreate(Body):
     name: StrictStr
     description: StrictStr = ""
     seeds: list[SeedBody]
-    auto_certify: StrictInt = 0
+    # The reference's UI sends null for "off".
+    auto_certify: StrictInt | None = 0
 
 
 class SelectorUpdate(Body):

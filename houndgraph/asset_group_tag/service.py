@@ -292,7 +292,7 @@ async def create_selector(session: AsyncSession, auth: AuthContext, tag: AssetGr
     if not body.name:
         raise BadRequest(SELECTOR_NAME_EMPTY)
     seeds = check_seeds(body.seeds)
-    auto_certify = _check_auto_certify(tag, body.auto_certify)
+    auto_certify = _check_auto_certify(tag, AutoCertify.OFF if body.auto_certify is None else body.auto_certify)
     if await repo.selector_named(session, tag.id, body.name) is not None:
         raise Conflict(SELECTOR_NAME_TAKEN)
     now, actor = utcnow(), str(auth.user_id)

@@ -53,6 +53,7 @@ class BearerClaims:
 class KnownToken:
     key: str
     context: AuthContext
+    expires_at: datetime | None = None
 
 
 @dataclass(slots=True)

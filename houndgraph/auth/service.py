@@ -227,6 +227,8 @@ async def signing_token(session: AsyncSession, token_id_text: str, cache: AuthCa
     if known is None:
         known = await _load_signing_token(session, token_id)
         cache.remember_token(generation, token_id, known)
+    if known.expires_at is not None and known.expires_at <= _now():
+        raise Unauthorized(SIGNATURE_ERROR_PREFIX + "token expired")
     return token_id, known
 
 
@@ -247,7 +249,7 @@ async def _load_signing_token(session: AsyncSession, token_id: uuid.UUID) -> Kno
         raise Unauthorized(SIGNATURE_ERROR_PREFIX + "token not found")
     if user.is_disabled:
         raise Forbidden(SIGNATURE_ERROR_PREFIX + "user disabled")
-    return KnownToken(token.key, AuthContext.for_user(user, token_id=token.id))
+    return KnownToken(token.key, AuthContext.for_user(user, token_id=token.id), token.expires_at)
 
 
 def check_skew(request_date: datetime) -> None:

@@ -1,8 +1,8 @@
 """The parameter catalogue: every key, its value schema, its default and whether the API may change it.
 
-Migration 0004 seeds the same keys with the same defaults, names and descriptions (a frozen copy, as
-migrations must be); `tests/config/test_catalogue.py` checks the two agree. Other domains read values
-through `config.service`, which falls back to these defaults if a row is missing.
+Migration 0004 (and 0029, for `auth.api_token_expiration`) seeds the same keys with the same defaults, names
+and descriptions (a frozen copy, as migrations must be); `tests/config/test_catalogue.py` checks they agree.
+Other domains read values through `config.service`, which falls back to these defaults if a row is missing.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ class ParameterKey(StrEnum):
     PRUNE_TTL = "prune.ttl"
     RECONCILIATION = "analysis.reconciliation"
     SCHEDULED_ANALYSIS = "analysis.scheduled"
+    # Settable only while the `api_key_expiration_support` flag is on.
+    API_TOKEN_EXPIRATION = "auth.api_token_expiration"
     # Protected in the reference; settable here because issue #2 requires it (see SESSION_TTL below).
     SESSION_TTL_HOURS = "auth.session_ttl_hours"
     # Protected: listed by GET, never settable through the API.
@@ -125,6 +127,13 @@ PARAMETERS: dict[ParameterKey, ParameterSpec] = {
             "This configuration parameter allows setting a schedule for analysis. When enabled, analysis will only "
             "run when the scheduled time arrives. The schedule is an RFC 5545 recurrence rule.",
             {"enabled": Boolean(), "rrule": RRule()}, {"enabled": False, "rrule": ""}, True,
+        ),
+        ParameterSpec(
+            ParameterKey.API_TOKEN_EXPIRATION, "API Token Expiration",
+            "This configuration parameter enables/disables created API tokens to expire after the set number of "
+            "days.",
+            {"enabled": Boolean(), "expiration_period": Integer(minimum=1, maximum=365)},
+            {"enabled": False, "expiration_period": 90}, True,
         ),
         ParameterSpec(
             ParameterKey.SESSION_TTL_HOURS, "Session TTL Hours",

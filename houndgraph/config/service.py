@@ -12,7 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from houndgraph.config import repository
 from houndgraph.config.parameters import DEFAULTS, ParameterKey, updatable_spec
 from houndgraph.config.validation import duration_to_timedelta, validate_value
-from houndgraph.errors import BadRequest
+from houndgraph.errors import BadRequest, Forbidden
+from houndgraph.feature_flag import service as feature_flag_service
+from houndgraph.feature_flag.flag_keys import FeatureFlagKey
 from houndgraph.kit.filters import Filter, where
 from houndgraph.models import Parameter
 
@@ -34,6 +36,8 @@ async def update(session: AsyncSession, key: str, value: Any) -> dict[str, Any]:
     spec = updatable_spec(key)
     if spec is None:
         raise _invalid_key(key)
+    if spec.key == ParameterKey.API_TOKEN_EXPIRATION and not await _token_expiry_supported(session):
+        raise Forbidden(f"Configuration parameter {key} is not available.")
     checked = validate_value(spec, value)
     await repository.upsert_value(session, spec.key, spec.name, spec.description, checked)
     return checked
@@ -53,6 +57,18 @@ async def session_ttl(session: AsyncSession) -> timedelta:
 
 async def api_tokens_enabled(session: AsyncSession) -> bool:
     return bool((await get_value(session, ParameterKey.API_TOKENS))["enabled"])
+
+
+async def _token_expiry_supported(session: AsyncSession) -> bool:
+    return await feature_flag_service.is_enabled(session, FeatureFlagKey.API_KEY_EXPIRATION_SUPPORT)
+
+
+async def api_token_lifetime(session: AsyncSession) -> timedelta | None:
+    """How long a new API token lives; None (for ever) unless the flag and the parameter are both on."""
+    if not await _token_expiry_supported(session):
+        return None
+    value = await get_value(session, ParameterKey.API_TOKEN_EXPIRATION)
+    return timedelta(days=int(value["expiration_period"])) if value["enabled"] else None
 
 
 async def password_expiration_window(session: AsyncSession) -> timedelta:

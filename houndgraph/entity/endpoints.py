@@ -19,11 +19,14 @@ from houndgraph.entity.schemas import (
     AzureEntityAnswer,
     BloodHoundGraphAnswer,
     DomainCollectedAnswer,
+    GraphNodeView,
+    GraphRelationshipView,
     MetaEntityAnswer,
     RelatedEntitiesAnswer,
     entity_info_answer,
 )
 from houndgraph.kit.answers import answers
+from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.params import LimitText, SkipText
 from houndgraph.kit.query import parse_bool
 from houndgraph.kit.responses import JSONResponse
@@ -122,3 +125,12 @@ def _routes() -> list[tuple[str, Handler]]:
 
 # (path, handler) of every AD entity panel and related list; all are GETs needing GraphDBRead.
 ROUTES = _routes()
+
+
+async def get_node_by_graph_id(node_id: str, session: SessionDep) -> DataEnvelope[GraphNodeView]:
+    return DataEnvelope(data=await service.node_by_graph_id(session, node_id))
+
+
+async def get_relationship_by_graph_id(relationship_id: str,
+                                       session: SessionDep) -> DataEnvelope[GraphRelationshipView]:
+    return DataEnvelope(data=await service.relationship_by_graph_id(session, relationship_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -11,9 +12,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from houndgraph.db import graph_connection
 from houndgraph.entity import repository
 from houndgraph.entity.ad_panels import Entity
+from houndgraph.entity.schemas import GraphNodeView, GraphRelationshipView, NodeKindView, RelationshipKindView
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph import lookup
 from houndgraph.graph.connection import GraphConnection
+from houndgraph.graph.kind_catalogue import kind_map
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.related import KindIds, Relation
 from houndgraph.graph.rows import NodeRow
@@ -136,3 +139,40 @@ async def tier_zero_combo_tree(session: AsyncSession, domain_id: str) -> dict[st
     conn, kinds, members = await _tier_zero(session, domain_id)
     edges = await lookup.edges_among(conn, [m.id for m in members], [ADEdge.MemberOf, ADEdge.Contains], kinds)
     return bh_graph(members, edges)
+
+
+NODE_ID_MALFORMED = "node id is malformed"
+RELATIONSHIP_ID_MALFORMED = "relationship id is malformed"
+_BIGINT = range(-(2**63), 2**63)
+_DECIMAL = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_graph_id(raw: str, malformed: str) -> int:
+    """A graph id as the reference's `strconv.ParseInt(raw, 10, 64)` takes it."""
+    if not _DECIMAL.fullmatch(raw) or int(raw) not in _BIGINT:
+        raise BadRequest(malformed)
+    return int(raw)
+
+
+async def node_by_graph_id(session: AsyncSession, raw_id: str) -> GraphNodeView:
+    node_id = parse_graph_id(raw_id, NODE_ID_MALFORMED)
+    conn = await graph_connection(session)
+    node = await lookup.node_by_id(conn, node_id)
+    if node is None:
+        raise NotFound("node not found")
+    ids = await kind_map(conn)
+    return GraphNodeView(node_id=node.id, properties=node.properties,
+                         kinds=[NodeKindView(node_kind_id=ids.get(name), name=name) for name in node.kinds])
+
+
+async def relationship_by_graph_id(session: AsyncSession, raw_id: str) -> GraphRelationshipView:
+    relationship_id = parse_graph_id(raw_id, RELATIONSHIP_ID_MALFORMED)
+    conn = await graph_connection(session)
+    edges = await lookup.edges_by_id(conn, [relationship_id])
+    if not edges:
+        raise NotFound("relationship not found")
+    edge = edges[0]
+    kind_id = (await kind_map(conn))[edge.kind]
+    return GraphRelationshipView(relationship_id=edge.id, source_node_id=edge.start_id, target_node_id=edge.end_id,
+                                 kind=RelationshipKindView(relationship_kind_id=kind_id, name=edge.kind),
+                                 properties=edge.properties)

@@ -1,4 +1,5 @@
-"""The flag keys code may ask about. Their defaults live in migration 0004, as in the reference."""
+"""Every flag key of the reference up to BloodHound 9.8. Their defaults live in migrations 0004 and 0029, as in the
+reference."""
 
 from __future__ import annotations
 
@@ -26,3 +27,17 @@ class FeatureFlagKey(StrEnum):
     OPENGRAPH_FINDINGS = "opengraph_findings"
     CLIENT_BEARER_AUTH = "client_bearer_auth"
     OPENGRAPH_EXTENSION_MANAGEMENT = "opengraph_extension_management"
+    OPEN_GRAPH_PHASE_2 = "open_graph_phase_2"
+    FINISHED_JOBS_LOG_V2 = "finished_jobs_log_v2"
+    SCHEDULED_ANALYSIS_CONFIGURATION = "scheduled_analysis_configuration"
+    OPENHOUND_SUPPORT = "openhound_support"
+    API_KEY_EXPIRATION_SUPPORT = "api_key_expiration_support"
+    FINDINGS_TABLE = "findings_table"
+    COLLECTOR_SUPPORT_BUNDLE = "collector_support_bundle"
+    ALERTS = "alerts"
+    OPENGRAPH_ENTITY_PANEL = "opengraph_entity_panel"
+    USE_RAW_OBJECT_ID = "use_raw_object_id"
+    OPENGRAPH_DATA_QUALITY = "opengraph_data_quality"
+    ARTIFACT_EXPIRATION_CLEANUP = "artifact_expiration_cleanup"
+    ENTRA_DOMAIN_SERVICES = "entra_domain_services"
+    MANAGED_OPENHOUND_COLLECTION = "managed_openhound_collection"

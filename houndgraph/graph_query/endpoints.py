@@ -1,4 +1,4 @@
-"""POST /api/v2/graphs/cypher."""
+"""POST /api/v2/graphs/cypher; the kinds it may name (GET /api/v2/graphs/kinds and /source-kinds)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from fastapi import Request, Response
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.graph_query import service
-from houndgraph.graph_query.schemas import CypherAnswer, CypherQueryRequest
+from houndgraph.graph_query.schemas import CypherAnswer, CypherQueryRequest, KindList, SourceKindList
 from houndgraph.kit.answers import answers
+from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.responses import JSONResponse
 
 
@@ -20,3 +21,11 @@ async def run_cypher_query(body: CypherQueryRequest, auth: CurrentAuth, session:
                                      request_id=getattr(request.state, "request_id", None))
     # Optional keys are left out rather than sent as null, as the reference does.
     return JSONResponse({"data": graph.model_dump(mode="json", by_alias=True, exclude_none=True)})
+
+
+async def list_kinds(session: SessionDep) -> DataEnvelope[KindList]:
+    return DataEnvelope(data=await service.list_kinds(session))
+
+
+async def list_source_kinds(session: SessionDep) -> DataEnvelope[SourceKindList]:
+    return DataEnvelope(data=await service.list_source_kinds(session))

@@ -32,3 +32,18 @@ class CypherGraph(BaseModel):
 
 
 CypherAnswer = DataEnvelope[CypherGraph]
+class KindList(BaseModel):
+    """`GET /api/v2/graphs/kinds`: every node and edge kind the graph knows, by name."""
+
+    kinds: list[str]
+
+
+class SourceKindView(BaseModel):
+    id: int
+    name: str
+
+
+class SourceKindList(BaseModel):
+    """`GET /api/v2/graphs/source-kinds`: the ids `POST /api/v2/clear-database` takes as `deleteSourceKinds`."""
+
+    kinds: list[SourceKindView]

@@ -22,8 +22,17 @@ from houndgraph.graph.cypher.execute import Result, run_query
 from houndgraph.graph.cypher.parse_cache import parse_query
 from houndgraph.graph.cypher.translate.values import T
 from houndgraph.graph.cypher.validate import has_mutation
+from houndgraph.graph.kind_catalogue import kind_map
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
-from houndgraph.graph_query.schemas import CypherGraph, CypherQueryRequest, Literal
+from houndgraph.graph_query import repository
+from houndgraph.graph_query.schemas import (
+    CypherGraph,
+    CypherQueryRequest,
+    KindList,
+    Literal,
+    SourceKindList,
+    SourceKindView,
+)
 from houndgraph.kit.graph_shapes import graph_edge, graph_node
 
 MUTATION_FORBIDDEN = "Permission denied: User may not modify the graph."
@@ -108,3 +117,16 @@ def to_graph(result: Result, include_properties: bool) -> CypherGraph:
         graph.node_keys = node_keys or None
         graph.edge_keys = edge_keys or None
     return graph
+
+
+# Not a kind of its own: the id clear-database takes for nodes of no source kind, listed as the reference does.
+SOURCELESS = SourceKindView(id=0, name="Sourceless")
+
+
+async def list_kinds(session: AsyncSession) -> KindList:
+    return KindList(kinds=sorted(await kind_map(await graph_connection(session))))
+
+
+async def list_source_kinds(session: AsyncSession) -> SourceKindList:
+    kinds = [SourceKindView(id=kind.id, name=kind.name) for kind in await repository.active_source_kinds(session)]
+    return SourceKindList(kinds=[*kinds, SOURCELESS])

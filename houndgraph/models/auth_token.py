@@ -24,3 +24,5 @@ class AuthToken(Timestamps, Base):
     key: Mapped[str] = mapped_column(String, nullable=False)
     hmac_method: Mapped[str] = mapped_column(String(32), nullable=False, default=HMAC_SHA256)
     last_access: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Set at creation while API token expiry is on (`auth.api_token_expiration`); never for a client's token.
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

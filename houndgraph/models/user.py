@@ -6,6 +6,7 @@ from datetime import datetime
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, String, Table, Uuid
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from houndgraph.models.auth_secret import AuthSecret
 from houndgraph.models.base import Base, Timestamps
 from houndgraph.models.role import Role
 
@@ -32,3 +33,5 @@ class User(Timestamps, Base):
     sso_provider_id: Mapped[int | None] = mapped_column(ForeignKey("sso_providers.id", ondelete="SET NULL"),
                                                         index=True)
     roles: Mapped[list[Role]] = relationship(secondary=users_roles, lazy="selectin", order_by=Role.id)
+    # Read-only here: the secret is written through its own table (user/repository.py).
+    auth_secret: Mapped[AuthSecret | None] = relationship(lazy="selectin", viewonly=True, uselist=False)

@@ -1,4 +1,5 @@
-"""GET /api/v2/graphs/shortest-path, the deprecated GET /api/v2/pathfinding, GET /api/v2/graphs/relay-targets."""
+"""GET /api/v2/graphs/shortest-path, the deprecated GET /api/v2/pathfinding, GET /api/v2/graphs/relay-targets,
+/graphs/edge-composition and /graphs/acl-inheritance."""
 
 from __future__ import annotations
 
@@ -48,5 +49,12 @@ async def get_relay_targets(session: SessionDep, edge_type: Values = [], source_
 async def get_edge_composition(session: SessionDep, edge_type: Values = [], source_node: Values = [],  # noqa: B006
                                target_node: Values = []) -> Response:  # noqa: B006
     graph = await service.edge_composition(session, edge_type, source_node, target_node)
+    body = graph.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return JSONResponse({"data": {**body, "literals": []}})
+
+
+async def get_acl_inheritance(session: SessionDep, edge_type: Values = [], source_node: Values = [],  # noqa: B006
+                              target_node: Values = []) -> Response:  # noqa: B006
+    graph = await service.acl_inheritance(session, edge_type, source_node, target_node)
     body = graph.model_dump(mode="json", by_alias=True, exclude_none=True)
     return JSONResponse({"data": {**body, "literals": []}})

@@ -101,3 +101,36 @@ async def relay_targets(conn: GraphConnection, kind: str, start: int, end: int,
         return []
     cursor = await conn.execute(f"SELECT n.id FROM node n WHERE {where} ORDER BY n.id", {"start": start, "end": end})
     return [row[0] for row in await cursor.fetchall()]
+
+
+async def edge_of(conn: GraphConnection, start: int, kind: str, end: int, kinds: KindIds) -> EdgeRow | None:
+    cursor = await conn.execute(
+        f"SELECT e.id, e.properties FROM edge e WHERE e.start_id = %(s)s AND e.end_id = %(e)s "
+        f"AND e.kind_id = ANY({kinds(kind)}) ORDER BY e.id LIMIT 1", {"s": start, "e": end})
+    row = await cursor.fetchone()
+    return EdgeRow(id=row[0], start_id=start, end_id=end, kind=kind, properties=row[1] or {}) if row else None
+
+
+# Up from a node through the containers (Domain, OU, Container) that contain it, as far as this many hops.
+INHERITANCE_DEPTH = 64
+
+
+async def inheritance_sources(conn: GraphConnection, target: int, inheritance_hash: str,
+                              kinds: KindIds) -> list[tuple[list[int], list[int]]]:
+    """(Contains edge ids, node ids) of each walk up from `target` to a container whose inheritable ACEs
+    include `inheritance_hash`, when no node on the way below that container is ACL-protected (the target
+    included: a protected object inherits nothing)."""
+    cursor = await conn.execute(
+        "WITH RECURSIVE up(node_id, edge_ids, node_ids, blocked) AS ("
+        "SELECT %(target)s::bigint, ARRAY[]::bigint[], ARRAY[%(target)s::bigint], false "
+        "UNION ALL SELECT e.start_id, up.edge_ids || e.id, up.node_ids || e.start_id, "
+        "up.blocked OR coalesce(c.properties->'isaclprotected' = 'true'::jsonb, false) "
+        "FROM up JOIN node c ON c.id = up.node_id "
+        f"JOIN edge e ON e.end_id = up.node_id AND e.kind_id = ANY({kinds(ADEdge.Contains)}) "
+        f"JOIN node p ON p.id = e.start_id AND p.kind_ids && {kinds(ADNode.Domain, ADNode.OU, ADNode.Container)} "
+        "WHERE NOT e.start_id = ANY(up.node_ids) AND cardinality(up.edge_ids) < %(depth)s) "
+        "SELECT up.edge_ids, up.node_ids FROM up JOIN node n ON n.id = up.node_id "
+        "WHERE cardinality(up.edge_ids) > 0 AND NOT up.blocked "
+        "AND coalesce(n.properties->'inheritancehashes' ? %(hash)s, false) ORDER BY up.edge_ids",
+        {"target": target, "hash": inheritance_hash, "depth": INHERITANCE_DEPTH})
+    return [(list(row[0]), list(row[1])) for row in await cursor.fetchall()]

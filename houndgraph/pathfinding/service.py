@@ -1,5 +1,6 @@
-"""Shortest paths between two principals (GET /graphs/shortest-path and the deprecated /pathfinding)
-and relay targets (GET /graphs/relay-targets); reference/behaviour.md §7 and §12."""
+"""Shortest paths between two principals (GET /graphs/shortest-path and the deprecated /pathfinding),
+relay targets (GET /graphs/relay-targets; reference/behaviour.md §7 and §12), and where an inherited ACE comes
+from (GET /graphs/acl-inheritance)."""
 
 from __future__ import annotations
 
@@ -152,3 +153,27 @@ async def edge_composition(session: AsyncSession, edge_types: Sequence[str], sou
     edges = await lookup.edges_by_id(conn, edge_ids)
     node_ids = {start, end} | {e.start_id for e in edges} | {e.end_id for e in edges}
     return unified_graph(await lookup.nodes_by_id(conn, node_ids) if edges else [], edges, include_properties=True)
+
+
+async def acl_inheritance(session: AsyncSession, edge_types: Sequence[str], sources: Sequence[str],
+                          targets: Sequence[str]) -> UnifiedGraph:
+    """The containers an inherited ACL edge's ACE comes from: each walk up the Contains edges from the edge's
+    target to a container (Domain, OU, Container) that holds the ACE's inheritance hash, with no ACL-protected
+    object below it on the way, then the edge itself. An edge that is not an inherited ACE, or whose source
+    is not found, has an empty answer."""
+    kind, start, end = await _existing_edge(session, edge_types, sources, targets)
+    conn = await graph_connection(session)
+    kinds = await lookup.kind_ids(conn)
+    edge = await repository.edge_of(conn, start, kind, end, kinds)
+    assert edge is not None, "_existing_edge found it"
+    inheritance_hash = edge.properties.get("inheritancehash")
+    if not (edge.properties.get("isacl") is True and edge.properties.get("isinherited") is True
+            and isinstance(inheritance_hash, str) and inheritance_hash):
+        return unified_graph([], [], include_properties=True)
+    walks = await repository.inheritance_sources(conn, end, inheritance_hash, kinds)
+    if not walks:
+        return unified_graph([], [], include_properties=True)
+    edge_ids = {edge_id for edge_ids, _ in walks for edge_id in edge_ids}
+    node_ids = {start} | {node_id for _, node_ids in walks for node_id in node_ids}
+    edges = [*await lookup.edges_by_id(conn, edge_ids), edge]
+    return unified_graph(await lookup.nodes_by_id(conn, node_ids), edges, include_properties=True)

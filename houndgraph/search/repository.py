@@ -14,10 +14,12 @@ async def search(conn: GraphConnection, query: str, kind_names: list[str], kinds
                  skip: int, limit: int) -> list[tuple[bool, NodeRow]]:
     """(exact?, node): exact matches of the name or object id first, then names containing
     the text and object ids starting with it, each part by name. The name trigram index and the object id
-    b-tree (migration 0022) serve both."""
+    b-tree (migration 0022) serve both. A node without a name is no exact match: `exact` is never NULL, which
+    `ORDER BY exact DESC` would put first."""
     cursor = await conn.execute(
-        f"SELECT exact, n.id, {KIND_NAMES}, n.properties FROM (SELECT n.id, (upper(n.properties->>'name') = %(q)s "
-        f"OR n.properties->>'objectid' = %(q)s) AS exact FROM node n WHERE n.kind_ids && {kinds(*kind_names)} AND "
+        f"SELECT exact, n.id, {KIND_NAMES}, n.properties FROM (SELECT n.id, coalesce(upper(n.properties->>'name') "
+        f"= %(q)s OR n.properties->>'objectid' = %(q)s, false) AS exact FROM node n "
+        f"WHERE n.kind_ids && {kinds(*kind_names)} AND "
         f"(n.properties->>'name' ILIKE %(contains)s OR n.properties->>'objectid' LIKE %(prefix)s)) AS hit "
         f"JOIN node n ON n.id = hit.id ORDER BY exact DESC, n.properties->>'name', n.id "
         f"LIMIT %(limit)s OFFSET %(skip)s",

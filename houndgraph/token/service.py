@@ -45,7 +45,9 @@ async def create(session: AsyncSession, auth: AuthContext, name: str, user_id: u
             raise Forbidden(OTHER_USERS_TOKENS)
         if await user_service.find(session, owner_id) is None:
             raise BadRequest(UNKNOWN_USER)
-    token = AuthToken(user_id=owner_id, name=name, key=new_key(), hmac_method=HMAC_SHA256, last_access=utcnow())
+    now, lifetime = utcnow(), await config_service.api_token_lifetime(session)
+    token = AuthToken(user_id=owner_id, name=name, key=new_key(), hmac_method=HMAC_SHA256, last_access=now,
+                      expires_at=now + lifetime if lifetime is not None else None)
     return await repository.add(session, token)
 
 

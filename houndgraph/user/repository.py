@@ -147,6 +147,11 @@ async def secret_of(session: AsyncSession, user_id: uuid.UUID) -> AuthSecret | N
     return await session.scalar(select(AuthSecret).where(AuthSecret.user_id == user_id))
 
 
+async def load_secret(session: AsyncSession, user: User) -> None:
+    """Read the user's secret (a new user's, once stored) into `user.auth_secret`."""
+    await session.refresh(user, ["auth_secret"])
+
+
 async def store_secret(session: AsyncSession, user_id: uuid.UUID, digest: str, expires_at: datetime,
                        must_change: bool) -> None:
     row = await secret_of(session, user_id)

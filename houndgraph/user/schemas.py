@@ -6,7 +6,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from houndgraph.kit.nullable import SqlNullTime, or_zero
-from houndgraph.models import Permission, Role, User
+from houndgraph.models import AuthSecret, Permission, Role, User
 
 
 class PermissionView(BaseModel):
@@ -39,8 +39,27 @@ class RoleView(BaseModel):
                    created_at=role.created_at, updated_at=role.updated_at)
 
 
+class AuthSecretView(BaseModel):
+    """A password's metadata (`model.AuthSecret`): never the digest nor the TOTP secret."""
+
+    id: int
+    digest_method: str
+    expires_at: datetime
+    totp_activated: bool
+    created_at: datetime
+    updated_at: datetime
+    deleted_at: SqlNullTime = SqlNullTime()
+
+    @classmethod
+    def of(cls, secret: AuthSecret) -> AuthSecretView:
+        return cls(id=secret.id, digest_method=secret.digest_method, expires_at=secret.expires_at,
+                   totp_activated=secret.totp_activated, created_at=secret.created_at, updated_at=secret.updated_at)
+
+
 class UserView(BaseModel):
-    """A user as `/self` and `/bloodhound-users` show it; never a secret."""
+    """A user as `/self` and `/bloodhound-users` show it; never a secret's digest. `AuthSecret` keeps the
+    reference's capital letters (its Go field had no JSON tag) and is null for a user without a password (SSO).
+    Without environment-targeted access control every user sees all environments."""
 
     id: uuid.UUID
     principal_name: str
@@ -51,17 +70,22 @@ class UserView(BaseModel):
     eula_accepted: bool
     last_login: datetime
     sso_provider_id: int | None = None
+    AuthSecret: AuthSecretView | None = None
     roles: list[RoleView]
+    all_environments: bool = True
+    environment_targeted_access_control: list[dict[str, str]] = []
     created_at: datetime
     updated_at: datetime
     deleted_at: SqlNullTime = SqlNullTime()
 
     @classmethod
     def of(cls, user: User) -> UserView:
+        secret = user.auth_secret
         return cls(id=user.id, principal_name=user.principal_name, email_address=user.email_address,
                    first_name=user.first_name, last_name=user.last_name,
                    is_disabled=user.is_disabled, eula_accepted=user.eula_accepted, last_login=or_zero(user.last_login),
                    sso_provider_id=user.sso_provider_id, roles=[RoleView.of(r) for r in user.roles],
+                   AuthSecret=AuthSecretView.of(secret) if secret is not None else None,
                    created_at=user.created_at, updated_at=user.updated_at)
 
 

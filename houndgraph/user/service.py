@@ -119,6 +119,7 @@ async def create(session: AsyncSession, data: UserCreate) -> User:
         raise _conflict(violation) from None
     if data.secret:
         await _store_secret(session, user.id, data.secret, data.needs_password_reset)
+    await repository.load_secret(session, user)
     return user
 
 

@@ -75,6 +75,14 @@ def test_auto_certify_only_on_zones_and_names_unique_per_tag(admin: httpx.Client
     create(admin, selectors_url(admin), {"name": "mine", "seeds": [{"type": 1, "value": "A"}]})
 
 
+def test_a_null_auto_certify_is_off(admin: httpx.Client, zones: Database) -> None:
+    # What the reference's UI sends for a rule made without automatic certification.
+    for url in (selectors_url(admin), selectors_url(admin, "Owned")):
+        created = create(admin, url, {"name": "no certification", "seeds": [{"type": 1, "value": "A"}],
+                                      "auto_certify": None})
+        assert created["auto_certify"] == 0
+
+
 def test_created_selector_shape_and_membership_after_analysis(admin: httpx.Client, zones: Database,
                                                               analyse: Analyse) -> None:
     small_domain(zones)

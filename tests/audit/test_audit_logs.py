@@ -69,6 +69,6 @@ def test_paging_window_and_sorting(admin: httpx.Client) -> None:
                  "invalid RFC-3339 datetime format: [yesterday]")
 
 
-def test_reading_the_audit_log_takes_user_management(admin: httpx.Client) -> None:
+def test_reading_the_audit_log_takes_audit_log_read(admin: httpx.Client) -> None:
     _, headers = user_with_role(admin, "Power User")
     assert_error(admin.get("/api/v2/audit", headers=headers), 403)

@@ -1,6 +1,8 @@
-"""The code-side catalogue and the rows migration 0004 seeds must agree."""
+"""The code-side catalogue and the rows migrations 0004 and 0029 seed must agree."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -27,12 +29,17 @@ def test_migration_defaults_are_the_catalogue_defaults() -> None:
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[2] / "migrations" / "versions" / "0004_configuration_defaults.py"
-    spec = importlib.util.spec_from_file_location("migration_0004", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    frozen = {key: (name, description, value) for key, name, description, value in module.PARAMETERS}
+    def migration(file_name: str) -> Any:
+        path = Path(__file__).resolve().parents[2] / "migrations" / "versions" / file_name
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    seeded = [*migration("0004_configuration_defaults.py").PARAMETERS,
+              migration("0029_reference_roles_flags_and_secret_cache.py").API_TOKEN_EXPIRATION]
+    frozen = {key: (name, description, value) for key, name, description, value in seeded}
     assert frozen == {key.value: (s.name, s.description, dict(s.default)) for key, s in PARAMETERS.items()}
 
 

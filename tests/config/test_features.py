@@ -38,6 +38,22 @@ def test_lists_every_flag(admin: httpx.Client) -> None:
     assert listed["dark_mode"]["user_updatable"] is True
 
 
+def test_the_flags_of_bloodhound_9_8_with_their_defaults(admin: httpx.Client) -> None:
+    listed = flags(admin)
+    # (enabled, user_updatable) as the reference's migrations leave them; the UI's File Ingest page needs the first.
+    expected = {
+        "open_graph_phase_2": (True, False), "opengraph_search": (True, False),
+        "opengraph_extension_management": (True, True), "client_bearer_auth": (True, False),
+        "api_key_expiration_support": (False, False), "collector_support_bundle": (True, False),
+        "artifact_expiration_cleanup": (True, False), "opengraph_entity_panel": (False, True),
+        "entra_domain_services": (False, True), "opengraph_data_quality": (False, True),
+        "findings_table": (False, False), "alerts": (False, False), "use_raw_object_id": (False, False),
+        "openhound_support": (False, False), "managed_openhound_collection": (False, False),
+        "scheduled_analysis_configuration": (False, False), "finished_jobs_log_v2": (False, False),
+    }
+    assert {key: (listed[key]["enabled"], listed[key]["user_updatable"]) for key in expected} == expected
+
+
 def test_toggle_flips_a_user_updatable_flag(admin: httpx.Client, database: Database) -> None:
     flag = flags(admin)["dark_mode"]
     response = admin.put(f"{FEATURES}/{flag['id']}/toggle")
@@ -68,3 +84,10 @@ def test_an_unknown_flag_is_404(admin: httpx.Client) -> None:
 def test_read_only_user_lists_but_cannot_toggle(read_only: httpx.Client) -> None:
     flag = flags(read_only)["dark_mode"]
     assert_error(read_only.put(f"{FEATURES}/{flag['id']}/toggle"), 403, "not authorized")
+
+
+def test_dog_tags_are_those_of_a_service_without_a_licence(read_only: httpx.Client) -> None:
+    response = read_only.get("/api/v2/dog-tags")
+    assert response.status_code == 200, response.text
+    assert response.json() == {"data": {"privilege_zones.multi_tier_analysis": False, "etac.enabled": False,
+                                         "privilege_zones.tier_limit": 1, "privilege_zones.label_limit": 10}}

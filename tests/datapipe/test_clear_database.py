@@ -68,7 +68,10 @@ def test_malformed_bodies_are_refused(admin: httpx.Client) -> None:
     assert clear(admin, {"deleteCollectedGraphData": "yes"}).status_code == 400
 
 
-def test_only_graph_writers_may_clear(live_server: LiveServer, database: Database) -> None:
+def test_only_holders_of_db_wipe_may_clear(live_server: LiveServer, database: Database) -> None:
+    # The reference's db:Wipe, which only the Administrator holds: a Power User may write the graph, not wipe it.
+    with account(live_server, database, "Power User") as power_user:
+        assert_error(clear(power_user.http, {"deleteCollectedGraphData": True}), 403, "not authorized")
     with account(live_server, database, "Read-Only") as reader:
         assert_error(clear(reader.http, {"deleteCollectedGraphData": True}), 403, "not authorized")
     with account(live_server, database, "Upload-Only") as uploader:

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 import pytest
 
 from houndgraph.db import Database
+from tests.graph.cypher.conftest import graph  # noqa: F401 - the small hand-drawn graph
 from tests.labs import clear, load_labs
 
 

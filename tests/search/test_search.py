@@ -24,6 +24,14 @@ def test_exact_match_comes_first_then_fuzzy_by_name(admin: httpx.Client, labs: D
     assert all(r["type"] == "Group" for r in fuzzy)
 
 
+def test_an_exact_name_comes_before_unnamed_nodes_whose_object_id_starts_with_it(admin: httpx.Client,
+                                                                                 labs: Database) -> None:
+    # The lab's well-known principals have no name and object ids such as "TESTLAB.LOCAL-S-1-5-32-544".
+    found = admin.get("/api/v2/search", params={"q": "TESTLAB.LOCAL", "limit": 20}).json()["data"]
+    assert any(r["objectid"].startswith("TESTLAB.LOCAL-") for r in found[1:])
+    assert found[0]["name"] == "TESTLAB.LOCAL" and found[0]["type"] == "Domain"
+
+
 def test_object_id_prefix_and_paging(admin: httpx.Client, labs: Database) -> None:
     prefix = "S-1-5-21-909015691-3030120388-2582151266-11"
     expected = sorted(u["Properties"]["name"] for oid, u in A.users.items() if oid.startswith(prefix))

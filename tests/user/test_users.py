@@ -26,7 +26,9 @@ def test_create_returns_the_user_without_secrets(admin: httpx.Client) -> None:
     assert user["email_address"] == f"{principal}@example.test"
     assert [role["name"] for role in user["roles"]] == ["Power User"]
     assert user["is_disabled"] is False
-    assert "secret" not in response.text and "digest" not in response.text
+    # The secret's metadata (`AuthSecret`: method, expiry) but never the password, its digest or a TOTP secret.
+    assert PASSWORD not in response.text and "$argon2" not in response.text
+    assert '"digest"' not in response.text and "totp_secret" not in response.text
     # The new user logs in with the secret given.
     me = admin.get("/api/v2/self", headers=bearer(admin, principal))
     assert me.json()["data"]["id"] == user["id"]

@@ -19,6 +19,8 @@ class TagType(IntEnum):
     ZONE = 1
     LABEL = 2
     OWNED = 3
+    # Accounts kept out of the predefined attack-path queries (BloodHound 9.x); selected members only.
+    DECOY = 4
 
 
 class SeedType(IntEnum):
@@ -63,7 +65,8 @@ class Expansion(IntEnum):
     PARENTS = 3
 
 
-EXPANSION_OF_TYPE = {TagType.ZONE: Expansion.ALL, TagType.LABEL: Expansion.CHILDREN, TagType.OWNED: Expansion.NONE}
+EXPANSION_OF_TYPE = {TagType.ZONE: Expansion.ALL, TagType.LABEL: Expansion.CHILDREN, TagType.OWNED: Expansion.NONE,
+                     TagType.DECOY: Expansion.NONE}
 
 
 def tag_kind(name: str) -> str:
