@@ -78,3 +78,8 @@ DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION move_cache_generatio
 DROP TRIGGER IF EXISTS parameters_insert_moves_cache_generation ON parameters;
 CREATE CONSTRAINT TRIGGER parameters_insert_moves_cache_generation AFTER INSERT OR UPDATE OR DELETE ON parameters
 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION move_cache_generation();
+
+-- A password set, changed or reset changes what `/self` answers (its `AuthSecret`).
+DROP TRIGGER IF EXISTS auth_secrets_insert_moves_cache_generation ON auth_secrets;
+CREATE CONSTRAINT TRIGGER auth_secrets_insert_moves_cache_generation AFTER INSERT OR UPDATE OR DELETE ON auth_secrets
+DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION move_cache_generation();
