@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.db import Database
 from houndgraph.deadline import RequestDeadline
+from houndgraph.record_writer import WRITER_KEY
 from houndgraph.settings import Settings
 
 
@@ -33,6 +34,7 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     All its statements together end by the request's deadline (middleware.py)."""
     database: Database = request.app.state.database
     async with database.session(request_deadline(request)) as session:
+        session.info[WRITER_KEY] = request.app.state.record_writer
         yield session
 
 

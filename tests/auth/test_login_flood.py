@@ -5,6 +5,7 @@ every failure is audited."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -127,3 +128,38 @@ def test_password_checks_run_off_the_event_loop_a_few_at_a_time(live_server: Liv
     assert set(statuses) == {401}
     assert all(name.startswith("password-hash") for name in watched.threads), watched.threads
     assert 1 <= watched.most_at_once <= workers
+
+
+class SlowHasher(WatchedHasher):
+    """A password check at the production cost on a busy machine: logins overlap as in a real flood."""
+
+    def verify(self, digest: str, password: str) -> bool:
+        time.sleep(0.5)
+        return super().verify(digest, password)
+
+
+def test_a_login_flood_neither_exhausts_the_pool_nor_stalls_others(admin: httpx.Client, live_server: LiveServer,
+                                                                   raw_conn: psycopg.Connection,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each refusal writes its failure and audit records; written on connections the requests took from the pool
+    # as they held their own, 30 refusals at once deadlocked it (500s, everyone else waiting 30 s).
+    monkeypatch.setattr(passwords, "_hasher", SlowHasher(passwords._hasher))
+    flood, prefix = 64, unique("flood")
+    barrier = threading.Barrier(flood + 1)
+
+    def one_login(index: int) -> int:
+        with from_address(live_server, "127.0.14.1") as http:
+            barrier.wait()
+            return attempt(http, f"{prefix}-{index}", WRONG).status_code
+
+    with ThreadPoolExecutor(flood) as pool:
+        answers = [pool.submit(one_login, index) for index in range(flood)]
+        barrier.wait()
+        started = time.monotonic()
+        assert admin.get("/api/v2/self").status_code == 200
+        assert time.monotonic() - started < 5
+        statuses = [answer.result() for answer in answers]
+    assert set(statuses) <= {401, 429} and 401 in statuses, statuses
+    audited = raw_conn.execute("SELECT count(*) FROM audit_logs WHERE action = 'LoginAttempt' AND status = 'failure'"
+                               " AND fields->>'username' LIKE %s", (f"{prefix}-%",)).fetchone()
+    assert audited == (flood,)
