@@ -24,6 +24,7 @@ from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
 from houndgraph.auth import passwords
 from houndgraph.auth.cache import AuthCache
+from houndgraph.auth.pace import AddressPace
 from houndgraph.auth.passwords import PasswordPool
 from houndgraph.datapipe.loop import Datapipe
 from houndgraph.db import Database, data_error_message, graph_connection, is_query_canceled, work_budget
@@ -174,6 +175,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         app.state.database = db
         app.state.password_pool = PasswordPool(settings.password_hash_workers)
         app.state.record_writer = RecordWriter(db.async_engine.url)
+        app.state.address_pace = AddressPace(settings.login_paced_attempt_seconds)
         datapipe = app.state.datapipe = Datapipe(settings, db).start()
         warming = asyncio.get_running_loop().create_task(warm_up(db)) if settings.warm_up else None
         # What the process holds once started (modules, the route table, the Cypher parser's tables) stays for

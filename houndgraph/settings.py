@@ -43,11 +43,13 @@ class Settings(BaseSettings):
     # or an end, before the scheduler times it out (status 4).
     client_job_timeout: float = 6 * 3600.0
     # Login throttle, within the window: this many failures for one account from one address answer 429 to
-    # that address; this many from one address, whatever the accounts; and once an account has this many
-    # from all addresses, every address that has failed on it waits too. An address without failures on
-    # the account (its owner's) is never refused.
+    # that address; once an account has `login_max_failures_per_account` from all addresses, every address that
+    # has failed on it waits too. An address with `login_max_failures_per_address` failures, whatever the
+    # accounts, is paced: one attempt per `login_paced_attempt_seconds` (a rate, not a lock-out: many people
+    # may share it). An address without failures on the account (its owner's) is never refused for long.
     login_max_failures: int = 5
     login_max_failures_per_address: int = 50
+    login_paced_attempt_seconds: float = Field(default=1.0, gt=0, le=60)
     login_max_failures_per_account: int = 50
     login_failure_window_seconds: int = 300
     # argon2id cost of new password digests: argon2's RFC 9106 low-memory profile. Tests lower it; a digest

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from houndgraph.auth import service
 from houndgraph.auth.cache import AuthCache
 from houndgraph.auth.context import AuthContext
+from houndgraph.auth.pace import AddressPace
 from houndgraph.auth.passwords import PasswordPool
 from houndgraph.auth.permissions import P
 from houndgraph.db import cache_generation
@@ -125,7 +126,12 @@ async def client_address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
+async def address_pace(request: Request) -> AddressPace:
+    return request.app.state.address_pace
+
+
 PasswordPoolDep = Annotated[PasswordPool, Depends(password_pool)]
+AddressPaceDep = Annotated[AddressPace, Depends(address_pace)]
 ClientAddress = Annotated[str, Depends(client_address)]
 
 
