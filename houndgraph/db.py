@@ -391,6 +391,12 @@ def work_budget(session: AsyncSession) -> WorkBudget:
     return WorkBudget()
 
 
+def remaining_seconds(session: AsyncSession) -> float:
+    """What is left of the request's deadline (unbounded outside a request)."""
+    deadline = session.info.get(DEADLINE_KEY)
+    return deadline.remaining() if isinstance(deadline, RequestDeadline) else float("inf")
+
+
 async def graph_connection(session: AsyncSession) -> GraphConnection:
     """The psycopg connection under the request's session, for the graph library and graph repositories:
     same transaction, same statement timeout. The only place the SQLAlchemy session is unwrapped."""
