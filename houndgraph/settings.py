@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, ge=1, le=65535)
     data_dir: Path = Path("./.houndgraph")
     database_url: str | None = None
+    # The URL users reach the service at (https://bloodhound.example.com): single sign-on builds the audience,
+    # assertion consumer and callback URLs it checks from it, never from a request's Host header (which the
+    # sender chooses). Unset, it is http://HOST:PORT, right only when users reach the service directly.
+    public_url: str | None = None
     admin_password: SecretStr | None = None
     secret_key: SecretStr | None = None
     # Upload limits: a single uploaded file, and what a zip may expand to.
@@ -80,6 +84,12 @@ class Settings(BaseSettings):
     # the signature's hour. See the README.
     accept_path_only_signatures: bool = False
     _signing_key: bytes | None = PrivateAttr(default=None)
+
+    def public_base_url(self) -> str:
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        host = "localhost" if self.host in ("0.0.0.0", "::", "") else self.host  # noqa: S104 - a wildcard bind
+        return f"http://{f'[{host}]' if ':' in host else host}:{self.port}"
 
     @property
     def uploads_dir(self) -> Path:

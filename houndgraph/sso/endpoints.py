@@ -7,7 +7,7 @@ from fastapi import Depends, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from houndgraph.auth.dependencies import CurrentAuth
-from houndgraph.deps import SessionDep, SettingsDep
+from houndgraph.deps import SessionDep, SessionsDep, SettingsDep
 from houndgraph.errors import BadRequest, ServiceError
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_int_id
@@ -36,7 +36,8 @@ SUCCESSOR_LIST = "/api/v2/sso-providers"
 
 
 def _base_url(request: Request) -> str:
-    """Scheme and host as the caller reached us (uvicorn applies X-Forwarded-* from trusted proxies)."""
+    """Scheme and host as the caller reached us (uvicorn applies X-Forwarded-* from trusted proxies): for the
+    URLs shown to an administrator. Sign-in checks what it receives against `Settings.public_base_url`."""
     return f"{request.url.scheme}://{request.url.netloc}"
 
 
@@ -180,14 +181,17 @@ def _sign_in_failed(error: ServiceError) -> Response:
     return RedirectResponse(f"{UI_PATH}?error={quote(error.message)}", status_code=302)
 
 
-async def sso_login(slug: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+async def sso_login(slug: str, request: Request, sessions: SessionsDep, settings: SettingsDep) -> Response:
     """SAML: a page posting the authentication request to the IdP. OIDC: a redirect to its authorization
-    endpoint, with the pending state in a cookie."""
-    provider = await service.by_any_slug(session, slug)
+    endpoint, with the pending state in a cookie (the provider is asked holding no database connection)."""
+    async with sessions.open() as session:
+        provider = await service.by_any_slug(session, slug)
     if provider.oidc_provider is None:
-        return HTMLResponse(service.saml_login_page(provider, _base_url(request)))
+        page, headers = service.saml_login_page(provider, settings.public_base_url())
+        return HTMLResponse(page, headers=headers)
     try:
-        location, state_cookie = await service.oidc_start(session, settings, slug, _base_url(request))
+        location, state_cookie = await service.oidc_start(settings, provider, provider.oidc_provider,
+                                                          settings.public_base_url())
     except ServiceError as error:
         return _sign_in_failed(error)
     redirect = RedirectResponse(location, status_code=302)
@@ -203,7 +207,7 @@ async def saml_callback(slug: str, request: Request, session: SessionDep, settin
         saml_response = form.get("SAMLResponse")
         if not isinstance(saml_response, str) or not saml_response:
             raise BadRequest('form is missing "SAMLResponse" parameter')
-        token = await service.saml_sign_in(session, settings, slug, saml_response, _base_url(request))
+        token = await service.saml_sign_in(session, settings, slug, saml_response, settings.public_base_url())
     except ServiceError as error:
         return _sign_in_failed(error)
     finally:
@@ -211,14 +215,14 @@ async def saml_callback(slug: str, request: Request, session: SessionDep, settin
     return _signed_in(request, token)
 
 
-async def oidc_callback(slug: str, request: Request, session: SessionDep, settings: SettingsDep,
+async def oidc_callback(slug: str, request: Request, sessions: SessionsDep, settings: SettingsDep,
                         code: str = "", state: str = "") -> Response:
     """Where the OIDC provider sends the browser back with an authorization code."""
     try:
         if not code or not state:
             raise BadRequest("OIDC callback is missing its code or state")
-        token = await service.oidc_sign_in(session, settings, slug, code, state,
-                                           request.cookies.get(oidc_login.STATE_COOKIE), _base_url(request))
+        token = await service.oidc_sign_in(sessions, settings, slug, code, state,
+                                           request.cookies.get(oidc_login.STATE_COOKIE), settings.public_base_url())
     except ServiceError as error:
         return _sign_in_failed(error)
     return _signed_in(request, token)
