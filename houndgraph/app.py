@@ -42,6 +42,7 @@ from houndgraph.graph.paths import pair_paths
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.middleware import JSON_BODY_LIMIT, RequestContextMiddleware
 from houndgraph.observability import ObservabilityMiddleware, metrics
+from houndgraph.query_slots import QuerySlots
 from houndgraph.record_writer import RecordWriter
 from houndgraph.rendering import error_body, render_error_bytes
 from houndgraph.settings import Settings
@@ -176,6 +177,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         app.state.password_pool = PasswordPool(settings.password_hash_workers)
         app.state.record_writer = RecordWriter(db.async_engine.url)
         app.state.address_pace = AddressPace(settings.login_paced_attempt_seconds)
+        app.state.graph_query_slots = QuerySlots(settings.graph_queries_per_user)
         datapipe = app.state.datapipe = Datapipe(settings, db).start()
         warming = asyncio.get_running_loop().create_task(warm_up(db)) if settings.warm_up else None
         # What the process holds once started (modules, the route table, the Cypher parser's tables) stays for
