@@ -107,7 +107,7 @@ def test_a_path_only_signature_is_accepted_when_enabled(admin: httpx.Client, ser
 
 
 def test_a_dot_and_backslash_path_does_not_redirect_off_site(live_server: LiveServer) -> None:
-    # Sent byte for byte (httpx drops the dot segment itself): `Location: /\\evil.example` took browsers away.
+    # Sent byte for byte (httpx drops the dot segment itself): `Location: /\evil.example` took browsers away.
     connection = http.client.HTTPConnection("127.0.0.1", live_server.settings.port, timeout=30)
     try:
         connection.request("GET", "/./\\evil.example")
