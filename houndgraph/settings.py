@@ -66,8 +66,8 @@ class Settings(BaseSettings):
     # Python and one process uses one core.
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
     # Graph queries (Cypher, path finding, search) one user may run at once in each process; more answer 429.
-    # Each holds a database connection while it runs, and a process has thirty: eight leave the rest
-    # twenty-two (an automation sharing one account may send a few at once).
+    # Each holds a database connection while it runs, and a process has thirty: eight leave twenty-two for
+    # everyone else (an automation sharing one account may send several at once).
     graph_queries_per_user: int = Field(default=8, ge=1)
     # Seconds of work a request may do, its database work included. `Prefer: wait=N` may only lower it;
     # raising it is for the administrator who runs the service, here.
