@@ -165,7 +165,8 @@ def test_a_login_flood_neither_exhausts_the_pool_nor_stalls_others(admin: httpx.
         barrier.wait()
         started = time.monotonic()
         assert admin.get("/api/v2/self").status_code == 200
-        assert time.monotonic() - started < 5
+        # Deadlocked, the pool answered after its 30 s timeout; here only the machine's load delays it.
+        assert time.monotonic() - started < 15
         statuses = [answer.result() for answer in answers]
     assert set(statuses) <= {401, 429} and 401 in statuses, statuses
     audited = raw_conn.execute("SELECT count(*) FROM audit_logs WHERE action = 'LoginAttempt' AND status = 'failure'"
