@@ -1,7 +1,7 @@
 """Load: many concurrent clients against `houndgraph serve` on the synthetic 100k-node graph.
 
     .venv/bin/python bench/load.py [--users 60000] [--clients 50] [--seconds 30] [--workers N]
-                                   [--processes 2] [--mix issue|ui]
+                                   [--processes 2] [--mix issue|ui] [--attack [N]]
 
 The service runs as its own process (`houndgraph serve`, on the bench graph's throwaway database; without
 `--workers`, its default: one worker per core). The clients run in `--processes` processes of their own
@@ -12,6 +12,9 @@ The service runs as its own process (`houndgraph serve`, on the bench graph's th
 saved query (unique name). Half the clients send the administrator's session token (JWT bearer), half sign
 every request with an API token (HMAC). `--mix ui` is the older mix: `self`, search, a Cypher count and user
 entity panels, all with the session token.
+
+`--attack` runs the clients twice on the same service: alone, then beside the attack mix of `bench/attack.py`
+(N clients of each kind: failed logins, slow Cypher, a heavy reader; default 8), and reports both.
 
 First the clients drive the public `/api/version` for a few seconds: what the generator itself can reach on
 this machine, so a figure below it is the service's. Prints requests/s, p50, p90, p99, errors, the worker
@@ -37,12 +40,14 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
 import psutil
+from attack import AttackPlan, attacker_session, report_attack, run_attack
 from synthetic import DOMAIN_SID, build, graph_size, machine, throwaway_database
 
 PASSWORD = "Load-Bench-Password-1!"
@@ -308,6 +313,8 @@ def main() -> None:
                         "(default: the service's own default, one per core)")
     parser.add_argument("--processes", type=int, default=2, help="processes the clients run in")
     parser.add_argument("--mix", choices=("issue", "ui"), default="issue")
+    parser.add_argument("--attack", type=int, nargs="?", const=8, default=0,
+                        help="also run beside the attack mix, this many clients of each kind (default 8)")
     args = parser.parse_args()
     # A SIGTERM ends the run through the `finally` blocks: the service stops, the throwaway database goes.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -326,6 +333,8 @@ def main() -> None:
             before = meter.read()
             outcome, elapsed = run(plan, args.processes)
             cpu = CpuMeter.spent(before, meter.read())
+            if args.attack:
+                attacked, attacked_elapsed, answered = run_beside_attack(plan, args.processes, args.attack)
         finally:
             process.terminate()
             process.wait(timeout=120)
@@ -334,6 +343,22 @@ def main() -> None:
     requests = max(len(outcome.timings), 1)
     print("CPU per request: " + ", ".join(f"{label} {seconds / requests * 1000:.2f} ms"
                                           for label, seconds in cpu.items()))
+    if args.attack:
+        report(f"{args.mix} mix beside the attack mix ({args.attack} clients of each kind)", attacked,
+               attacked_elapsed)
+        report_attack(answered)
+
+
+def run_beside_attack(plan: Plan, processes: int, per_kind: int) -> tuple[Outcome, float, Counter[str]]:
+    """The normal clients again, with the attack mix running in a process of its own for the same time."""
+    attack = AttackPlan(plan.url, attacker_session(plan.url, plan.credentials.session_token), per_kind,
+                        plan.seconds + 2)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        attacking = pool.apply_async(run_attack, (attack,))
+        time.sleep(1)  # the attack under way before the clients measure
+        outcome, elapsed = run(plan, processes)
+        answered = attacking.get()
+    return outcome, elapsed, answered
 
 
 if __name__ == "__main__":

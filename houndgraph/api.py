@@ -21,7 +21,7 @@ from houndgraph.audit import endpoints as audit_endpoints
 from houndgraph.audit.dependencies import audit_trail
 from houndgraph.audit.service import AuditAction as A
 from houndgraph.auth import endpoints as auth_endpoints
-from houndgraph.auth.dependencies import client_guard, client_or_permission_guard, permission_guard
+from houndgraph.auth.dependencies import client_guard, client_or_permission_guard, graph_query_slot, permission_guard
 from houndgraph.auth.permissions import P
 from houndgraph.client import endpoints as client_endpoints
 from houndgraph.client_job import endpoints as job_endpoints
@@ -86,6 +86,8 @@ class Route:
     malformed_json_message: str | None = None
     # Security-relevant routes write an audit entry with their outcome.
     audit: A | None = None
+    # A graph search that may run long: counted against the caller's cap (`query_slots`).
+    graph_query: bool = False
 
 
 class HoundRoute(APIRoute):
@@ -246,18 +248,23 @@ ROUTES: list[Route] = [
     # --- graph queries ------------------------------------------------------------------------
     # A query with an updating clause also needs GraphDBMutate (checked in the service).
     Route("POST", "/api/v2/graphs/cypher", graph_query_endpoints.run_cypher_query, P.GRAPH_DB_READ,
-          malformed_json_message="JSON malformed."),
+          malformed_json_message="JSON malformed.", graph_query=True),
     # The Cypher editor's completion, and the ids clear-database deletes by.
     Route("GET", "/api/v2/graphs/kinds", graph_query_endpoints.list_kinds, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/graphs/source-kinds", graph_query_endpoints.list_source_kinds, P.GRAPH_DB_READ),
     # --- graph views: path finding, entity info, search ---------------------------------------
-    Route("GET", "/api/v2/graphs/shortest-path", pathfinding_endpoints.get_shortest_path, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/pathfinding", pathfinding_endpoints.get_pathfinding, P.GRAPH_DB_READ, deprecated=True),
-    Route("GET", "/api/v2/graphs/relay-targets", pathfinding_endpoints.get_relay_targets, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/search", search_endpoints.search, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/graph-search", search_endpoints.graph_search, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/graphs/edge-composition", pathfinding_endpoints.get_edge_composition, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/graphs/acl-inheritance", pathfinding_endpoints.get_acl_inheritance, P.GRAPH_DB_READ),
+    Route("GET", "/api/v2/graphs/shortest-path", pathfinding_endpoints.get_shortest_path, P.GRAPH_DB_READ,
+          graph_query=True),
+    Route("GET", "/api/v2/pathfinding", pathfinding_endpoints.get_pathfinding, P.GRAPH_DB_READ, deprecated=True,
+          graph_query=True),
+    Route("GET", "/api/v2/graphs/relay-targets", pathfinding_endpoints.get_relay_targets, P.GRAPH_DB_READ,
+          graph_query=True),
+    Route("GET", "/api/v2/search", search_endpoints.search, P.GRAPH_DB_READ, graph_query=True),
+    Route("GET", "/api/v2/graph-search", search_endpoints.graph_search, P.GRAPH_DB_READ, graph_query=True),
+    Route("GET", "/api/v2/graphs/edge-composition", pathfinding_endpoints.get_edge_composition, P.GRAPH_DB_READ,
+          graph_query=True),
+    Route("GET", "/api/v2/graphs/acl-inheritance", pathfinding_endpoints.get_acl_inheritance, P.GRAPH_DB_READ,
+          graph_query=True),
     Route("GET", "/api/v2/available-domains", search_endpoints.get_available_domains, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
     # By the ids the graph gives nodes and edges (Cypher answers carry them).
@@ -435,6 +442,8 @@ def register_routes(router: APIRouter, routes: list[Route] = ROUTES) -> None:
         dependencies = [] if isinstance(route.permission, _Public) else [Depends(_guard(route.permission))]
         if route.audit is not None:
             dependencies.append(Depends(audit_trail(route.audit), scope="function"))
+        if route.graph_query:
+            dependencies.append(Depends(graph_query_slot, scope="function"))
         router.add_api_route(
             route.path, route.endpoint, methods=[route.method], status_code=route.status_code,
             dependencies=dependencies, deprecated=route.deprecated or None, route_class_override=HoundRoute,

@@ -24,6 +24,7 @@ from houndgraph import __version__
 from houndgraph.api import HoundRoute, register_routes
 from houndgraph.auth import passwords
 from houndgraph.auth.cache import AuthCache
+from houndgraph.auth.pace import AddressPace
 from houndgraph.auth.passwords import PasswordPool
 from houndgraph.db import Database, data_error_message, graph_connection, is_query_canceled, work_budget
 from houndgraph.deadline import InFlight, RequestDeadline
@@ -40,6 +41,8 @@ from houndgraph.graph.paths import pair_paths
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.middleware import JSON_BODY_LIMIT, RequestContextMiddleware
 from houndgraph.observability import ObservabilityMiddleware, metrics
+from houndgraph.query_slots import QuerySlots
+from houndgraph.record_writer import RecordWriter
 from houndgraph.rendering import error_body, render_error_bytes
 from houndgraph.settings import Settings
 from houndgraph.ui.serving import mount_ui
@@ -172,6 +175,9 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         prepare_database(settings, db)
         app.state.database = db
         app.state.password_pool = PasswordPool(settings.password_hash_workers)
+        app.state.record_writer = RecordWriter(db.async_engine.url)
+        app.state.address_pace = AddressPace(settings.login_paced_attempt_seconds)
+        app.state.graph_query_slots = QuerySlots(settings.graph_queries_per_user)
         datapipe = app.state.datapipe = Datapipe(settings, db).start()
         warming = asyncio.get_running_loop().create_task(warm_up(db)) if settings.warm_up else None
         # What the process holds once started (modules, the route table, the Cypher parser's tables) stays for
@@ -188,6 +194,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             in_flight.cancel_all()
             await run_in_threadpool(datapipe.stop)
             app.state.password_pool.close()
+            await app.state.record_writer.close()
             await db.dispose()
             if own_database:
                 db.close()

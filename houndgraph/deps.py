@@ -6,6 +6,7 @@ thread pool, a hand-over to another thread and back on every request."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -13,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.db import Database
 from houndgraph.deadline import RequestDeadline
+from houndgraph.record_writer import WRITER_KEY
 from houndgraph.settings import Settings
 
 
@@ -33,10 +35,31 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     All its statements together end by the request's deadline (middleware.py)."""
     database: Database = request.app.state.database
     async with database.session(request_deadline(request)) as session:
+        session.info[WRITER_KEY] = request.app.state.record_writer
         yield session
 
 
+class RequestSessions:
+    """Sessions a handler opens one at a time, for a request that waits on something else between its database
+    work (an identity provider's answer): no connection is held while it waits."""
+
+    def __init__(self, request: Request) -> None:
+        self._request = request
+
+    @asynccontextmanager
+    async def open(self) -> AsyncIterator[AsyncSession]:
+        database: Database = self._request.app.state.database
+        async with database.session(request_deadline(self._request)) as session:
+            session.info[WRITER_KEY] = self._request.app.state.record_writer
+            yield session
+
+
+async def get_sessions(request: Request) -> RequestSessions:
+    return RequestSessions(request)
+
+
 DatabaseDep = Annotated[Database, Depends(get_database)]
+SessionsDep = Annotated[RequestSessions, Depends(get_sessions)]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 # "function" scope: the commit happens before the response is sent, so a failed commit is reported.
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]

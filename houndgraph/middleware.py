@@ -178,7 +178,8 @@ class RequestContextMiddleware:
 
     @staticmethod
     async def _redirect(send: Send, path: str, query: bytes) -> None:
-        location = path.encode("latin-1") + (b"?" + query if query else b"")
+        # Browsers read a backslash as a slash: `/\evil.example` would be `//evil.example`, another site.
+        location = path.replace("\\", "%5C").encode("latin-1") + (b"?" + query if query else b"")
         await send({
             "type": "http.response.start",
             "status": 301,

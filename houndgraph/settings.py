@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, ge=1, le=65535)
     data_dir: Path = Path("./.houndgraph")
     database_url: str | None = None
+    # The URL users reach the service at (https://bloodhound.example.com): single sign-on builds the audience,
+    # assertion consumer and callback URLs it checks from it, never from a request's Host header (which the
+    # sender chooses). Unset, it is http://HOST:PORT, right only when users reach the service directly.
+    public_url: str | None = None
     admin_password: SecretStr | None = None
     secret_key: SecretStr | None = None
     # Upload limits: a single uploaded file, and what a zip may expand to.
@@ -43,11 +47,13 @@ class Settings(BaseSettings):
     # or an end, before the scheduler times it out (status 4).
     client_job_timeout: float = 6 * 3600.0
     # Login throttle, within the window: this many failures for one account from one address answer 429 to
-    # that address; this many from one address, whatever the accounts; and once an account has this many
-    # from all addresses, every address that has failed on it waits too. An address without failures on
-    # the account (its owner's) is never refused.
+    # that address; once an account has `login_max_failures_per_account` from all addresses, every address that
+    # has failed on it waits too. An address with `login_max_failures_per_address` failures, whatever the
+    # accounts, is paced: one attempt per `login_paced_attempt_seconds` (a rate, not a lock-out: many people
+    # may share it). An address without failures on the account (its owner's) is never refused for long.
     login_max_failures: int = 5
     login_max_failures_per_address: int = 50
+    login_paced_attempt_seconds: float = Field(default=1.0, gt=0, le=60)
     login_max_failures_per_account: int = 50
     login_failure_window_seconds: int = 300
     # argon2id cost of new password digests: argon2's RFC 9106 low-memory profile. Tests lower it; a digest
@@ -59,6 +65,10 @@ class Settings(BaseSettings):
     # Worker processes of `houndgraph serve` sharing its port: one per core, as requests are CPU-bound
     # Python and one process uses one core.
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
+    # Graph queries (Cypher, path finding, search) one user may run at once in each process; more answer 429.
+    # Each holds a database connection while it runs, and a process has thirty: eight leave twenty-two for
+    # everyone else (an automation sharing one account may send several at once).
+    graph_queries_per_user: int = Field(default=8, ge=1)
     # Seconds of work a request may do, its database work included. `Prefer: wait=N` may only lower it;
     # raising it is for the administrator who runs the service, here.
     request_timeout_seconds: int = Field(default=30, ge=1)
@@ -78,6 +88,12 @@ class Settings(BaseSettings):
     # the signature's hour. See the README.
     accept_path_only_signatures: bool = False
     _signing_key: bytes | None = PrivateAttr(default=None)
+
+    def public_base_url(self) -> str:
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        host = "localhost" if self.host in ("0.0.0.0", "::", "") else self.host  # noqa: S104 - a wildcard bind
+        return f"http://{f'[{host}]' if ':' in host else host}:{self.port}"
 
     @property
     def uploads_dir(self) -> Path:

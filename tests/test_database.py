@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 import tempfile
@@ -120,3 +121,36 @@ def test_a_start_opens_the_database_when_embedded_postgres_cannot_restart(monkey
         assert row == ("16384", False)
     else:
         assert row == ("16384", True)
+
+
+WITHOUT_OS_USER = """set -e
+cp -a /etc/. "$1"
+for table in passwd group shadow gshadow; do sed -i "/^$2:/d" "$1/$table"; done
+mount --bind "$1" /etc
+shift 2
+exec "$@"
+"""
+
+
+def test_processes_starting_the_embedded_database_together_on_a_new_machine_all_start() -> None:
+    # Run as root, the embedded server runs as an OS user made on its first start. A new machine is made here
+    # as a private mount namespace whose /etc is a copy without that user, so the test does not depend on
+    # whether this machine ever made it; as another user, nothing is made and the starts must still all succeed.
+    from houndgraph.embedded_os_user import EMBEDDED_OS_USER
+
+    processes = 4
+    with tempfile.TemporaryDirectory(prefix="hg-race-", dir="/tmp") as root:
+        program = [sys.executable, "-m", "tests.embedded_start_race", root, str(processes)]
+        if os.geteuid() == 0:
+            etc = Path(root) / "etc"
+            etc.mkdir()
+            program = ["unshare", "--mount", "--propagation", "private", "sh", "-c", WITHOUT_OS_USER, "sh",
+                       str(etc), EMBEDDED_OS_USER, *program]
+        done = subprocess.run(program, capture_output=True, text=True, timeout=240,
+                              cwd=Path(__file__).resolve().parent.parent)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert sorted(done.stdout.split("\n")[:processes]) == [f"{index} ok" for index in range(processes)]
+        if os.geteuid() == 0:
+            entries = [line for line in (etc / "passwd").read_text().splitlines()
+                       if line.split(":")[0] == EMBEDDED_OS_USER]
+            assert len(entries) == 1

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import http.client
+
 import httpx
 import pytest
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
 from tests.auth.signing import signed_headers
-from tests.conftest import another_server
+from tests.conftest import LiveServer, another_server
 from tests.factories import unique
 from tests.user.helpers import assert_error
 
@@ -25,6 +27,9 @@ def raw_get(client: httpx.Client, raw_path: str, follow_redirects: bool = False)
     ("/api/v2//self", "/api/v2/self"),
     ("//api/v2/tokens?sort_by=name", "/api/v2/tokens?sort_by=name"),
     ("/api/v2//saved-queries/", "/api/v2/saved-queries/"),
+    # A browser reads `/\evil.example` as `//evil.example`, another site: the backslash stays a path character.
+    ("//\\evil.example", "/%5Cevil.example"),
+    ("//\\/evil.example/", "/%5C/evil.example/"),
 ])
 def test_unclean_paths_redirect_permanently_to_the_cleaned_path(admin: httpx.Client, sent: str,
                                                                  location: str) -> None:
@@ -99,3 +104,14 @@ def test_a_path_only_signature_is_accepted_when_enabled(admin: httpx.Client, ser
         assert other.get(full, headers=signed_headers(token["id"], token["key"], "GET", full)).status_code == 200
         forged = signed_headers(token["id"], token["key"], "GET", "/api/v2/other")
         assert other.get("/api/v2/tokens?sort_by=name", headers=forged).status_code == 401
+
+
+def test_a_dot_and_backslash_path_does_not_redirect_off_site(live_server: LiveServer) -> None:
+    # Sent byte for byte (httpx drops the dot segment itself): `Location: /\evil.example` took browsers away.
+    connection = http.client.HTTPConnection("127.0.0.1", live_server.settings.port, timeout=30)
+    try:
+        connection.request("GET", "/./\\evil.example")
+        response = connection.getresponse()
+        assert response.status == 301 and response.getheader("Location") == "/%5Cevil.example"
+    finally:
+        connection.close()

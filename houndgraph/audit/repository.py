@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func, insert, select
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.audit.schemas import AuditLogQuery
 from houndgraph.kit.filters import where
 from houndgraph.kit.sorting import order_by
 from houndgraph.models import AuditLog
+from houndgraph.record_writer import write_apart
 
 
 def _values(actor_id: uuid.UUID | None, actor_name: str, action: str, status: str, commit_id: uuid.UUID,
@@ -27,11 +28,8 @@ async def add(session: AsyncSession, **entry: Any) -> None:
 
 
 async def add_now(session: AsyncSession, **entry: Any) -> None:
-    """In a transaction of its own, committed at once: kept even when the caller's rolls back."""
-    engine = session.bind
-    assert isinstance(engine, AsyncEngine), "request sessions are bound to the async engine"
-    async with engine.begin() as connection:
-        await connection.execute(insert(AuditLog).values(_values(**entry)))
+    """Committed apart from the caller's transaction, before this returns: kept even when the caller's rolls back."""
+    await write_apart(session, insert(AuditLog).values(_values(**entry)))
 
 
 _COLUMNS: dict[str, Any] = {name: getattr(AuditLog, name) for name in (

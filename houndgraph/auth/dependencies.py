@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tempfile
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
@@ -14,11 +14,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from houndgraph.auth import service
 from houndgraph.auth.cache import AuthCache
 from houndgraph.auth.context import AuthContext
+from houndgraph.auth.pace import AddressPace
 from houndgraph.auth.passwords import PasswordPool
 from houndgraph.auth.permissions import P
 from houndgraph.db import cache_generation
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.errors import NOT_AUTHENTICATED, NOT_AUTHORIZED, BadRequest, Forbidden, NotFound, Unauthorized
+from houndgraph.query_slots import QuerySlots
 from houndgraph.settings import Settings
 
 T = TypeVar("T")
@@ -125,7 +127,19 @@ async def client_address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
+async def address_pace(request: Request) -> AddressPace:
+    return request.app.state.address_pace
+
+
+async def graph_query_slot(request: Request, auth: CurrentAuth) -> AsyncIterator[None]:
+    """One of the caller's graph-query slots for the request's duration (429 when they are all taken)."""
+    slots: QuerySlots = request.app.state.graph_query_slots
+    with slots.take(auth.user_id):
+        yield
+
+
 PasswordPoolDep = Annotated[PasswordPool, Depends(password_pool)]
+AddressPaceDep = Annotated[AddressPace, Depends(address_pace)]
 ClientAddress = Annotated[str, Depends(client_address)]
 
 

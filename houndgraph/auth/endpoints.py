@@ -3,7 +3,7 @@ from __future__ import annotations
 from fastapi import Request, Response
 
 from houndgraph.auth import service
-from houndgraph.auth.dependencies import ClientAddress, CurrentAuth, PasswordPoolDep, auth_cache
+from houndgraph.auth.dependencies import AddressPaceDep, ClientAddress, CurrentAuth, PasswordPoolDep, auth_cache
 from houndgraph.auth.schemas import LoginRequest, LoginResponse
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.kit.answers import answers_nothing
@@ -12,10 +12,11 @@ from houndgraph.user.schemas import UserView
 
 
 async def login(body: LoginRequest, request: Request, session: SessionDep, settings: SettingsDep,
-                passwords: PasswordPoolDep, address: ClientAddress) -> DataEnvelope[LoginResponse]:
+                passwords: PasswordPoolDep, pace: AddressPaceDep,
+                address: ClientAddress) -> DataEnvelope[LoginResponse]:
     attempt = service.LoginAttempt(body.username, body.secret, address, getattr(request.state, "request_id", None),
                                    body.otp)
-    result = await service.login(session, settings, passwords, attempt)
+    result = await service.login(session, settings, passwords, pace, attempt)
     return DataEnvelope(data=LoginResponse(user_id=result.user_id, auth_expired=result.auth_expired,
                                            session_token=result.session_token))
 

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
 from houndgraph.models import AuthSecret, AuthToken, Client, LoginFailure, Role, User, UserSession
+from houndgraph.record_writer import write_apart
 
 
 async def user_by_principal(session: AsyncSession, principal_name: str) -> User | None:
@@ -84,12 +85,9 @@ async def recent_failures(session: AsyncSession, username: str, address: str, si
 
 
 async def record_failure(session: AsyncSession, username: str, address: str) -> None:
-    """Written in a transaction of its own: the request's transaction is rolled back with the 401 that
-    follows a failed login, and the throttle would never see the failure."""
-    engine = session.bind
-    assert isinstance(engine, AsyncEngine), "request sessions are bound to the async engine"
-    async with engine.begin() as connection:
-        await connection.execute(insert(LoginFailure).values(username=username.lower(), client_address=address))
+    """Committed apart from the request's transaction, which is rolled back with the 401 that follows a failed
+    login (the throttle would never see the failure)."""
+    await write_apart(session, insert(LoginFailure).values(username=username.lower(), client_address=address))
 
 
 async def clear_failures(session: AsyncSession, username: str, address: str) -> None:

@@ -20,6 +20,7 @@ from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth import repository
 from houndgraph.auth.cache import AuthCache, BearerClaims, KnownSession, KnownToken
 from houndgraph.auth.context import AuthContext
+from houndgraph.auth.pace import AddressPace
 from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
 from houndgraph.db import cache_generation
@@ -54,22 +55,26 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-async def login(session: AsyncSession, settings: Settings, passwords: PasswordPool,
+async def login(session: AsyncSession, settings: Settings, passwords: PasswordPool, pace: AddressPace,
                 attempt: LoginAttempt) -> LoginResult:
     """Check a password login, as slow for an unknown user as for a known one.
 
-    Throttled per (account, address), per address and, for addresses that failed on it, per account: a
-    flooding client gets 429 while the account's owner still logs in from elsewhere. Every failure is
-    recorded for the throttle and in the audit log."""
+    Throttled per (account, address) and, for addresses that failed on it, per account: a flooding client
+    gets 429 while the account's owner still logs in from elsewhere. An address with many failures whatever
+    the accounts is paced (`AddressPace`). Every failure is recorded for the throttle and in the audit log."""
     now = _now()
     window_start = now - timedelta(seconds=settings.login_failure_window_seconds)
     failures = await repository.recent_failures(session, attempt.username, attempt.address, window_start)
     if (failures.account_from_address >= settings.login_max_failures
-            or failures.from_address >= settings.login_max_failures_per_address
             or (failures.account >= settings.login_max_failures_per_account and failures.account_from_address)):
         throttled = _throttled(settings)
         await _audit_failure(session, attempt, "throttled", throttled)
         raise throttled
+    if failures.from_address >= settings.login_max_failures_per_address and (wait := pace.wait_for(attempt.address)):
+        paced = TooManyRequests("too many failed login attempts from this address; try again shortly",
+                                headers={"Retry-After": str(wait)})
+        await _audit_failure(session, attempt, "paced", paced)
+        raise paced
     user = await repository.user_by_principal(session, attempt.username)
     secret_row = await repository.secret_for(session, user.id) if user is not None else None
     try:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 import psycopg
 
 from houndgraph.client_job import scheduler_repository as repo
-from houndgraph.event.recurrence import RecurrenceError, parse
+from houndgraph.event.recurrence import RecurrenceError, next_occurrence
 from houndgraph.models.ingest_job import JobStatus
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ def schedule_due_events(conn: psycopg.Connection) -> int:
         for event in repo.due_events(conn):
             made += repo.add_scheduled_job(conn, event)
             try:
-                next_run = parse(event.rrule).next_after(max(now, event.due_at))
+                next_run = next_occurrence(event.rrule, max(now, event.due_at))
             except RecurrenceError:
                 log.exception("event %s has a rule the scheduler cannot follow; it is not scheduled again",
                               event.id)

@@ -94,7 +94,8 @@ PARAMETERS: dict[ParameterKey, ParameterSpec] = {
             ParameterKey.PASSWORD_EXPIRATION_WINDOW, "Local Auth Password Expiry Window",
             "This configuration parameter sets the local auth password expiry window for users that have valid "
             "auth secrets. Values for this configuration must follow the duration specification of ISO-8601.",
-            {"duration": Duration(minimum="P1D")}, {"duration": "P90D"}, True,
+            # At most ten years: longer is no expiry in practice, and far enough out overflows the date type.
+            {"duration": Duration(minimum="P1D", maximum="P3650D")}, {"duration": "P90D"}, True,
         ),
         ParameterSpec(
             ParameterKey.NEO4J_CONFIGURATION, "Neo4j Configuration Parameters",

@@ -10,11 +10,19 @@ taken once, at its first instance.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from dateutil import rrule as dateutil_rrule
 from dateutil import tz
+
+# How long the search for a rule's next occurrence may take. dateutil steps through every occurrence from
+# DTSTART (one in year 1 with FREQ=HOURLY has seventeen million before today), and one that never occurs
+# (BYMONTH=2;BYMONTHDAY=31) is looked for until the year 9999; a usual rule takes milliseconds.
+SEARCH_SECONDS = 2.0
 
 # Collectors run for minutes to hours: a rule firing more often than hourly would queue jobs faster than
 # any client could run them.
@@ -35,10 +43,11 @@ class Recurrence:
 
     def next_after(self, moment: datetime, *, inclusive: bool = False) -> datetime | None:
         """The first occurrence at or after (`inclusive`) or strictly after `moment`, in UTC; None when the
-        rule has none left (COUNT or UNTIL reached)."""
+        rule has none left (COUNT or UNTIL reached). Unbounded work: see `next_occurrence`."""
         local = moment.astimezone(self.zone)
         if self.naive:
             local = local.replace(tzinfo=None)
+
         # Wall-clock stepping: look from a little earlier, since a skipped (imaginary) time moves forward.
         candidate = self.rule.after(local - timedelta(hours=3), inc=True)
         while candidate is not None:
@@ -88,3 +97,44 @@ def _unknown_zone(normalized: str) -> bool:
             name = line.split(":", 1)[0].split("TZID=", 1)[1].split(";", 1)[0]
             return tz.gettz(name) is None
     return False
+
+
+
+def next_occurrence(text: str, moment: datetime, *, inclusive: bool = False,
+                    seconds: float = SEARCH_SECONDS) -> datetime | None:
+    """`parse(text).next_after(...)` computed by a child Python that is killed after `seconds`: the search is
+    pure Python that cannot be interrupted, and it must neither hold the event loop (nor the GIL) nor run on
+    without end. The rule is parsed here first, so a malformed one costs no process. RecurrenceError when the
+    rule is refused or its search takes too long."""
+    parse(text)
+    question = json.dumps({"rule": text, "moment": moment.isoformat(), "inclusive": inclusive})
+    child = subprocess.Popen([sys.executable, "-c", SEARCH_PROGRAM], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True)
+    try:
+        answer, _ = child.communicate(question, timeout=max(seconds, 0.0))
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        raise RecurrenceError(f"its next occurrence could not be found within {seconds:.3g} seconds") from None
+    try:
+        found = json.loads(answer)
+    except ValueError:
+        raise RecurrenceError("its next occurrence could not be computed") from None
+    if found["error"]:
+        raise RecurrenceError(found["error"])
+    return datetime.fromisoformat(found["next"]) if found["next"] else None
+
+
+SEARCH_PROGRAM = "from houndgraph.event.recurrence import answer_search; answer_search()"
+
+
+def answer_search() -> None:
+    """The child's side of `next_occurrence`: the question on stdin, the answer on stdout."""
+    question = json.load(sys.stdin)
+    try:
+        found = parse(question["rule"]).next_after(datetime.fromisoformat(question["moment"]),
+                                                   inclusive=question["inclusive"])
+        answer = {"error": "", "next": found.isoformat() if found else None}
+    except RecurrenceError as error:
+        answer = {"error": str(error), "next": None}
+    json.dump(answer, sys.stdout)

@@ -3,6 +3,7 @@ which ad-hoc jobs share (reference/behaviour.md §4)."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -11,9 +12,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.db import remaining_seconds
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.event import repository
-from houndgraph.event.recurrence import RecurrenceError, parse
+from houndgraph.event.recurrence import SEARCH_SECONDS, RecurrenceError, next_occurrence, parse
 from houndgraph.event.schemas import CollectionRequest, DomainDetails, EventRequest, EventView, OUDetails
 from houndgraph.kit.filters import Filter
 from houndgraph.kit.pagination import Page
@@ -119,17 +121,24 @@ def _domain_views(found: dict[str, dict[str, Any]], domains: Sequence[str], hydr
     return views
 
 
-def next_run(rrule: str, after: datetime) -> datetime | None:
-    """The rule's first occurrence at or after `after`; 400 for a rule a schedule cannot follow."""
+async def next_run(session: AsyncSession, rrule: str, after: datetime) -> datetime | None:
+    """The rule's first occurrence at or after `after`; 400 for a rule a schedule cannot follow. The search runs
+    apart from the event loop, and ends by the request's deadline."""
     try:
-        return parse(rrule).next_after(after, inclusive=True)
+        parse(rrule)
+        seconds = min(SEARCH_SECONDS, remaining_seconds(session))
+        return await asyncio.to_thread(next_occurrence, rrule, after, inclusive=True, seconds=seconds)
     except RecurrenceError as error:
         raise BadRequest(INVALID_RRULE.format(reason=error)) from None
 
 
 async def _apply(session: AsyncSession, event: ClientEvent, request: EventRequest) -> None:
-    event.next_scheduled_at = next_run(request.rrule, utcnow())
+    try:
+        parse(request.rrule)
+    except RecurrenceError as error:
+        raise BadRequest(INVALID_RRULE.format(reason=error)) from None
     ous, domains = await check_collection(session, request)
+    event.next_scheduled_at = await next_run(session, request.rrule, utcnow())
     event.rrule = request.rrule.strip()
     for flag in SCOPE_FLAGS:
         setattr(event, flag, getattr(request, flag))

@@ -24,8 +24,10 @@ class StoredUpload:
 
 
 def _open_new(path: Path) -> BinaryIO:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path.open("xb")
+    """Readable by the service's user alone while it waits for the datapipe: collected data names every account,
+    session and ACL of a domain."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "xb")
 
 
 def _sync_and_publish(handle: BinaryIO, partial: Path, final: Path) -> None:

@@ -26,6 +26,7 @@ from houndgraph.models.oidc_provider import OIDCProvider as OIDCProvider
 from houndgraph.models.parameter import Parameter
 from houndgraph.models.purge_request import PurgeRequest as PurgeRequest
 from houndgraph.models.role import Permission, Role, roles_permissions
+from houndgraph.models.saml_assertion_use import SAMLAssertionUse as SAMLAssertionUse
 from houndgraph.models.saml_provider import SAMLProvider
 from houndgraph.models.saved_query import SavedQuery
 from houndgraph.models.saved_query_permission import SavedQueryPermission

@@ -3,7 +3,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from houndgraph.models.base import Base, Timestamps
@@ -26,3 +26,5 @@ class AuthSecret(Timestamps, Base):
     # RFC 6238 one-time passwords: the shared secret once enrolled, asked for at login once activated.
     totp_secret: Mapped[str | None] = mapped_column(Text, nullable=True)
     totp_activated: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False, server_default="false")
+    # The time step (30 s) of the last one-time code accepted at login: a code is good once, and no older one after.
+    totp_last_step: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

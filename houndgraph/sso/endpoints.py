@@ -7,7 +7,7 @@ from fastapi import Depends, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from houndgraph.auth.dependencies import CurrentAuth
-from houndgraph.deps import SessionDep, SettingsDep
+from houndgraph.deps import SessionDep, SessionsDep, SettingsDep
 from houndgraph.errors import BadRequest, ServiceError
 from houndgraph.kit.answers import answers_file, answers_page_or_redirect, redirects
 from houndgraph.kit.envelopes import DataEnvelope
@@ -37,7 +37,8 @@ SUCCESSOR_LIST = "/api/v2/sso-providers"
 
 
 def _base_url(request: Request) -> str:
-    """Scheme and host as the caller reached us (uvicorn applies X-Forwarded-* from trusted proxies)."""
+    """Scheme and host as the caller reached us (uvicorn applies X-Forwarded-* from trusted proxies): for the
+    URLs shown to an administrator. Sign-in checks what it receives against `Settings.public_base_url`."""
     return f"{request.url.scheme}://{request.url.netloc}"
 
 
@@ -184,14 +185,17 @@ def _sign_in_failed(error: ServiceError) -> Response:
 
 @answers_page_or_redirect(page="SAML: a page that posts the authentication request to the identity provider.",
                           redirect="OIDC: the provider's authorization endpoint; on failure, the UI naming the error.")
-async def sso_login(slug: str, request: Request, session: SessionDep, settings: SettingsDep) -> Response:
+async def sso_login(slug: str, request: Request, sessions: SessionsDep, settings: SettingsDep) -> Response:
     """SAML: a page posting the authentication request to the IdP. OIDC: a redirect to its authorization
-    endpoint, with the pending state in a cookie."""
-    provider = await service.by_any_slug(session, slug)
+    endpoint, with the pending state in a cookie (the provider is asked holding no database connection)."""
+    async with sessions.open() as session:
+        provider = await service.by_any_slug(session, slug)
     if provider.oidc_provider is None:
-        return HTMLResponse(service.saml_login_page(provider, _base_url(request)))
+        page, headers = service.saml_login_page(provider, settings.public_base_url())
+        return HTMLResponse(page, headers=headers)
     try:
-        location, state_cookie = await service.oidc_start(session, settings, slug, _base_url(request))
+        location, state_cookie = await service.oidc_start(settings, provider, provider.oidc_provider,
+                                                          settings.public_base_url())
     except ServiceError as error:
         return _sign_in_failed(error)
     redirect = RedirectResponse(location, status_code=302)
@@ -208,7 +212,7 @@ async def saml_callback(slug: str, request: Request, session: SessionDep, settin
         saml_response = form.get("SAMLResponse")
         if not isinstance(saml_response, str) or not saml_response:
             raise BadRequest('form is missing "SAMLResponse" parameter')
-        token = await service.saml_sign_in(session, settings, slug, saml_response, _base_url(request))
+        token = await service.saml_sign_in(session, settings, slug, saml_response, settings.public_base_url())
     except ServiceError as error:
         return _sign_in_failed(error)
     finally:
@@ -217,14 +221,14 @@ async def saml_callback(slug: str, request: Request, session: SessionDep, settin
 
 
 @redirects("The UI, signed in (the session token in the `token` cookie) or naming the error.")
-async def oidc_callback(slug: str, request: Request, session: SessionDep, settings: SettingsDep,
+async def oidc_callback(slug: str, request: Request, sessions: SessionsDep, settings: SettingsDep,
                         code: str = "", state: str = "") -> Response:
     """Where the OIDC provider sends the browser back with an authorization code."""
     try:
         if not code or not state:
             raise BadRequest("OIDC callback is missing its code or state")
-        token = await service.oidc_sign_in(session, settings, slug, code, state,
-                                           request.cookies.get(oidc_login.STATE_COOKIE), _base_url(request))
+        token = await service.oidc_sign_in(sessions, settings, slug, code, state,
+                                           request.cookies.get(oidc_login.STATE_COOKIE), settings.public_base_url())
     except ServiceError as error:
         return _sign_in_failed(error)
     return _signed_in(request, token)

@@ -8,6 +8,7 @@ external, is larger than 10 MiB, is not XML, or is XML but not SAML metadata.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element, ParseError, SubElement, tostring
 
 import defusedxml.ElementTree as SafeET
@@ -32,6 +33,16 @@ class IdentityProviderMetadata:
     # The service-provider ACS URL, when the document also describes a service provider (some IdPs export
     # metadata with both); it tells which of our URL layouts the IdP was configured with.
     acs_post_url: str | None
+
+
+def is_web_url(value: str) -> bool:
+    """An absolute http(s) URL: what a browser may be sent to from a provider's metadata (a `javascript:` or
+    `data:` location would run in our origin's page)."""
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
 
 
 def _refuse(problem: str) -> BadRequest:
@@ -95,6 +106,9 @@ def parse_identity_provider(data: bytes) -> IdentityProviderMetadata:
     sso_url = _post_location(entity, "IDPSSODescriptor", "SingleSignOnService")
     if sso_url is None:
         raise BadRequest(NO_POST_SSO)
+    if not is_web_url(sso_url.strip()):
+        raise _refuse(f"the SingleSignOnService location {sso_url[:200]!r} is not an http(s) URL")
+    sso_url = sso_url.strip()
     return IdentityProviderMetadata(entity_id, sso_url,
                                     _post_location(entity, "SPSSODescriptor", "AssertionConsumerService"))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -18,7 +19,11 @@ import httpx
 import jwt
 
 from houndgraph.errors import BadRequest
+from houndgraph.sso.metadata import is_web_url
 
+log = logging.getLogger(__name__)
+
+DISCOVERY_FAILED = "OIDC provider discovery failed"
 STATE_COOKIE = "oidc_state"
 STATE_LIFETIME = timedelta(minutes=10)
 SCOPES = "openid profile email"
@@ -41,14 +46,23 @@ class Identity:
 
 
 async def discover(issuer: str) -> Discovery:
+    """The provider's endpoints. A failure says no more than that it failed: the kind of error (refused,
+    timed out, not JSON) would tell whoever may name an issuer which ports answer where the service runs."""
     url = f"{issuer.rstrip('/')}/.well-known/openid-configuration"
     try:
         async with httpx.AsyncClient(timeout=TIMEOUT) as http:
             document = (await http.get(url)).raise_for_status().json()
-        return Discovery(document["issuer"], document["authorization_endpoint"], document["token_endpoint"],
-                         document["jwks_uri"])
-    except (httpx.HTTPError, KeyError, ValueError) as error:
-        raise BadRequest(f"OIDC provider discovery failed: {type(error).__name__}") from None
+        discovery = Discovery(document["issuer"], document["authorization_endpoint"], document["token_endpoint"],
+                              document["jwks_uri"])
+    except (httpx.HTTPError, KeyError, TypeError, ValueError) as error:
+        log.info("OIDC discovery at %s failed: %s", url, type(error).__name__)
+        raise BadRequest(DISCOVERY_FAILED) from None
+    endpoints = (discovery.authorization_endpoint, discovery.token_endpoint, discovery.jwks_uri)
+    if not all(isinstance(endpoint, str) and is_web_url(endpoint) for endpoint in endpoints):
+        # The browser is sent to the authorization endpoint: a `javascript:` one would run in our origin.
+        log.info("OIDC discovery at %s names an endpoint that is not an http(s) URL", url)
+        raise BadRequest(DISCOVERY_FAILED)
+    return discovery
 
 
 def start(discovery: Discovery, client_id: str, redirect_uri: str, slug: str, signing_key: bytes
@@ -95,4 +109,7 @@ async def finish(discovery: Discovery, client_id: str, redirect_uri: str, slug: 
     principal = claims.get("email")
     if not isinstance(principal, str) or not principal:
         raise BadRequest("OIDC ID token does not name the user")
+    # The e-mail address names the account: one the provider says it has not verified could be anyone's.
+    if "email_verified" in claims and claims["email_verified"] not in (True, "true"):
+        raise BadRequest("OIDC ID token names an e-mail address the provider has not verified")
     return Identity(principal, claims.get("given_name"), claims.get("family_name"))

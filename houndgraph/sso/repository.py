@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, delete, func, select
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.models import Role, SAMLProvider, SSOProvider, User, UserSession
+from houndgraph.models import Role, SAMLAssertionUse, SAMLProvider, SSOProvider, User, UserSession
 
 # The reference's session auth provider numbers (secret 0, SAML 1, OIDC 2).
 SESSION_AUTH_PROVIDER_SAML = 1
@@ -84,3 +86,11 @@ async def add_user(session: AsyncSession, user: User) -> User:
     session.add(user)
     await session.flush()
     return user
+
+
+async def claim_assertion(session: AsyncSession, assertion_id: str, expires_at: datetime) -> bool:
+    """Record that this assertion signed someone in; False when it already had (a replay). Expired records go."""
+    await session.execute(delete(SAMLAssertionUse).where(SAMLAssertionUse.expires_at < func.now()))
+    claimed = await session.execute(insert(SAMLAssertionUse).values(assertion_id=assertion_id, expires_at=expires_at)
+                                    .on_conflict_do_nothing().returning(SAMLAssertionUse.assertion_id))
+    return claimed.first() is not None

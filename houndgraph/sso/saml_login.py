@@ -39,15 +39,29 @@ SURNAME = "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname"
 ROLE = "http://schemas.microsoft.com/ws/2008/06/identity/claims/role"
 
 
+# How long a used assertion is remembered when it names no end of its own validity.
+DEFAULT_ASSERTION_LIFETIME = timedelta(hours=1)
+
+
 @dataclass(frozen=True)
 class SignedAssertion:
     principal: str
     attributes: dict[str, list[str]]
+    # Its ID and the end of its validity: used once, it is refused until then.
+    assertion_id: str
+    valid_until: datetime
 
 
-def authn_request_form(idp_sso_url: str, urls: ServiceProviderURLs, relay_state: str = "") -> str:
+def login_page_headers(script_nonce: str) -> dict[str, str]:
+    """The page runs its one script and nothing else, and is never framed."""
+    return {"Content-Security-Policy": f"default-src 'none'; script-src 'nonce-{script_nonce}'; base-uri 'none'; "
+                                       "frame-ancestors 'none'",
+            "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
+
+
+def authn_request_form(idp_sso_url: str, urls: ServiceProviderURLs, script_nonce: str, relay_state: str = "") -> str:
     """An HTML page that posts an AuthnRequest to the provider (HTTP-POST binding, the one its metadata
-    is required to offer)."""
+    is required to offer). Its one script carries `script_nonce`, the only script its CSP lets run."""
     request = (
         f'<samlp:AuthnRequest xmlns:samlp="{SAMLP}" xmlns:saml="{SAML}" ID="_{uuid.uuid4().hex}" Version="2.0" '
         f'IssueInstant="{datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}" Destination="{html.escape(idp_sso_url)}" '
@@ -55,11 +69,12 @@ def authn_request_form(idp_sso_url: str, urls: ServiceProviderURLs, relay_state:
         f'ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST">'
         f"<saml:Issuer>{html.escape(urls.issuer)}</saml:Issuer></samlp:AuthnRequest>")
     encoded = base64.b64encode(request.encode()).decode()
-    return ("<!DOCTYPE html><html><body onload=\"document.forms[0].submit()\">"
+    return ("<!DOCTYPE html><html><body>"
             f'<form method="post" action="{html.escape(idp_sso_url)}">'
             f'<input type="hidden" name="SAMLRequest" value="{encoded}">'
             f'<input type="hidden" name="RelayState" value="{html.escape(relay_state)}">'
-            "<noscript><button type=\"submit\">Continue</button></noscript></form></body></html>")
+            "<noscript><button type=\"submit\">Continue</button></noscript></form>"
+            f'<script nonce="{script_nonce}">document.forms[0].submit()</script></body></html>')
 
 
 def signing_certificates(metadata_xml: bytes) -> list[str]:
@@ -137,6 +152,10 @@ def verify_response(saml_response: str, *, metadata_xml: bytes, idp_entity_id: s
     if conditions is None:
         raise BadRequest("SAML assertion has no conditions")
     _check_window(conditions.get("NotBefore"), conditions.get("NotOnOrAfter"), now)
+    assertion_id = (assertion.get("ID") or "").strip()
+    if not assertion_id:
+        raise BadRequest("SAML assertion has no ID")
+    ends = [_time(conditions.get("NotOnOrAfter"))]
     audiences = [a.text.strip() for a in conditions.iter(f"{{{SAML}}}Audience") if a.text]
     if urls.issuer not in audiences:
         raise BadRequest("SAML assertion is meant for another service provider")
@@ -144,11 +163,13 @@ def verify_response(saml_response: str, *, metadata_xml: bytes, idp_entity_id: s
         if confirmation.get("Recipient") not in (None, urls.acs):
             raise BadRequest("SAML assertion is meant for another service provider")
         _check_window(None, confirmation.get("NotOnOrAfter"), now)
+        ends.append(_time(confirmation.get("NotOnOrAfter")))
+    valid_until = max((end for end in ends if end is not None), default=now + DEFAULT_ASSERTION_LIFETIME) + CLOCK_SKEW
     attributes: dict[str, list[str]] = {}
     for attribute in assertion.iter(f"{{{SAML}}}Attribute"):
         values = [(v.text or "").strip() for v in attribute.findall(f"{{{SAML}}}AttributeValue")]
         attributes.setdefault(attribute.get("Name") or "", []).extend(v for v in values if v)
     for name in principal_attributes or DEFAULT_PRINCIPAL_ATTRIBUTES:
         if attributes.get(name):
-            return SignedAssertion(attributes[name][0], attributes)
+            return SignedAssertion(attributes[name][0], attributes, assertion_id, valid_until)
     raise BadRequest("SAML assertion does not name the user")

@@ -4,6 +4,7 @@ their auto-provisioning settings, and the service-provider URLs derived from the
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -14,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth import service as auth_service
 from houndgraph.auth.context import AuthContext
+from houndgraph.deps import RequestSessions
 from houndgraph.errors import BadRequest, Conflict, Forbidden, NotFound
 from houndgraph.kit.filters import (
     ORDERED_PREDICATES,
@@ -31,7 +33,7 @@ from houndgraph.models.sso_provider import SSO_TYPE_OIDC, SSO_TYPE_SAML
 from houndgraph.settings import Settings
 from houndgraph.sso import oidc_login, repository, saml_login
 from houndgraph.sso.forms import FIELD_DEFAULT_ROLE
-from houndgraph.sso.metadata import ServiceProviderURLs, parse_identity_provider
+from houndgraph.sso.metadata import ServiceProviderURLs, is_web_url, parse_identity_provider
 from houndgraph.sso.schemas import AutoProvisionConfig, OIDCProviderCreate
 
 NAME_TAKEN = "sso provider name must be unique"
@@ -213,12 +215,17 @@ async def delete(session: AsyncSession, auth: AuthContext, provider_id: int) -> 
     return users
 
 
-def saml_login_page(provider: SSOProvider, base_url: str) -> str:
-    """The page that sends the browser on to the identity provider with an authentication request."""
+def saml_login_page(provider: SSOProvider, base_url: str) -> tuple[str, dict[str, str]]:
+    """The page that sends the browser on to the identity provider with an authentication request, and its
+    headers. A stored location that is not http(s) (accepted before metadata was checked for it) is refused."""
     if provider.saml_provider is None:
         raise NotFound()
+    if not is_web_url(provider.saml_provider.single_sign_on_uri):
+        raise BadRequest("the identity provider's sign-on location is not an http(s) URL")
     urls = service_provider_urls(base_url, provider)
-    return saml_login.authn_request_form(provider.saml_provider.single_sign_on_uri, urls)
+    nonce = secrets.token_urlsafe(16)
+    return (saml_login.authn_request_form(provider.saml_provider.single_sign_on_uri, urls, nonce),
+            saml_login.login_page_headers(nonce))
 
 
 async def saml_sign_in(session: AsyncSession, settings: Settings, slug: str, saml_response: str,
@@ -231,6 +238,8 @@ async def saml_sign_in(session: AsyncSession, settings: Settings, slug: str, sam
         saml_response, metadata_xml=saml.metadata_xml, idp_entity_id=saml.issuer_uri,
         urls=service_provider_urls(base_url, provider),
         principal_attributes=list(saml.principal_attribute_mappings or []))
+    if not await repository.claim_assertion(session, assertion.assertion_id, assertion.valid_until):
+        raise BadRequest("SAML assertion was already used")
     claims = assertion.attributes
     return await _session_for(session, settings, provider, assertion.principal,
                               claims.get(saml_login.GIVEN_NAME, [None])[0], claims.get(saml_login.SURNAME, [None])[0],
@@ -248,7 +257,7 @@ async def create_oidc(session: AsyncSession, data: OIDCProviderCreate) -> SSOPro
     return await _store(session, provider, new=True)
 
 
-async def _oidc(session: AsyncSession, slug: str) -> tuple[SSOProvider, OIDCProvider]:
+async def oidc_provider(session: AsyncSession, slug: str) -> tuple[SSOProvider, OIDCProvider]:
     provider = await repository.by_slug(session, slug)
     if provider is None or provider.oidc_provider is None:
         raise NotFound()
@@ -259,22 +268,25 @@ def oidc_callback_url(base_url: str, provider: SSOProvider) -> str:
     return f"{base_url.rstrip('/')}{ROOT_PATHS[ROOT_URI_VERSION_CURRENT]}/{quote(provider.slug, safe='')}/callback"
 
 
-async def oidc_start(session: AsyncSession, settings: Settings, slug: str, base_url: str) -> tuple[str, str]:
-    """(where to send the browser, the state cookie to set)."""
-    provider, oidc = await _oidc(session, slug)
+async def oidc_start(settings: Settings, provider: SSOProvider, oidc: OIDCProvider, base_url: str
+                     ) -> tuple[str, str]:
+    """(where to send the browser, the state cookie to set). Asks the provider: call it holding no session."""
     discovery = await oidc_login.discover(oidc.issuer)
     return oidc_login.start(discovery, oidc.client_id, oidc_callback_url(base_url, provider), provider.slug,
                             settings.signing_key())
 
 
-async def oidc_sign_in(session: AsyncSession, settings: Settings, slug: str, code: str, state: str,
+async def oidc_sign_in(sessions: RequestSessions, settings: Settings, slug: str, code: str, state: str,
                        cookie: str | None, base_url: str) -> str:
-    provider, oidc = await _oidc(session, slug)
+    """The provider is read, then asked (holding no connection: it may be slow), then the session is made."""
+    async with sessions.open() as session:
+        provider, oidc = await oidc_provider(session, slug)
     discovery = await oidc_login.discover(oidc.issuer)
     identity = await oidc_login.finish(discovery, oidc.client_id, oidc_callback_url(base_url, provider),
                                        provider.slug, code, state, cookie, settings.signing_key())
-    return await _session_for(session, settings, provider, identity.principal, identity.given_name,
-                              identity.family_name, [])
+    async with sessions.open() as session:
+        return await _session_for(session, settings, provider, identity.principal, identity.given_name,
+                                  identity.family_name, [])
 
 
 async def _session_for(session: AsyncSession, settings: Settings, provider: SSOProvider, principal: str,

@@ -4,8 +4,10 @@ messages (cmd/api/src/api/v2/auth/auth.go)."""
 
 from __future__ import annotations
 
+import hmac
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 
 import pyotp
@@ -49,7 +51,19 @@ def status_of(secret: AuthSecret | None) -> MFAStatus:
 
 
 def code_is_valid(secret: AuthSecret, otp: str) -> bool:
-    return bool(secret.totp_secret) and pyotp.TOTP(secret.totp_secret or "").verify(otp, valid_window=VALID_WINDOW)
+    return code_step(secret, otp) is not None
+
+
+def code_step(secret: AuthSecret, otp: str, now: datetime | None = None) -> int | None:
+    """The time step `otp` is the code of (this one or a neighbour, for clock drift), or None."""
+    if not secret.totp_secret or not otp:
+        return None
+    totp, moment = pyotp.TOTP(secret.totp_secret), now or datetime.now(UTC)
+    current = totp.timecode(moment)
+    for step in range(current - VALID_WINDOW, current + VALID_WINDOW + 1):
+        if hmac.compare_digest(totp.generate_otp(step), otp):
+            return step
+    return None
 
 
 async def _password(session: AsyncSession, user_id: uuid.UUID) -> AuthSecret:
@@ -115,5 +129,9 @@ async def status(session: AsyncSession, auth: AuthContext, user_id: uuid.UUID) -
 async def check_login_code(session: AsyncSession, user_id: uuid.UUID, otp: str) -> None:
     """At login, after the password: a user with activated MFA must also send a valid code."""
     secret = await repository.secret_of(session, user_id)
-    if secret is not None and secret.totp_activated and not code_is_valid(secret, otp):
+    if secret is None or not secret.totp_activated:
+        return
+    step = code_step(secret, otp)
+    # Once used, a code (and any older one) is refused: one seen over a shoulder or in a proxy log is spent.
+    if step is None or not await repository.use_totp_step(session, user_id, step):
         raise BadRequest(OTP_INVALID)

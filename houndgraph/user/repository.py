@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, delete, func, select
+from sqlalchemy import ColumnElement, Select, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session, raiseload
@@ -139,8 +139,21 @@ async def remove(session: AsyncSession, user_id: uuid.UUID) -> None:
     await session.execute(delete(User).where(User.id == user_id))
 
 
-async def end_sessions(session: AsyncSession, user_id: uuid.UUID) -> None:
-    await session.execute(delete(UserSession).where(UserSession.user_id == user_id))
+async def end_sessions(session: AsyncSession, user_id: uuid.UUID, keep: int | None = None) -> None:
+    """End the user's sessions, all of them or all but `keep`."""
+    statement = delete(UserSession).where(UserSession.user_id == user_id)
+    if keep is not None:
+        statement = statement.where(UserSession.id != keep)
+    await session.execute(statement)
+
+
+async def use_totp_step(session: AsyncSession, user_id: uuid.UUID, step: int) -> bool:
+    """Record `step` as the user's last accepted code; False when it, or a later one, was accepted before."""
+    used = await session.execute(
+        update(AuthSecret).where(AuthSecret.user_id == user_id,
+                                 (AuthSecret.totp_last_step.is_(None)) | (AuthSecret.totp_last_step < step))
+        .values(totp_last_step=step).returning(AuthSecret.user_id))
+    return used.first() is not None
 
 
 async def secret_of(session: AsyncSession, user_id: uuid.UUID) -> AuthSecret | None:

@@ -184,6 +184,9 @@ async def set_secret(session: AsyncSession, auth: AuthContext, user_id: uuid.UUI
         if not verify_password(current.digest if current else None, data.current_secret):
             raise Forbidden(INVALID_CURRENT_PASSWORD)
     await _store_secret(session, user.id, data.secret, data.needs_password_reset)
+    # Whoever held a session (a stolen token, a forgotten browser) holds it no longer; the user who changed
+    # their own password keeps the session they did it from.
+    await repository.end_sessions(session, user.id, keep=auth.session_id if user.id == auth.user_id else None)
 
 
 async def expire_secret(session: AsyncSession, user_id: uuid.UUID) -> None:
@@ -209,6 +212,7 @@ async def reset_secret(session: AsyncSession, user: User, secret: str, must_chan
     """An administrator's reset (the CLI's): no current password asked for."""
     check_secret_strength(secret)
     await _store_secret(session, user.id, secret, must_change)
+    await repository.end_sessions(session, user.id)
 
 
 async def list_roles(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey]) -> Sequence[Role]:

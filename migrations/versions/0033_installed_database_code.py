@@ -12,7 +12,7 @@ Revises: 0028
 from alembic import op
 
 revision = "0033"
-down_revision = "0029"
+down_revision = "0030"
 branch_labels = None
 depends_on = None
 

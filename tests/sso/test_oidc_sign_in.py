@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import secrets
@@ -10,6 +11,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
@@ -40,6 +42,8 @@ class OIDCTestProvider:
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.email = ""
         self.tamper: str | None = None
+        self.discovery_delay = 0.0  # seconds the discovery document takes (a slow provider)
+        self.authorization_endpoint = f"{self.issuer}/authorize"
         self.codes: dict[str, dict[str, Any]] = {}
         app = Starlette(routes=[
             Route("/.well-known/openid-configuration", self.discovery), Route("/jwks", self.jwks),
@@ -49,7 +53,8 @@ class OIDCTestProvider:
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     async def discovery(self, request: Request) -> JSONResponse:
-        return JSONResponse({"issuer": self.issuer, "authorization_endpoint": f"{self.issuer}/authorize",
+        await asyncio.sleep(self.discovery_delay)
+        return JSONResponse({"issuer": self.issuer, "authorization_endpoint": self.authorization_endpoint,
                              "token_endpoint": f"{self.issuer}/token", "jwks_uri": f"{self.issuer}/jwks"})
 
     async def jwks(self, request: Request) -> JSONResponse:
@@ -83,6 +88,8 @@ class OIDCTestProvider:
             claims["nonce"] = "replayed"
         elif self.tamper == "expired":
             claims["exp"] = now - 600
+        elif self.tamper == "unverified email":
+            claims["email_verified"] = False
         token = jwt.encode(claims, key, algorithm="RS256", headers={"kid": "k1"})
         return JSONResponse({"access_token": "unused", "token_type": "Bearer", "id_token": token})
 
@@ -181,3 +188,52 @@ def test_a_callback_without_the_state_cookie_is_refused(live_server: LiveServer,
         answer = stranger.get(f"/api/v2/sso/{registered['slug']}/callback", params={"code": "x", "state": "y"})
     assert parse_qs(urlparse(answer.headers["Location"]).query)["error"] == [
         "OIDC sign-in expired or was not started here"]
+
+
+def test_an_address_the_provider_has_not_verified_signs_no_one_in(live_server: LiveServer, registered: dict,
+                                                                  oidc_provider: OIDCTestProvider) -> None:
+    # Someone who registered another's address at the provider, unverified, would take over that account.
+    oidc_provider.email, oidc_provider.tamper = f"{uuid.uuid4().hex[:8]}@corp.example.test", "unverified email"
+    answer = sign_in(live_server, registered)
+    assert parse_qs(urlparse(answer.headers["Location"]).query)["error"] == [
+        "OIDC ID token names an e-mail address the provider has not verified"]
+    assert "token" not in answer.cookies
+
+
+def test_an_authorization_endpoint_that_is_not_http_is_refused(live_server: LiveServer, registered: dict,
+                                                               oidc_provider: OIDCTestProvider) -> None:
+    oidc_provider.authorization_endpoint = "javascript:alert(document.cookie)"
+    try:
+        with httpx.Client(base_url=live_server.base_url) as browser:
+            answer = browser.get(f"/api/v2/sso/{registered['slug']}/login")
+    finally:
+        oidc_provider.authorization_endpoint = f"{oidc_provider.issuer}/authorize"
+    assert answer.status_code == 302
+    assert parse_qs(urlparse(answer.headers["Location"]).query)["error"] == ["OIDC provider discovery failed"]
+
+
+def test_an_unreachable_issuer_is_reported_without_the_kind_of_failure(admin: httpx.Client,
+                                                                      live_server: LiveServer) -> None:
+    # "ConnectError" against "ReadTimeout" told whoever may name an issuer which local ports answer.
+    body = {"name": unique_name("oidc"), "issuer": f"http://127.0.0.1:{_free_port()}", "client_id": CLIENT_ID}
+    provider = admin.post("/api/v2/sso-providers/oidc", json=body).json()["data"]
+    with httpx.Client(base_url=live_server.base_url) as browser:
+        answer = browser.get(f"/api/v2/sso/{provider['slug']}/login")
+    assert parse_qs(urlparse(answer.headers["Location"]).query)["error"] == ["OIDC provider discovery failed"]
+
+
+def test_a_slow_provider_holds_no_database_connection(live_server: LiveServer, registered: dict,
+                                                      oidc_provider: OIDCTestProvider) -> None:
+    # Anonymous sign-ins against a slow provider each held a pooled connection while they waited: a few dozen
+    # took the pool from everyone.
+    pool = live_server.app.state.database.async_engine.pool
+    oidc_provider.discovery_delay = 3.0
+    try:
+        with ThreadPoolExecutor(4) as waiting, httpx.Client(base_url=live_server.base_url, timeout=30) as browser:
+            logins = [waiting.submit(browser.get, f"/api/v2/sso/{registered['slug']}/login") for _ in range(4)]
+            time.sleep(1.5)  # all four are waiting for the provider now
+            held = pool.checkedout()
+            assert all(login.result().status_code == 302 for login in logins)
+    finally:
+        oidc_provider.discovery_delay = 0.0
+    assert held == 0

@@ -183,3 +183,41 @@ def test_untrustworthy_responses_are_refused(live_server: LiveServer, idp: tuple
     assert error_of(post_back(live_server, provider, encoded(raw))) == expected
     with httpx.Client(base_url=live_server.base_url) as anyone:
         assert anyone.get("/api/v2/bloodhound-users-minimal").status_code == 401
+
+
+def test_the_login_page_runs_only_its_own_script_and_is_never_framed(live_server: LiveServer,
+                                                                    idp: tuple[SAMLTestIdP, dict]) -> None:
+    _, provider = idp
+    with httpx.Client(base_url=live_server.base_url) as browser:
+        page = browser.get(provider["sp_sso_uri"])
+    policy = page.headers["Content-Security-Policy"]
+    nonce = policy.split("'nonce-")[1].split("'")[0]
+    assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy
+    assert page.headers["X-Frame-Options"] == "DENY"
+    assert f'<script nonce="{nonce}">' in page.text and "onload" not in page.text
+
+
+def test_a_response_signs_in_once(live_server: LiveServer, idp: tuple[SAMLTestIdP, dict]) -> None:
+    # A captured SAMLResponse (a proxy log, a shared machine's history) must not open a second session.
+    test_idp, provider = idp
+    principal = f"{uuid.uuid4().hex[:8]}@corp.example.test"
+    response = encoded(test_idp.response(principal=principal, audience=provider["sp_issuer_uri"],
+                                         acs=provider["sp_acs_uri"]))
+    first = post_back(live_server, provider, response)
+    assert first.status_code == 302 and first.headers["Location"] == "/ui/", first.headers
+    assert error_of(post_back(live_server, provider, response)) == "SAML assertion was already used"
+
+
+def test_the_audience_comes_from_configuration_not_the_host_header(live_server: LiveServer,
+                                                                   idp: tuple[SAMLTestIdP, dict]) -> None:
+    # An assertion the IdP made for another service provider (its audience and recipient at another host) was
+    # accepted when posted with that host in the Host header.
+    test_idp, provider = idp
+    path = urlparse(provider["sp_acs_uri"]).path
+    other = "http://other-sp.example.test"
+    response = test_idp.response(principal=f"{uuid.uuid4().hex[:8]}@corp.example.test",
+                                 audience=f"{other}{urlparse(provider['sp_issuer_uri']).path}", acs=f"{other}{path}")
+    with httpx.Client(base_url=live_server.base_url) as browser:
+        answer = browser.post(path, data={"SAMLResponse": encoded(response)},
+                              headers={"Host": "other-sp.example.test"})
+    assert error_of(answer) == "SAML assertion is meant for another service provider"

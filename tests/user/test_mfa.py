@@ -41,8 +41,11 @@ def test_the_whole_mfa_story(admin: httpx.Client) -> None:
 
     assert_error(login(admin, user["principal_name"]), 400, "one time password is invalid")
     assert_error(login(admin, user["principal_name"], otp=wrong), 400, "one time password is invalid")
-    signed_in = login(admin, user["principal_name"], otp=totp.now())
+    code = totp.now()
+    signed_in = login(admin, user["principal_name"], otp=code)
     assert signed_in.status_code == 200 and signed_in.json()["data"]["session_token"]
+    # A code is good once: one seen over a shoulder or in a proxy log is spent.
+    assert_error(login(admin, user["principal_name"], otp=code), 400, "one time password is invalid")
 
     assert_error(admin.request("DELETE", f"{base}/mfa", json={"secret": "wrong"}, headers=headers), 400,
                  "unable to verify current password")

@@ -110,3 +110,26 @@ def test_expiring_a_secret_takes_user_management(admin: httpx.Client) -> None:
     assert_error(admin.delete(f"/api/v2/bloodhound-users/{user['id']}/secret", headers=headers), 403)
     assert_error(admin.delete("/api/v2/bloodhound-users/not-a-uuid/secret"), 400, "id is malformed")
     assert_error(admin.delete(f"/api/v2/bloodhound-users/{uuid.uuid4()}/secret"), 404)
+
+
+def _self_status(admin: httpx.Client, headers: dict[str, str]) -> int:
+    return admin.get("/api/v2/self", headers=headers).status_code
+
+
+def test_changing_ones_password_ends_ones_other_sessions(admin: httpx.Client) -> None:
+    # A stolen token, a forgotten browser: changing the password is how a user shuts them out.
+    user, headers = user_with_role(admin, "Read-Only")
+    elsewhere = bearer(admin, user["principal_name"])
+    path = f"/api/v2/bloodhound-users/{user['id']}/secret"
+    changed = admin.put(path, json={"current_secret": PASSWORD, "secret": NEW_PASSWORD}, headers=headers)
+    assert changed.status_code == 200
+    assert _self_status(admin, elsewhere) == 401
+    assert _self_status(admin, headers) == 200  # the session it was changed from
+
+
+def test_an_administrators_reset_ends_all_the_users_sessions(admin: httpx.Client) -> None:
+    user, headers = user_with_role(admin, "Read-Only")
+    assert _self_status(admin, headers) == 200
+    response = admin.put(f"/api/v2/bloodhound-users/{user['id']}/secret", json={"secret": NEW_PASSWORD})
+    assert response.status_code == 200
+    assert _self_status(admin, headers) == 401

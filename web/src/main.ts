@@ -2,7 +2,7 @@ import "./styles.css";
 
 import { api, ApiError, get, setUnauthorizedHandler, type Self } from "./api";
 import { h, replace } from "./dom";
-import { getTheme, getToken, setTheme, setToken } from "./session";
+import { getTheme, getToken, setTheme, setToken, takeSsoStarted } from "./session";
 
 export interface AppContext {
   self: Self;
@@ -135,13 +135,14 @@ async function render(): Promise<void> {
 }
 
 // An SSO sign-in ends on /ui/ with the session in a `token` cookie, as the reference sets it: the UI takes
-// it into its own storage and deletes the cookie, so the API keeps seeing only the Bearer header.
+// it into its own storage and deletes the cookie, so the API keeps seeing only the Bearer header. Only a
+// sign-in this tab started is taken (`takeSsoStarted`); any other `token` cookie is deleted unread.
 function adoptSsoSession(): void {
   const cookie = document.cookie.split("; ").find((part) => part.startsWith("token="));
   if (!cookie) return;
   const token = decodeURIComponent(cookie.slice("token=".length));
   document.cookie = "token=; Max-Age=0; path=/; SameSite=Strict";
-  if (token) setToken(token);
+  if (token && takeSsoStarted()) setToken(token);
 }
 
 adoptSsoSession();

@@ -18,6 +18,23 @@ export function setToken(token: string | null): void {
   else localStorage.removeItem(KEY);
 }
 
+// A `token` cookie is adopted only by the tab that started a single sign-on, within ten minutes: another
+// site able to plant cookies for this host (a sibling subdomain, a plain-HTTP hop) would otherwise sign the
+// user in as the attacker, whose session then receives what they do (login CSRF).
+const SSO_PENDING_KEY = "houndgraph.sso-started";
+const SSO_PENDING_MS = 10 * 60 * 1000;
+
+export function markSsoStarted(): void {
+  sessionStorage.setItem(SSO_PENDING_KEY, String(Date.now()));
+}
+
+/** Whether this tab started a single sign-on lately; the mark is spent either way. */
+export function takeSsoStarted(): boolean {
+  const started = Number(sessionStorage.getItem(SSO_PENDING_KEY) ?? "0");
+  sessionStorage.removeItem(SSO_PENDING_KEY);
+  return started > 0 && Date.now() - started < SSO_PENDING_MS;
+}
+
 export type Theme = "light" | "dark";
 
 export function getTheme(): Theme {

@@ -2,7 +2,7 @@
 // provider list; when the service answers auth_expired, the password must be changed first.
 import { api, ApiError, get } from "../api";
 import { h, replace } from "../dom";
-import { setToken } from "../session";
+import { markSsoStarted, setToken } from "../session";
 
 interface LoginAnswer {
   data: { user_id: string; auth_expired: boolean; session_token: string };
@@ -22,7 +22,7 @@ async function ssoButtons(host: HTMLElement): Promise<void> {
     replace(host, h("p", { class: "login-divider muted" }, "or"),
       providers.map((provider) => h("a", {
         class: "button sso-button", href: provider.login_uri, "data-provider": provider.name,
-        "data-type": provider.type,
+        "data-type": provider.type, onclick: () => markSsoStarted(),
       }, `Log in with ${provider.name}`)));
   } catch {
     // no SSO list: the password form alone
