@@ -96,3 +96,30 @@ def test_timeout_answers_the_reference_message(admin: httpx.Client, graph: dict[
     assert message(response) == "transaction timed out, reduce query complexity or try again later"
     # The connection went back to the pool idle: the next query works.
     assert post(admin, "MATCH (u:User) RETURN count(u) AS users").status_code == 200
+
+
+def test_pattern_predicate_uses_the_ends_of_a_shortest_path(admin: httpx.Client, graph: dict[str, int]) -> None:
+    """Groups ALICE reaches, less those she is a direct member of: the predicate names both ends of the path."""
+    response = post(admin, "MATCH p=shortestPath((u:User {name: 'ALICE@LAB.LOCAL'})-[*1..]->(g:Group)) "
+                           "WHERE NOT (u)-[:MemberOf]->(g) RETURN g.name AS name")
+    assert response.status_code == 200, response.text
+    names = {literal["value"] for literal in response.json()["data"]["literals"]}
+    assert names == {"DOMAIN ADMINS@LAB.LOCAL", "DOMAIN CONTROLLERS@LAB.LOCAL"}
+
+
+def test_statement_postgresql_refuses_is_a_bad_request(admin: httpx.Client, graph: dict[str, int]) -> None:
+    # SKIP takes a constant only; the translation leaves the check to PostgreSQL.
+    response = post(admin, "MATCH (n) RETURN n SKIP n.count")
+    assert response.status_code == 400, response.text
+    assert message(response).startswith("the query cannot be run (")
+
+
+def test_a_huge_range_is_refused_before_it_is_built(admin: httpx.Client, graph: dict[str, int]) -> None:
+    for query, length in (("UNWIND range(1, 100000000) AS i RETURN count(i)", 100_000_000),
+                          ("RETURN range(1, 9000000)", 9_000_000),
+                          ("RETURN range(10, -9999990, -1)", 10_000_000)):
+        response = post(admin, query)
+        assert response.status_code == 400, response.text
+        assert message(response) == f"range() would hold {length} values; at most 1000000 are allowed"
+    response = post(admin, "UNWIND range(1, 10) AS i RETURN sum(i) AS total")
+    assert response.json()["data"]["literals"] == [{"key": "total", "value": 55}]

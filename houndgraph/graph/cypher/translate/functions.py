@@ -11,6 +11,9 @@ from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import NULL_JSON, Scope, T, Typed, as_json
 from houndgraph.graph.cypher.validate import walk
 
+# The longest list range() of constants may make: ten times the rows a query may return.
+MAX_RANGE_LENGTH = 1_000_000
+
 # Compiles one function call from the call and its arguments, already compiled.
 FunctionHandler = Callable[[Translation, a.FunctionCall, list[Typed]], Typed]
 
@@ -198,8 +201,33 @@ def _range(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     bounds = [f"(({as_json(arg).sql})::numeric)::bigint" for arg in args]
     if len(bounds) not in (2, 3):
         raise CypherSemanticError("range() takes two or three arguments")
+    _check_range_size(e.args)
     return Typed(f"(SELECT coalesce(jsonb_agg(g), '[]'::jsonb) FROM generate_series({', '.join(bounds)}) AS g)",
                  T.JSON)
+
+
+def _check_range_size(args: tuple[a.Expr, ...]) -> None:
+    """Refuses, before anything runs, a range() of constants longer than MAX_RANGE_LENGTH: PostgreSQL would
+    otherwise build it whole (a gigabyte for `UNWIND range(1, 100000000)`) before any limit could apply."""
+    numbers = [_constant_int(arg) for arg in args]
+    if any(n is None for n in numbers):
+        return
+    start, end, step = (*numbers, 1)[:3]
+    assert start is not None and end is not None and step is not None
+    if step == 0:
+        raise CypherSemanticError("range() step must not be zero")
+    length = max(0, (end - start) // step + 1)
+    if length > MAX_RANGE_LENGTH:
+        raise CypherSemanticError(f"range() would hold {length} values; at most {MAX_RANGE_LENGTH} are allowed")
+
+
+def _constant_int(e: a.Expr) -> int | None:
+    if isinstance(e, a.Unary) and e.op in ("-", "+"):
+        value = _constant_int(e.operand)
+        return None if value is None else (-value if e.op == "-" else value)
+    if isinstance(e, a.Literal) and isinstance(e.value, int) and not isinstance(e.value, bool):
+        return e.value
+    return None
 
 
 def _timestamp(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
