@@ -287,7 +287,7 @@ def aggregate(st: Translation, e: a.FunctionCall, scope: Scope) -> Typed:
     number = f"(CASE WHEN jsonb_typeof({json}) = 'number' THEN ({json})::numeric END)"
     if e.name == "sum":
         return Typed(f"to_jsonb(coalesce(sum({distinct}{number}), 0))", T.JSON)
-    return Typed(f"to_jsonb((avg({distinct}{number}))::float8)", T.JSON)
+    return Typed(f"hg_float((avg({distinct}{number}))::float8)", T.JSON)
 
 
 def non_null(value: Typed) -> str:
