@@ -117,9 +117,28 @@ def test_statement_postgresql_refuses_is_a_bad_request(admin: httpx.Client, grap
 def test_a_huge_range_is_refused_before_it_is_built(admin: httpx.Client, graph: dict[str, int]) -> None:
     for query, length in (("UNWIND range(1, 100000000) AS i RETURN count(i)", 100_000_000),
                           ("RETURN range(1, 9000000)", 9_000_000),
-                          ("RETURN range(10, -9999990, -1)", 10_000_000)):
+                          ("RETURN range(10, -9999990, -1)", 10_000_001)):
         response = post(admin, query)
         assert response.status_code == 400, response.text
         assert message(response) == f"range() would hold {length} values; at most 1000000 are allowed"
     response = post(admin, "UNWIND range(1, 10) AS i RETURN sum(i) AS total")
     assert response.json()["data"]["literals"] == [{"key": "total", "value": 55}]
+
+
+def test_distinct_rows_ordered_by_a_property_of_a_column(admin: httpx.Client, graph: dict[str, int]) -> None:
+    response = post(admin, "MATCH (n)-[:MemberOf]->(g) RETURN DISTINCT g, g.name AS name ORDER BY g.objectid")
+    assert response.status_code == 200, response.text
+    assert [literal["value"] for literal in response.json()["data"]["literals"]] == [
+        "IT@LAB.LOCAL", "HELPDESK@LAB.LOCAL", "DOMAIN ADMINS@LAB.LOCAL", "DOMAIN CONTROLLERS@LAB.LOCAL"]
+    # After DISTINCT only the projected columns exist: sorting by another variable is an error, not a 500.
+    response = post(admin, "MATCH (n)-[:MemberOf]->(g) RETURN DISTINCT g.name ORDER BY n.name")
+    assert response.status_code == 400 and message(response) == "Variable `n` not defined"
+
+
+def test_labels_and_type_of_null_are_null(admin: httpx.Client, graph: dict[str, int]) -> None:
+    response = post(admin, "OPTIONAL MATCH (n:Nothing)-[r]->() RETURN labels(null) AS a, type(null) AS b, "
+                           "labels(n) AS c, type(r) AS d")
+    assert response.status_code == 200, response.text
+    assert response.json()["data"]["literals"] == [{"key": k} for k in "abcd"]
+    response = post(admin, "MATCH (n) RETURN type(n)")
+    assert response.status_code == 400, response.text

@@ -74,6 +74,10 @@ def _entity_id(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 def _labels(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     node = one(args, e.name)
+    if node == NULL_JSON:
+        return NULL_JSON
+    if node.type is not T.NODE:
+        raise CypherSemanticError(f"Type mismatch: labels() expects a node, got a {node.type.value}")
     kind_ids = ex.node_kind_ids(node)
     return Typed(f"(CASE WHEN {node.sql} IS NOT NULL THEN (SELECT coalesce(jsonb_agg(k.name ORDER BY "
                  f"array_position({kind_ids}, k.id)), '[]'::jsonb) FROM kind AS k "
@@ -82,6 +86,10 @@ def _labels(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 def _type(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     rel = one(args, e.name)
+    if rel == NULL_JSON:
+        return NULL_JSON
+    if rel.type is not T.REL:
+        raise CypherSemanticError(f"Type mismatch: type() expects a relationship, got a {rel.type.value}")
     column = f"{rel.alias}.kind_id" if rel.alias else f"(SELECT kind_id FROM edge WHERE id = {rel.sql})"
     return Typed(f"(SELECT to_jsonb(k.name) FROM kind AS k WHERE k.id = {column})", T.JSON)
 
