@@ -142,3 +142,19 @@ def test_labels_and_type_of_null_are_null(admin: httpx.Client, graph: dict[str, 
     assert response.json()["data"]["literals"] == [{"key": k} for k in "abcd"]
     response = post(admin, "MATCH (n) RETURN type(n)")
     assert response.status_code == 400, response.text
+
+
+def test_a_list_in_a_list_of_lists_compares_as_cypher_does(admin: httpx.Client, graph: dict[str, int]) -> None:
+    """Equal lists are found; a null inside makes the answer null, not true."""
+    response = post(admin, "RETURN [null] IN [[null]] AS a, [1] IN [[1], null] AS b, [1, 2] IN [[1, null]] AS c, "
+                           "[1] IN [[2]] AS d, {k: null} IN [{k: null}] AS e, [1] IN [] AS f")
+    assert response.status_code == 200, response.text
+    answers = {literal["key"]: literal.get("value") for literal in response.json()["data"]["literals"]}
+    assert answers == {"a": None, "b": True, "c": None, "d": False, "e": None, "f": False}
+
+
+def test_a_slice_with_a_null_bound_is_null(admin: httpx.Client, graph: dict[str, int]) -> None:
+    response = post(admin, "WITH [1, 2, 3] AS l RETURN l[..null] AS a, l[null..] AS b, l[1..] AS c, l[..-1] AS d")
+    assert response.status_code == 200, response.text
+    answers = {literal["key"]: literal.get("value") for literal in response.json()["data"]["literals"]}
+    assert answers == {"a": None, "b": None, "c": [2, 3], "d": [1, 2]}
