@@ -105,7 +105,7 @@ def reduce_list(st: Translation, e: a.Reduce, scope: Scope) -> Typed:
 def list_membership(lj: str, rj: str) -> str:
     """`[null] IN [[null]]` with Cypher's equality of lists and maps (ex.list_equality): true when an element is
     equal, else null when an element compares as null, else false; null for a null list or a null value."""
-    equal = ex.list_equality(lj, "m.v")
+    equal = f"(CASE WHEN m.v = 'null'::jsonb THEN NULL ELSE {ex.list_equality(lj, 'm.v')} END)"
     return (f"(CASE WHEN jsonb_typeof({rj}) IS DISTINCT FROM 'array' THEN NULL "
             f"WHEN jsonb_array_length({rj}) = 0 THEN FALSE "
             f"WHEN coalesce({lj}, 'null'::jsonb) = 'null'::jsonb THEN NULL "
