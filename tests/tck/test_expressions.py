@@ -13,6 +13,8 @@ from tests.tck.scenarios import feature_files
 FILES = feature_files("expressions", exclude=("expressions/temporal", "expressions/quantifier"))
 
 
+# One test runs a whole feature file: up to 322 scenarios (Temporal9), minutes on a loaded machine.
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("path", FILES, ids=feature_id)
 def test_feature(tck_runner: Runner, path: Path, request: pytest.FixtureRequest) -> None:
     check_feature(tck_runner, path, request)
