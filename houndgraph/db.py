@@ -423,6 +423,22 @@ def data_error_message(error: BaseException) -> str | None:
     return None
 
 
+# SQLSTATE classes of a statement PostgreSQL refuses for what the statement says, whatever the server's state:
+# 21 cardinality violation (a subquery giving several rows), 42 syntax error or access rule violation (a
+# grouping error, no operator for the operand types), 54 program limit exceeded (a value too large to build).
+REFUSED_STATEMENT_CLASSES = ("21", "42", "54")
+
+
+def refused_statement_message(error: BaseException) -> str | None:
+    """A message safe to show when PostgreSQL refused the statement a user's query became (one of
+    REFUSED_STATEMENT_CLASSES), or None. As with data errors, the driver's own text is never shown."""
+    for cause in _causes(error):
+        if isinstance(cause, psycopg.Error) and (cause.sqlstate or "")[:2] in REFUSED_STATEMENT_CLASSES:
+            words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(cause).__name__).lower()
+            return f"the query cannot be run ({words})"
+    return None
+
+
 def _causes(error: BaseException) -> Iterator[BaseException]:
     """`error`, then what it wraps: SQLAlchemy's driver error (`orig`), else its `__cause__`, and so on."""
     current: BaseException | None = error

@@ -241,3 +241,35 @@ def admin(client: httpx.Client, admin_token: str) -> httpx.Client:
     """A client logged in as the administrator."""
     client.headers["Authorization"] = f"Bearer {admin_token}"
     return client
+
+
+# --- the openCypher TCK's pass counts (tests/tck), gathered from every worker's reports ------------------
+
+_tck_results: dict[str, dict[str, Any]] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    for name, value in report.user_properties:
+        if name == "tck" and report.when == "call":
+            into = _tck_results.setdefault(value["folder"], {"passed": 0, "failed": {}})
+            into["passed"] += value["passed"]
+            into["failed"].update(value["failed"])
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Pass counts per TCK folder; with HOUNDGRAPH_TCK_LIST set, the scenarios that failed are written there
+    in the format of tests/tck/not_passing.txt."""
+    if not _tck_results:
+        return
+    terminalreporter.section("openCypher TCK")
+    total_passed = total = 0
+    for folder, result in sorted(_tck_results.items()):
+        count = result["passed"] + len(result["failed"])
+        total_passed, total = total_passed + result["passed"], total + count
+        share = 100 * result["passed"] / count
+        terminalreporter.write_line(f"{folder:42} {result['passed']:5} / {count:5}  {share:5.1f} %")
+    terminalreporter.write_line(f"{'all':42} {total_passed:5} / {total:5}  {100 * total_passed / total:5.1f} %")
+    if out := os.environ.get("HOUNDGRAPH_TCK_LIST"):
+        failed = {sid: reason for result in _tck_results.values() for sid, reason in result["failed"].items()}
+        lines = [f"{sid} {' '.join(reason.split())[:160]}\n" for sid, reason in sorted(failed.items())]
+        Path(out).write_text("".join(lines))

@@ -13,7 +13,13 @@ from houndgraph.audit import service as audit_service
 from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
-from houndgraph.db import data_error_message, graph_connection, is_query_canceled, work_budget
+from houndgraph.db import (
+    data_error_message,
+    graph_connection,
+    is_query_canceled,
+    refused_statement_message,
+    work_budget,
+)
 from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ResponseTooLarge, ServiceError
 from houndgraph.graph.budget import ResultTooLarge, WorkExhausted
 from houndgraph.graph.cypher.ast import Query
@@ -88,7 +94,7 @@ async def _run(session: AsyncSession, query: Query, allow_mutations: bool, compl
     except (psycopg.Error, DBAPIError) as error:
         if is_query_canceled(error):
             raise InternalError(TIMED_OUT) from error
-        if (message := data_error_message(error)) is not None:
+        if (message := data_error_message(error) or refused_statement_message(error)) is not None:
             raise BadRequest(message) from error
         raise
 

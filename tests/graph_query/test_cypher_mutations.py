@@ -122,6 +122,19 @@ def test_create_relationships_between_matched_and_new_nodes(writer: httpx.Client
     assert edges(empty_graph, "CAROL@LAB.LOCAL", "NEW01.LAB.LOCAL") == [("Owns", {})]
 
 
+def test_a_long_script_of_create_clauses(writer: httpx.Client, graph: dict[str, int], empty_graph: Database) -> None:
+    """A chain of 250 CREATE clauses, each naming the node the one before made (a TCK scenario's setup is
+    a script like it), makes the whole chain."""
+    script = "CREATE (n0:Chain {name: 'chain-0'}) " + " ".join(
+        f"CREATE (n{i - 1})-[:NEXT]->(n{i}:Chain {{name: 'chain-{i}'}})" for i in range(1, 250))
+    ok(writer, script)
+    assert sql(empty_graph, "SELECT count(*) FROM node WHERE properties->>'name' LIKE 'chain-%%'") == [(250,)]
+    links = sql(empty_graph, "SELECT s.properties->>'name', t.properties->>'name' FROM edge AS e "
+                             "JOIN node AS s ON s.id = e.start_id JOIN node AS t ON t.id = e.end_id "
+                             "JOIN kind AS k ON k.id = e.kind_id WHERE k.name = 'NEXT'")
+    assert sorted(links) == sorted((f"chain-{i - 1}", f"chain-{i}") for i in range(1, 250))
+
+
 def test_merge_creates_once_then_matches(writer: httpx.Client, graph: dict[str, int], empty_graph: Database) -> None:
     query = ("UNWIND ['SVC1@LAB.LOCAL', 'SVC1@LAB.LOCAL', 'ALICE@LAB.LOCAL'] AS name MERGE (u:User {name: name}) "
              "ON CREATE SET u.created = true ON MATCH SET u.seen = coalesce(u.seen, 0) + 1 RETURN count(DISTINCT u)")

@@ -210,7 +210,13 @@ def slice_access(st: Translation, e: a.Slice, scope: Scope) -> Typed:
     end = json_sql(st, e.end, scope) if e.end is not None else "NULL::jsonb"
     if subject.type in (T.NODES, T.RELS):
         raise UnsupportedCypher("slicing a list of nodes or relationships")
-    return Typed(f"hg_slice({as_json(subject).sql}, {start}, {end})", T.JSON)
+    sliced = f"hg_slice({as_json(subject).sql}, {start}, {end})"
+    # A bound written but null (`list[..null]`) makes the slice null; hg_slice reads an absent bound as open.
+    given = [bound for bound, written in ((start, e.start), (end, e.end)) if written is not None]
+    if given:
+        nulls = " OR ".join(f"coalesce({bound}, 'null'::jsonb) = 'null'::jsonb" for bound in given)
+        sliced = f"(CASE WHEN {nulls} THEN NULL ELSE {sliced} END)"
+    return Typed(sliced, T.JSON)
 
 
 def has_labels(st: Translation, e: a.HasLabels, scope: Scope) -> Typed:
@@ -447,6 +453,8 @@ def membership(st: Translation, e: a.Binary, scope: Scope) -> Typed:
         return Typed(f"({left.sql} = ANY({right.sql}))", T.BOOL)
     if right.type is T.PATHS:
         return Typed(f"({right.sql} @> jsonb_build_array(to_jsonb({left.sql})))", T.BOOL)
+    if isinstance(e.left, a.ListLiteral | a.MapLiteral):
+        return Typed(lists.list_membership(as_json(left).sql, as_json(right).sql), T.BOOL)
     return Typed(f"hg_in({as_json(left).sql}, {as_json(right).sql})", T.BOOL)
 
 

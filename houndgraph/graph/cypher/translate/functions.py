@@ -11,6 +11,10 @@ from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import NULL_JSON, Scope, T, Typed, as_json
 from houndgraph.graph.cypher.validate import walk
 
+# The longest list range() of constants may make: twenty times the rows a query may return (the TCK sums
+# a million-and-one values).
+MAX_RANGE_LENGTH = 2_000_000
+
 # Compiles one function call from the call and its arguments, already compiled.
 FunctionHandler = Callable[[Translation, a.FunctionCall, list[Typed]], Typed]
 
@@ -71,6 +75,10 @@ def _entity_id(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 def _labels(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     node = one(args, e.name)
+    if node == NULL_JSON:
+        return NULL_JSON
+    if node.type is not T.NODE:
+        raise CypherSemanticError(f"Type mismatch: labels() expects a node, got a {node.type.value}")
     kind_ids = ex.node_kind_ids(node)
     return Typed(f"(CASE WHEN {node.sql} IS NOT NULL THEN (SELECT coalesce(jsonb_agg(k.name ORDER BY "
                  f"array_position({kind_ids}, k.id)), '[]'::jsonb) FROM kind AS k "
@@ -79,6 +87,10 @@ def _labels(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 def _type(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     rel = one(args, e.name)
+    if rel == NULL_JSON:
+        return NULL_JSON
+    if rel.type is not T.REL:
+        raise CypherSemanticError(f"Type mismatch: type() expects a relationship, got a {rel.type.value}")
     column = f"{rel.alias}.kind_id" if rel.alias else f"(SELECT kind_id FROM edge WHERE id = {rel.sql})"
     return Typed(f"(SELECT to_jsonb(k.name) FROM kind AS k WHERE k.id = {column})", T.JSON)
 
@@ -198,8 +210,33 @@ def _range(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     bounds = [f"(({as_json(arg).sql})::numeric)::bigint" for arg in args]
     if len(bounds) not in (2, 3):
         raise CypherSemanticError("range() takes two or three arguments")
+    _check_range_size(e.args)
     return Typed(f"(SELECT coalesce(jsonb_agg(g), '[]'::jsonb) FROM generate_series({', '.join(bounds)}) AS g)",
                  T.JSON)
+
+
+def _check_range_size(args: tuple[a.Expr, ...]) -> None:
+    """Refuses, before anything runs, a range() of constants longer than MAX_RANGE_LENGTH: PostgreSQL would
+    otherwise build it whole (a gigabyte for `UNWIND range(1, 100000000)`) before any limit could apply."""
+    numbers = [_constant_int(arg) for arg in args]
+    if any(n is None for n in numbers):
+        return
+    start, end, step = (*numbers, 1)[:3]
+    assert start is not None and end is not None and step is not None
+    if step == 0:
+        raise CypherSemanticError("range() step must not be zero")
+    length = max(0, (end - start) // step + 1)
+    if length > MAX_RANGE_LENGTH:
+        raise CypherSemanticError(f"range() would hold {length} values; at most {MAX_RANGE_LENGTH} are allowed")
+
+
+def _constant_int(e: a.Expr) -> int | None:
+    if isinstance(e, a.Unary) and e.op in ("-", "+"):
+        value = _constant_int(e.operand)
+        return None if value is None else (-value if e.op == "-" else value)
+    if isinstance(e, a.Literal) and isinstance(e.value, int) and not isinstance(e.value, bool):
+        return e.value
+    return None
 
 
 def _timestamp(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
@@ -259,7 +296,7 @@ def aggregate(st: Translation, e: a.FunctionCall, scope: Scope) -> Typed:
     number = f"(CASE WHEN jsonb_typeof({json}) = 'number' THEN ({json})::numeric END)"
     if e.name == "sum":
         return Typed(f"to_jsonb(coalesce(sum({distinct}{number}), 0))", T.JSON)
-    return Typed(f"to_jsonb((avg({distinct}{number}))::float8)", T.JSON)
+    return Typed(f"hg_float((avg({distinct}{number}))::float8)", T.JSON)
 
 
 def non_null(value: Typed) -> str:

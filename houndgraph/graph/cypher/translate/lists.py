@@ -100,3 +100,14 @@ def reduce_list(st: Translation, e: a.Reduce, scope: Scope) -> Typed:
     return Typed(null_over_null(values, f"(WITH RECURSIVE {walk}(i, acc) AS (SELECT 0, {initial} "
                                         f"UNION ALL SELECT {walk}.i + 1, {step} FROM {walk} WHERE {walk}.i < {length}) "
                                         f"SELECT acc FROM {walk} ORDER BY i DESC LIMIT 1)"), T.JSON)
+
+
+def list_membership(lj: str, rj: str) -> str:
+    """`[null] IN [[null]]` with Cypher's equality of lists and maps (ex.list_equality): true when an element is
+    equal, else null when an element compares as null, else false; null for a null list or a null value."""
+    equal = f"(CASE WHEN m.v = 'null'::jsonb THEN NULL ELSE {ex.list_equality(lj, 'm.v')} END)"
+    return (f"(CASE WHEN jsonb_typeof({rj}) IS DISTINCT FROM 'array' THEN NULL "
+            f"WHEN jsonb_array_length({rj}) = 0 THEN FALSE "
+            f"WHEN coalesce({lj}, 'null'::jsonb) = 'null'::jsonb THEN NULL "
+            f"ELSE (SELECT CASE WHEN bool_or({equal}) THEN TRUE WHEN bool_or(({equal}) IS NULL) THEN NULL "
+            f"ELSE FALSE END FROM jsonb_array_elements({rj}) AS m(v)) END)")

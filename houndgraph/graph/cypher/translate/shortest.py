@@ -161,7 +161,11 @@ def conjuncts(e: a.Expr | None) -> list[a.Expr]:
 
 
 def free_variables(e: a.Expr) -> set[str]:
+    """The variables `e` reads from its scope. Those a pattern inside it names count too: a pattern predicate's
+    are all references, and treating a pattern comprehension's or EXISTS's own as references only keeps the
+    term out of the end point queries (wider candidates, the same answer)."""
     names = {n.name for n in walk(e) if isinstance(n, a.Variable)}
+    names |= {n.variable for n in walk(e) if isinstance(n, a.NodePattern | a.RelPattern) and n.variable}
     bound = {n.variable for n in walk(e) if isinstance(n, a.ListComprehension | a.Quantifier)}
     return names - bound
 

@@ -241,7 +241,9 @@ def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Proje
         keys = [str(i + 1) for i, aggregate in enumerate(aggregates) if not aggregate]
         if keys:
             sql += f" GROUP BY {', '.join(keys)}"
-    if projection.order:
+    if projection.distinct and projection.order and not any(aggregates):
+        sql = _distinct_ordered_sql(st, frm, projection, items, compiled, select)
+    elif projection.order:
         sql += " ORDER BY " + ", ".join(
             sort_key(st, sort, items, compiled, scope) + (" DESC" if sort.descending else "")
             for sort in projection.order
@@ -251,6 +253,29 @@ def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Proje
     if projection.limit is not None:
         sql += f" LIMIT {count_expression(st, projection.limit, scope, 'LIMIT')}"
     return sql, [(name, value.type) for name, value in zip(names, compiled, strict=True)]
+
+
+def _distinct_ordered_sql(st: Translation, frm: From, projection: a.Projection, items: Sequence[a.ProjectionItem],
+                          compiled: list[Typed], select: str) -> str:
+    """`RETURN DISTINCT a ORDER BY a.name`: the sort keys may only read the projected columns, so adding them to
+    the DISTINCT rows leaves those rows as they are; an outer SELECT sorts by them and drops them (SQL's
+    DISTINCT sorts only by what it selects)."""
+    projected = Scope({item.alias: value for item, value in zip(items, compiled, strict=True)})
+    keys: list[str] = []
+    extra: list[str] = []
+    for sort in projection.order:
+        index = next((i for i, item in enumerate(items)
+                      if sort.expression in (item.expression, a.Variable(item.alias))), None)
+        if index is None:
+            value = ex.expr(st, sort.expression, projected)
+            extra.append(f"{value.sql if value.type is not T.BOOL else f'({value.sql})'} AS o{len(extra)}")
+            key = f"d.o{len(extra) - 1}"
+        else:
+            key = f"d.c{index}"
+        keys.append(key + (" DESC" if sort.descending else ""))
+    columns = ", ".join(f"d.c{i}" for i in range(len(items)))
+    inner = f"SELECT DISTINCT {', '.join([select, *extra])} {frm.sql()}"
+    return f"SELECT {columns} FROM ({inner}) AS d ORDER BY {', '.join(keys)}"
 
 
 def sort_key(st: Translation, sort: a.SortItem, items: Sequence[a.ProjectionItem], compiled: list[Typed],

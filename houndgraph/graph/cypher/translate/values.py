@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -122,7 +123,7 @@ class Params:
         return f"{placeholder}::{cast}" if cast else placeholder
 
     def json(self, value: Any) -> str:
-        return self.add(Jsonb(value), "jsonb")
+        return self.add(Jsonb(value, dumps=cypher_json) if _holds_whole_float(value) else Jsonb(value), "jsonb")
 
     def key(self, key: str) -> str:
         """A property key as a SQL text value. Plain identifiers are written as constants so that
@@ -130,6 +131,28 @@ class Params:
         if SAFE_KEY.match(key):
             return f"'{key}'"
         return self.add(key, "text")
+
+
+def cypher_json(value: Any) -> str:
+    """JSON text in which a whole float keeps a decimal point (`2.0`; `1e308` as its 309 digits and `.0`):
+    jsonb keeps the scale it reads, and the scale is what tells a Cypher float from an integer."""
+    if isinstance(value, float) and value.is_integer():
+        return f"{value:.1f}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(cypher_json(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(key)}: {cypher_json(item)}" for key, item in value.items()) + "}"
+    return json.dumps(value)
+
+
+def _holds_whole_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return value.is_integer()
+    if isinstance(value, list | tuple):
+        return any(_holds_whole_float(item) for item in value)
+    if isinstance(value, dict):
+        return any(_holds_whole_float(item) for item in value.values())
+    return False
 
 
 class Aliases:

@@ -1,0 +1,26 @@
+"""The TCK runs against a server of its own with mutations enabled, one per test module (so per worker)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from houndgraph.db import Database
+from houndgraph.settings import Settings
+from tests.conftest import ADMIN_PASSWORD, LiveServer, another_server, login
+from tests.tck.runner import Runner
+
+
+@pytest.fixture(scope="module")
+def tck_runner(server_settings: Settings, database: Database, live_server: LiveServer) -> Iterator[Runner]:
+    with another_server(server_settings, database, enable_cypher_mutations=True) as server, \
+            httpx.Client(base_url=server.base_url, timeout=60) as http:
+        http.headers["Authorization"] = f"Bearer {login(http, 'admin', ADMIN_PASSWORD)}"
+        runner = Runner(http, database)
+        try:
+            yield runner
+        finally:
+            runner.reset()
+            runner.close()
