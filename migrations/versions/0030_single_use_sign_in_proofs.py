@@ -2,7 +2,7 @@
 of each user's last accepted one-time code, so that a replayed assertion or a code seen twice is refused
 
 Revision ID: 0030
-Revises: 0028
+Revises: 0029
 """
 
 from alembic import op

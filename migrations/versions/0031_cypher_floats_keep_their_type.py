@@ -6,13 +6,13 @@ and `6 / 3.0` answered integers. hg_float writes such a float as numeric with on
 bodies are those of migrations 0006 and 0027, calling it.
 
 Revision ID: 0031
-Revises: 0028
+Revises: 0030
 """
 
 from alembic import op
 
 revision = "0031"
-down_revision = "0028"
+down_revision = "0030"
 branch_labels = None
 depends_on = None
 

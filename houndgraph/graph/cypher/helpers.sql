@@ -44,15 +44,20 @@ $$ SELECT CASE
     WHEN jsonb_typeof(a) = 'string' OR jsonb_typeof(b) = 'string' THEN to_jsonb(hg_str(a) || hg_str(b))
    END $$;
 
+-- A float8 turned to jsonb loses the scale of a whole number (`toFloat(1)` would read as the integer 1): hg_float
+-- writes such a float as numeric with one decimal, so that it stays a float (hg_is_int reads the scale).
+CREATE OR REPLACE FUNCTION hg_float(f float8) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE WHEN f = trunc(f) THEN to_jsonb(round(f::numeric, 1)) ELSE to_jsonb(f) END $$;
+
 CREATE OR REPLACE FUNCTION hg_arith(op text, a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' THEN CASE op
     WHEN '-' THEN to_jsonb(a::numeric - b::numeric)
     WHEN '*' THEN to_jsonb(a::numeric * b::numeric)
     WHEN '/' THEN CASE WHEN b::numeric = 0 THEN NULL
                        WHEN hg_is_int(a) AND hg_is_int(b) THEN to_jsonb(trunc(a::numeric / b::numeric))
-                       ELSE to_jsonb((a::numeric / b::numeric)::float8) END
+                       ELSE hg_float((a::numeric / b::numeric)::float8) END
     WHEN 'mod' THEN CASE WHEN b::numeric = 0 THEN NULL ELSE to_jsonb(mod(a::numeric, b::numeric)) END
-    WHEN '^' THEN to_jsonb(power(a::float8, b::float8))
+    WHEN '^' THEN hg_float(power(a::float8, b::float8))
    END END $$;
 
 CREATE OR REPLACE FUNCTION hg_neg(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
@@ -105,9 +110,9 @@ $$ BEGIN RETURN CASE jsonb_typeof(a)
 
 CREATE OR REPLACE FUNCTION hg_to_float(a jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS
 $$ BEGIN RETURN CASE jsonb_typeof(a)
-    WHEN 'number' THEN to_jsonb(a::float8)
+    WHEN 'number' THEN hg_float(a::float8)
     WHEN 'string' THEN CASE WHEN (a #>> '{}') ~ '^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$'
-                            THEN to_jsonb((a #>> '{}')::float8) END
+                            THEN hg_float((a #>> '{}')::float8) END
    END; END $$;
 
 CREATE OR REPLACE FUNCTION hg_to_boolean(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
