@@ -19,6 +19,7 @@ const NAV: { path: string; label: string; load: () => Promise<Page> }[] = [
   { path: "/collection", label: "Collection", load: async () => (await import("./collection/page")).collectionPage },
   { path: "/zones", label: "Privilege Zones", load: async () => (await import("./zones/page")).zonesPage },
   { path: "/data-quality", label: "Data Quality", load: async () => (await import("./pages/dataQuality")).dataQualityPage },
+  { path: "/audit", label: "Audit Log", load: async () => (await import("./pages/audit")).auditPage },
   { path: "/administration", label: "Administration", load: async () => (await import("./admin/page")).adminPage },
 ];
 
