@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import Depends, Query, Request, Response
 
-from houndgraph.attack_path import service
+from houndgraph.attack_path import report, service
 from houndgraph.attack_path.schemas import (
     ACCEPTED_PARAMETER,
     CSV,
@@ -140,3 +140,16 @@ async def list_posture_stats(window: WindowDep, query: PostureQuery, page: PageD
     rows, count = await service.posture(session, query, window, page)
     return WindowEnvelope(count=count, skip=page.skip, limit=page.limit, start=window.start, end=window.end,
                           data=[RiskPostureStat.of(row) for row in rows])
+
+
+EnvironmentText = Annotated[str | None, Query(description="A domain SID or tenant id; every environment without it.")]
+DaysText = Annotated[str | None, Query(description="The trend's window in days, 1 to 3650 (default 90).")]
+
+
+async def download_report(session: SessionDep, environment: EnvironmentText = None,
+                          days: DaysText = None) -> Response:
+    """The posture report as one self-contained HTML file (ours: the reference has none)."""
+    built = await service.build_report(session, environment or None, service.report_window(days))
+    name = service.report_file_name(built, environment)
+    return Response(report.render(built), media_type="text/html; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

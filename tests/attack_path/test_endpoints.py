@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -209,3 +210,26 @@ def test_csv_export_with_the_reference_columns(admin: httpx.Client, domain: str)
     header = listed.text.splitlines()[0]
     assert header.startswith("id,finding_type,impact_count,impact_percentage,domain,domain_sid,principal_name")
     assert f"{SID}-500" in listed.text
+
+
+def test_the_posture_report_downloads_as_html(admin: httpx.Client, domain: str) -> None:
+    response = admin.get("/api/v2/attack-paths/report", params={"environment": domain.lower(), "days": "30"})
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "text/html; charset=utf-8"
+    assert re.fullmatch(r'attachment; filename="houndgraph-report-hound\.local-\d{4}-\d{2}-\d{2}\.html"',
+                        response.headers["content-disposition"])
+    assert "Attack-path posture: HOUND.LOCAL" in response.text and 'data-finding="Kerberoasting"' in response.text
+    everything = admin.get("/api/v2/attack-paths/report")
+    assert everything.status_code == 200 and f'data-environment="{SID}"' in everything.text
+
+
+@pytest.mark.parametrize(("params", "status", "message"), [
+    ({"days": "0"}, 400, "days must be a whole number from 1 to 3650"),
+    ({"days": "soon"}, 400, "days must be a whole number from 1 to 3650"),
+    ({"environment": "S-1-5-21-0-0-0"}, 404, "resource not found"),
+])
+def test_a_bad_report_request_answers_the_error(admin: httpx.Client, domain: str, params: dict[str, str],
+                                                status: int, message: str) -> None:
+    response = admin.get("/api/v2/attack-paths/report", params=params)
+    assert response.status_code == status, response.text
+    assert response.json()["errors"][0]["message"] == message

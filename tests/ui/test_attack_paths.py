@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from houndgraph.analysis import run_analysis
 from houndgraph.db import Database
 from tests.attack_path.graphs import FINDING_TABLES, SID, load
-from tests.ui.browser import UI
+from tests.ui.browser import SCREENSHOTS, UI
 
 # What the domain holds (tests/attack_path/graphs.py): Hal's GenericAll on Domain Admins, the
 # Kerberoastable Tier Zero Administrator, WS1 without LAPS, Administrator logged on to WS1.
@@ -133,3 +133,26 @@ def test_posture_shows_the_latest_figures_their_change_and_charts(ui: UI) -> Non
     ui.goto("/ui/posture")
     tier_zero.wait_for()
     ui.screenshot("posture")
+
+
+def test_the_report_downloads_from_the_posture_page(ui: UI) -> None:
+    ui.goto("/ui/posture")
+    ui.page.locator('.stat[data-stat="tier_zero_count"]').wait_for()
+    ui.page.select_option("#posture-environment", SID)
+    with ui.page.expect_download() as download:
+        ui.page.click("#posture-report")
+    assert re.fullmatch(r"houndgraph-report-hound\.local-\d{4}-\d{2}-\d{2}\.html", download.value.suggested_filename)
+    html = download.value.path().read_text()
+    assert "What to fix first" in html
+    # A page of its own, as a file opened from disk: no CSP of the service, nothing fetched.
+    report = ui.page.context.new_page()
+    try:
+        requests: list[str] = []
+        report.on("request", lambda request: requests.append(request.url))
+        report.set_content(html)
+        report.locator('[data-finding="Kerberoasting"]').wait_for()
+        assert requests == []
+        SCREENSHOTS.mkdir(exist_ok=True)
+        report.screenshot(path=str(SCREENSHOTS / "report.png"), full_page=True)
+    finally:
+        report.close()

@@ -1,8 +1,8 @@
 // Posture: per domain or tenant (or all of them), exposure, Tier Zero size and findings per analysis in a
 // date range, as charts; the latest figures with their change since the analysis before.
-import { get } from "../api";
+import { get, request } from "../api";
 import { lineChart, type Series } from "../charts";
-import { formatDate, h, replace } from "../dom";
+import { download, formatDate, h, replace, toast } from "../dom";
 import { environmentSelect, listEnvironments, type Environment } from "../environments";
 
 interface PostureStat {
@@ -103,6 +103,18 @@ export function posturePage(root: HTMLElement): void {
     }
   }
 
+  // The report's trend starts at the range's first day; it always ends now.
+  async function downloadReport(): Promise<void> {
+    const days = Math.max(1, Math.ceil((Date.now() - new Date(`${from.value}T00:00:00`).getTime()) / 86_400_000));
+    try {
+      const response = await request("GET", `/attack-paths/report?days=${days}${environment ? `&environment=${encodeURIComponent(environment)}` : ""}`);
+      const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "houndgraph-report.html";
+      download(name, await response.blob());
+    } catch (error) {
+      toast((error as Error).message, "error");
+    }
+  }
+
   replace(root, h("div", { class: "page posture" }, h("h1", null, "Posture"), controls, content));
   void (async () => {
     try {
@@ -114,7 +126,9 @@ export function posturePage(root: HTMLElement): void {
     replace(controls,
       environmentSelect("posture-environment", environments, null, (value) => { environment = value; void load(); }, "All domains and tenants"),
       h("div", { class: "field-inline" }, h("label", { for: "posture-from" }, "From"), from),
-      h("div", { class: "field-inline" }, h("label", { for: "posture-to" }, "To"), to));
+      h("div", { class: "field-inline" }, h("label", { for: "posture-to" }, "To"), to),
+      h("button", { id: "posture-report", title: "One HTML file: posture, trend, what to fix first; print it to PDF from the browser",
+        onclick: () => void downloadReport() }, "Download report"));
     await load();
   })();
 }
