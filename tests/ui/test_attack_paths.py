@@ -156,3 +156,24 @@ def test_the_report_downloads_from_the_posture_page(ui: UI) -> None:
         report.screenshot(path=str(SCREENSHOTS / "report.png"), full_page=True)
     finally:
         report.close()
+
+
+def test_the_page_is_usable_from_the_keyboard(ui: UI) -> None:
+    ui.goto(f"/ui/attack-paths/{SID}/T0GenericAll")
+    ui.page.locator("#finding-principals tbody tr").first.wait_for()
+    ui.page.locator("#finding-window").focus()
+    for _ in range(20):  # Tab through the controls to the first finding type (the critical one)
+        ui.page.keyboard.press("Tab")
+        if ui.page.evaluate("document.activeElement.classList.contains('finding-name')"):
+            break
+    assert ui.page.evaluate("document.activeElement.textContent") == "Kerberoastable Tier Zero users"
+    ui.page.keyboard.press("Enter")
+    expect(ui.page.locator("#finding-title")).to_have_text("Kerberoastable Tier Zero users")
+    accept = ui.page.locator("#finding-principals button", has_text="Accept risk")
+    accept.focus()
+    ui.page.keyboard.press("Enter")
+    dialog = ui.page.locator("dialog.modal")
+    expect(dialog).to_be_visible()
+    assert ui.page.evaluate("document.activeElement.id") == "accept-until"
+    ui.page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
