@@ -38,7 +38,9 @@ chromium:
 	  fi; }
 
 # Rebuilds the web UI bundle into houndgraph/ui/static (committed: `make serve` needs no Node).
-web:
+# The UI's wire types are generated from the service's OpenAPI document (web/openapi.json) during the build.
+web: install
+	$(BIN)/houndgraph openapi > web/openapi.json
 	cd web && npm ci --no-audit --no-fund && npm run build
 
 # The browser tests inject axe-core (an npm package) from web/node_modules: installed when missing.

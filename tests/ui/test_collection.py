@@ -13,12 +13,13 @@ import pytest
 from playwright.sync_api import Locator, expect
 
 from houndgraph.db import Database
-from tests.client.helpers import as_client
+from tests.client.helpers import as_client, wait_for
 from tests.factories import unique
 from tests.labs import TESTLAB, clear
 from tests.ui.browser import UI
 
-INGESTED = 240_000  # ms: the job's files are ingested and analysed beside other test workers
+COMPLETE = 2
+INGESTED = 240  # s: the job's files are ingested and analysed beside other test workers
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -82,7 +83,7 @@ def test_collect_now_then_cancel_the_job(ui: UI) -> None:
     expect(job_row(ui, job_id).locator("button", has_text="Cancel")).to_have_count(0)
 
 
-def test_a_collected_job_shows_its_per_domain_results_and_log(ui: UI) -> None:
+def test_a_collected_job_shows_its_per_domain_results_and_log(ui: UI, admin: httpx.Client) -> None:
     name, created = create_client(ui)
     job_id = collect_now(ui, ui.page.locator(f'tr[data-client="{name}"]'))
     with as_client(ui.base_url, created) as collector:
@@ -93,15 +94,14 @@ def test_a_collected_job_shows_its_per_domain_results_and_log(ui: UI) -> None:
             assert response.status_code == 202, response.text
         ended = collector.post("/api/v2/jobs/end", json={"status": "complete", "message": "collection done"})
         assert ended.status_code == 200, ended.text
+
+    def complete() -> bool:
+        return bool(admin.get(f"/api/v2/jobs/{job_id}").json()["data"]["status"] == COMPLETE)
+
+    wait_for(complete, timeout=INGESTED, what="the job's files to be ingested and analysed")
     ui.goto("/ui/collection/jobs")
     ui.page.select_option("#jobs-status", "2")
     job = job_row(ui, job_id)
-    for _ in range(INGESTED // 5000):
-        if job.count():
-            break
-        ui.page.wait_for_timeout(5000)
-        ui.page.select_option("#jobs-status", "")
-        ui.page.select_option("#jobs-status", "2")
     expect(job).to_contain_text("TESTLAB.LOCAL")
     job.locator("button", has_text="Details").click()
     detail = ui.page.locator(f'tr[data-detail="{job_id}"]')

@@ -2,26 +2,10 @@
 // per-run counts (the sparkline of every type at once: `finding=neq:` with no name matches them all).
 import { get } from "../api";
 import type { Point } from "../charts";
+import type { AttackPathType, RiskCounts } from "../wire";
 
-export interface FindingType {
-  name: string;
-  title: string;
-  family: string;
-  shape: string;
-  platform: string;
-  what: string;
-  why: string;
-  remediation: string;
-  references: string[];
-}
-
-export interface RiskCount {
-  created_at: string;
-  Finding: string;
-  CompositeRisk: number;
-  FindingCount: number;
-  ImpactedAssetCount: number;
-}
+export type FindingType = AttackPathType;
+export type RiskCount = RiskCounts;
 
 export interface TypeSummary {
   type: FindingType;

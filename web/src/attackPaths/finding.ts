@@ -6,34 +6,15 @@ import { download, formatDate, h, modal, replace, toast } from "../dom";
 import { fromApiGraph } from "../graph/model";
 import { GraphView } from "../graph/view";
 import { pager } from "../pager";
+import type { ListFinding, RelationshipFinding } from "../wire";
 import type { TypeSummary } from "./data";
 
-interface Finding {
-  id: number;
-  Finding: string;
-  Accepted: boolean;
-  ImpactCount: number;
-  ImpactPercentage: number;
-  Severity: string;
-  // relationship findings
-  FromPrincipal?: string;
-  ToPrincipal?: string;
-  FromPrincipalProps?: Record<string, unknown>;
-  FromPrincipalKind?: string;
-  ToPrincipalProps?: Record<string, unknown>;
-  ToPrincipalKind?: string;
-  ComboGraphRelationID?: number | null;
-  AcceptedUntil?: string;
-  // list findings
-  Principal?: string;
-  PrincipalKind?: string;
-  Props?: Record<string, unknown>;
-  accepted_until?: string;
-}
+type Finding = RelationshipFinding | ListFinding;
+const isRelationship = (f: Finding): f is RelationshipFinding => "FromPrincipal" in f;
 
 const PAGE_SIZE = 25;
 const nameOf = (props: Record<string, unknown> | undefined, fallback = "") => String(props?.name ?? fallback);
-const acceptedUntil = (f: Finding) => f.AcceptedUntil ?? f.accepted_until ?? "";
+const acceptedUntil = (f: Finding) => (isRelationship(f) ? f.AcceptedUntil : f.accepted_until);
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 function isoDate(days: number): string {
@@ -72,9 +53,9 @@ export function findingDetail(root: HTMLElement, environment: string, summary: T
     return h("table", { class: "data-table" },
       h("thead", null, h("tr", null, headers.map((c) => h("th", { scope: "col" }, c)))),
       h("tbody", null, findings.map((f) => h("tr", { "data-finding-id": f.id },
-        h("td", null, relationship ? nameOf(f.FromPrincipalProps, f.FromPrincipal) : nameOf(f.Props, f.Principal)),
-        h("td", null, relationship ? f.FromPrincipalKind : f.PrincipalKind),
-        relationship ? h("td", null, nameOf(f.ToPrincipalProps, f.ToPrincipal)) : null,
+        h("td", null, isRelationship(f) ? nameOf(f.FromPrincipalProps, f.FromPrincipal) : nameOf(f.Props, f.Principal)),
+        h("td", null, isRelationship(f) ? f.FromPrincipalKind : f.PrincipalKind),
+        relationship ? h("td", null, isRelationship(f) ? nameOf(f.ToPrincipalProps, f.ToPrincipal) : "") : null,
         h("td", { class: "num" }, percent(f.ImpactPercentage)),
         h("td", null, f.Accepted ? h("span", { class: "chip chip-accepted" }, `Accepted until ${formatDate(acceptedUntil(f))}`) : "Open"),
         h("td", null, mayAccept ? (f.Accepted
@@ -118,7 +99,7 @@ export function findingDetail(root: HTMLElement, environment: string, summary: T
   }
 
   async function drawGraph(): Promise<void> {
-    const ids = shown.map((f) => f.ComboGraphRelationID).filter((id): id is number => typeof id === "number");
+    const ids = shown.map((f) => (isRelationship(f) ? f.ComboGraphRelationID : null)).filter((id): id is number => typeof id === "number");
     graphHost.classList.remove("hidden");
     view ??= new GraphView(graphHost);
     if (!ids.length) {

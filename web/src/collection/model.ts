@@ -1,54 +1,22 @@
 // The collection API's shapes as the pages read them, and the names of job states and collection options.
 import { get } from "../api";
+import type { DomainResultView, EventView, JobView } from "../wire";
 
-export interface DomainResult {
-  domain_name: string;
-  success: boolean;
-  message: string;
-  user_count: number;
-  group_count: number;
-  computer_count: number;
-  gpo_count: number;
-  ou_count: number;
-  container_count: number;
-  deleted_count: number;
-}
-
-export interface Job {
-  id: number;
-  client_id: string;
-  client_name: string;
-  event_id: number | null;
-  execution_time: string;
-  start_time: string;
-  end_time: string;
-  status: number;
-  status_message: string;
-  domain_results: DomainResult[];
-  domain_controller?: string | null;
-}
-
-export interface Schedule {
-  id: number;
-  client_id: string;
-  rrule: string;
-  next_scheduled_at: string | null;
-  [flag: string]: unknown;
-}
-
+export type DomainResult = DomainResultView;
+export type Job = JobView;
+export type Schedule = EventView;
+// The document describes a client as "any": ClientView's serializer (which leaves absent fields out) hides
+// its fields from the schema. These are the fields the page reads, as houndgraph/client/schemas.py sends them.
 export interface Client {
   id: string;
   name: string;
   type: string;
   hostname: string;
-  ip_address: string;
   last_checkin: string;
   version: string;
-  domain_controller: string | null;
   current_job_id: number | null;
   current_job?: Job | null;
   completed_job_count: number;
-  events: Schedule[];
   token?: { id: string; key?: string };
 }
 

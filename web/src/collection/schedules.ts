@@ -29,7 +29,7 @@ export function schedulesSection(root: HTMLElement, context: AppContext): void {
           h("td", null, names.get(s.client_id) ?? s.client_id),
           h("td", { title: s.rrule }, describe(s.rrule)),
           h("td", null, formatDate(s.next_scheduled_at)),
-          h("td", null, COLLECTION_OPTIONS.filter((o) => s[o.flag]).map((o) => o.label).join(", ") || "—"),
+          h("td", null, COLLECTION_OPTIONS.filter((o) => (s as unknown as Record<string, unknown>)[o.flag]).map((o) => o.label).join(", ") || "—"),
           h("td", null, manage ? h("button", { class: "small danger", onclick: () => void remove(s) }, "Delete") : null))))) :
         h("p", { class: "muted empty-state" }, clients.length
           ? "No schedule yet: create one to have a client collect on a recurrence."

@@ -3,19 +3,9 @@
 import { get } from "../api";
 import { debounce, download, formatDate, formatValue, h, replace, toast } from "../dom";
 import { pager } from "../pager";
+import type { AuditLogView } from "../wire";
 
-interface AuditEntry {
-  id: number;
-  created_at: string;
-  actor_id: string;
-  actor_name: string;
-  actor_email: string;
-  action: string;
-  fields: Record<string, unknown>;
-  request_id: string;
-  source_ip_address: string;
-  status: string;
-}
+type AuditEntry = AuditLogView;
 
 const PAGE_SIZE = 50;
 // The most entries one export asks for.

@@ -3,18 +3,10 @@
 import { get, request } from "../api";
 import { lineChart, type Series } from "../charts";
 import { download, formatDate, h, replace, toast } from "../dom";
+import type { RiskPostureStat } from "../wire";
 import { environmentSelect, listEnvironments, type Environment } from "../environments";
 
-interface PostureStat {
-  created_at: string;
-  domain_sid: string;
-  exposure_index: number;
-  tier_zero_count: number;
-  critical_risk_count: number;
-  exposed_count: number;
-  principal_count: number;
-  finding_count: number;
-}
+type PostureStat = RiskPostureStat;
 
 type Measure = "exposure_index" | "tier_zero_count" | "finding_count" | "critical_risk_count";
 const MEASURES: { key: Measure; label: string; percent?: boolean; lowerIsBetter: true }[] = [
