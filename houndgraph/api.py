@@ -279,7 +279,7 @@ ROUTES: list[Route] = [
     Route("PUT", "/api/v2/attack-paths", attack_path_endpoints.request_attack_paths, P.GRAPH_DB_WRITE,
           status_code=202),
     Route("PUT", "/api/v2/attack-paths/{attack_path_id}/acceptance", attack_path_endpoints.update_acceptance,
-          P.RISKS_MANAGE),
+          P.RISKS_MANAGE, audit=A.UPDATE_RISK_ACCEPTANCE),
     # --- saved queries, SSO providers, asset group tags ---------------------------------------
     # `export` and `import` before `{saved_query_id}`, which would otherwise take them as ids.
     Route("GET", "/api/v2/saved-queries/export", saved_query_endpoints.export_saved_queries, P.SAVED_QUERIES_READ),

@@ -29,6 +29,7 @@ from houndgraph.attack_path.schemas import (
     csv_columns,
     csv_record,
 )
+from houndgraph.audit.dependencies import AuditFields
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope, WindowEnvelope
 from houndgraph.kit.filters import Filter
@@ -124,9 +125,13 @@ async def request_attack_paths(session: SessionDep) -> Response:
     return Response(status_code=202)
 
 
-async def update_acceptance(attack_path_id: int, body: AcceptanceRequest,
-                            session: SessionDep) -> DataEnvelope[Finding]:
-    return DataEnvelope(data=await service.accept(session, attack_path_id, body))
+async def update_acceptance(attack_path_id: int, body: AcceptanceRequest, session: SessionDep,
+                            audited: AuditFields) -> DataEnvelope[Finding]:
+    finding = await service.accept(session, attack_path_id, body)
+    until = finding.AcceptedUntil if isinstance(finding, RelationshipFinding) else finding.accepted_until
+    audited.update(finding=finding.Finding, domain_sid=finding.DomainSID, accepted=finding.Accepted,
+                   accepted_until=until.isoformat() if finding.Accepted else None, reason=body.reason)
+    return DataEnvelope(data=finding)
 
 
 async def list_sparkline(domain_id: str, findings: FindingDep, window: WindowDep, query: SparklineQuery,

@@ -233,3 +233,17 @@ def test_a_bad_report_request_answers_the_error(admin: httpx.Client, domain: str
     response = admin.get("/api/v2/attack-paths/report", params=params)
     assert response.status_code == status, response.text
     assert response.json()["errors"][0]["message"] == message
+
+
+def test_who_accepted_a_risk_and_why_is_in_the_audit_log(admin: httpx.Client, domain: str) -> None:
+    finding = details(admin, "Kerberoasting")["data"][0]
+    path = f"/api/v2/attack-paths/{finding['id']}/acceptance"
+    reason = "Service account with a 64-character password rotated monthly"
+    accepted = admin.put(path, json={"accepted": True, "accept_until": "2099-06-30T00:00:00Z", "reason": reason})
+    assert accepted.status_code == 200, accepted.text
+    assert admin.put(path, json={"accepted": True, "reason": "x" * 1001}).status_code == 400
+    logs = admin.get("/api/v2/audit", params={"action": "eq:UpdateRiskAcceptance", "status": "eq:success"})
+    entry = next(log for log in logs.json()["data"]["logs"] if log["fields"].get("reason") == reason)
+    assert entry["actor_name"] == "admin"
+    assert entry["fields"]["attack_path_id"] == str(finding["id"]) and entry["fields"]["finding"] == "Kerberoasting"
+    assert entry["fields"]["accepted_until"].startswith("2099-06-30") and entry["fields"]["domain_sid"] == domain

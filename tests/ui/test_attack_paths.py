@@ -82,6 +82,9 @@ def test_accept_a_finding_as_risk_until_a_date_and_withdraw_it(ui: UI) -> None:
     ui.screenshot("attack-paths-accept")
     ui.page.click("dialog.modal button:has-text('Accept risk')")
     expect(row.locator(".chip-accepted")).to_contain_text("2099")
+    expect(row.locator(".acceptance-note")).to_have_text(
+        "by admin: Service account with a 64-character password, rotated monthly")
+    ui.screenshot("attack-paths-accepted")
     ui.page.select_option("#finding-acceptance", "unaccepted")
     expect(ui.page.locator("#finding-principals tbody tr", has_text="ADMINISTRATOR@HOUND.LOCAL")).to_have_count(0)
     ui.page.select_option("#finding-acceptance", "accepted")

@@ -6,7 +6,7 @@ import { download, formatDate, h, modal, replace, toast } from "../dom";
 import { fromApiGraph } from "../graph/model";
 import { GraphView } from "../graph/view";
 import { pager } from "../pager";
-import type { ListFinding, RelationshipFinding } from "../wire";
+import type { AuditLogView, ListFinding, RelationshipFinding } from "../wire";
 import type { TypeSummary } from "./data";
 
 type Finding = RelationshipFinding | ListFinding;
@@ -35,11 +35,28 @@ export function findingDetail(root: HTMLElement, environment: string, summary: T
     h("option", { value: "all" }, "All"), h("option", { value: "unaccepted" }, "Not accepted"),
     h("option", { value: "accepted" }, "Accepted"));
 
+  // Who accepted each finding and why, from the audit log (read only by those allowed to read it).
+  async function acceptances(): Promise<Map<string, { who: string; why: string }>> {
+    const found = new Map<string, { who: string; why: string }>();
+    if (!hasPermission(self, "auth", "ManageUsers")) return found;
+    try {
+      const logs = (await get<{ data: { logs: AuditLogView[] } }>("/audit?action=eq:UpdateRiskAcceptance&status=eq:success&limit=1000")).data.logs;
+      for (const log of logs) {  // newest first: the first entry of a finding is its current acceptance
+        const id = String(log.fields.attack_path_id);
+        if (!found.has(id)) found.set(id, { who: log.actor_name, why: String(log.fields.reason ?? "") });
+      }
+    } catch {
+      // the dates are still shown
+    }
+    return found;
+  }
+
   async function load(): Promise<void> {
     try {
       const body = await get<{ count: number; data: Finding[] }>(`${base}&filterAccepted=${acceptance.value}&skip=${skip}&limit=${PAGE_SIZE}`);
       shown = body.data;
-      replace(table, shown.length ? principalTable(shown) : h("p", { class: "muted" }, "No finding of this type matches the filter."));
+      const accepted = shown.some((f) => f.Accepted) ? await acceptances() : new Map();
+      replace(table, shown.length ? principalTable(shown, accepted) : h("p", { class: "muted" }, "No finding of this type matches the filter."));
       replace(pages, pager(body.count, skip, PAGE_SIZE, (next) => { skip = next; void load(); }, "finding"));
       if (view) void drawGraph();
     } catch (error) {
@@ -47,7 +64,7 @@ export function findingDetail(root: HTMLElement, environment: string, summary: T
     }
   }
 
-  function principalTable(findings: Finding[]): HTMLElement {
+  function principalTable(findings: Finding[], accepted: Map<string, { who: string; why: string }>): HTMLElement {
     const relationship = type.shape === "relationship";
     const headers = relationship ? ["Principal", "Kind", "Target", "Exposure", "Status", ""] : ["Principal", "Kind", "Impact", "Status", ""];
     return h("table", { class: "data-table" },
@@ -57,7 +74,9 @@ export function findingDetail(root: HTMLElement, environment: string, summary: T
         h("td", null, isRelationship(f) ? f.FromPrincipalKind : f.PrincipalKind),
         relationship ? h("td", null, isRelationship(f) ? nameOf(f.ToPrincipalProps, f.ToPrincipal) : "") : null,
         h("td", { class: "num" }, percent(f.ImpactPercentage)),
-        h("td", null, f.Accepted ? h("span", { class: "chip chip-accepted" }, `Accepted until ${formatDate(acceptedUntil(f))}`) : "Open"),
+        h("td", null, f.Accepted ? [h("span", { class: "chip chip-accepted" }, `Accepted until ${formatDate(acceptedUntil(f))}`),
+          accepted.has(String(f.id)) ? h("div", { class: "muted acceptance-note" },
+            `by ${accepted.get(String(f.id))!.who}${accepted.get(String(f.id))!.why ? `: ${accepted.get(String(f.id))!.why}` : ""}`) : null] : "Open"),
         h("td", null, mayAccept ? (f.Accepted
           ? h("button", { class: "small", onclick: () => void withdraw(f) }, "Withdraw acceptance")
           : h("button", { class: "small", onclick: () => void accept(f) }, "Accept risk")) : null)))));
