@@ -178,6 +178,29 @@ def test_a_non_graph_result_shows_as_a_table(ui: UI) -> None:
     ui.screenshot("explore-table-view")
 
 
+def test_the_result_table_sorts_chooses_columns_and_exports_them(ui: UI) -> None:
+    open_explore(ui, "cypher")
+    ui.page.fill("#cypher-query", "MATCH (u:User) WHERE u.domain = 'ESC1.LOCAL' RETURN u.name, u.enabled")
+    ui.page.click("#cypher-run")
+    table = ui.page.locator("#result-table")
+    table.locator("tbody tr").first.wait_for()
+    names = table.locator("tbody td:first-child").all_inner_texts()
+    header = table.locator("th", has_text="u.name")
+    header.locator("button").click()
+    header.locator("button").click()
+    assert header.get_attribute("aria-sort") == "descending"
+    descending = table.locator("tbody td:first-child").all_inner_texts()
+    assert descending == sorted(names, reverse=True)
+    table.locator(".column-chooser summary").click()
+    table.locator(".column-chooser label", has_text="u.enabled").click()
+    assert table.locator("th").all_inner_texts() == ["u.name"]
+    ui.screenshot("explore-table-columns")
+    with ui.page.expect_download() as download:
+        table.locator("#result-csv").click()
+    lines = download.value.path().read_text().splitlines()
+    assert lines == ["u.name", *descending]
+
+
 def test_switching_the_theme(ui: UI) -> None:
     open_explore(ui, "search")
     before = ui.page.evaluate("document.documentElement.dataset.theme")
