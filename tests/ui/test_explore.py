@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from houndgraph.db import Database
 from tests.labs import clear, load_labs
@@ -120,6 +121,16 @@ def test_right_click_sets_the_start_node(ui: UI) -> None:
     assert ui.page.locator("#path-start").input_value() == "SMITH@ESC1.LOCAL"
     choose(ui, "path-end", "ESC1.LOCAL", DOMAIN)
     graph_stats(ui, "[1-9][0-9]* edges")
+
+
+def test_hide_a_node_from_the_view(ui: UI) -> None:
+    open_explore(ui)
+    choose(ui, "node-search", "SMITH", "SMITH@ESC1.LOCAL")
+    graph_stats(ui, "^1 nodes")
+    click_graph_centre(ui, "right")
+    ui.page.locator("#context-menu button", has_text="Hide from view").click()
+    expect(ui.page.locator("#graph-empty")).to_be_visible()
+    assert drawn_graph(ui)["nodes"] == []
 
 
 def test_the_path_edge_filter_excludes_kinds(ui: UI) -> None:

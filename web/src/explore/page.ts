@@ -174,6 +174,10 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
         void findPath();
       }),
       hasPermission(context.self, "graphdb", "Write") && zones.menuItems(node).map(([label, action]) => item(label, action)),
+      item("Hide from view", () => {
+        view.hideNode(node.id);
+        updateStats();
+      }),
       item("Copy object ID", () => void navigator.clipboard?.writeText(node.objectId)));
     menu.classList.remove("hidden");
     const bounds = root.getBoundingClientRect();
