@@ -7,7 +7,7 @@ TEST_WORKERS ?= 4
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: serve test lint install install-dev web chromium
+.PHONY: serve test lint install install-dev web web-deps chromium
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "houndgraph needs Python 3.11 or newer")'
@@ -38,10 +38,16 @@ chromium:
 	  fi; }
 
 # Rebuilds the web UI bundle into houndgraph/ui/static (committed: `make serve` needs no Node).
-web:
+# The UI's wire types are generated from the service's OpenAPI document (web/openapi.json) during the build.
+web: install
+	$(BIN)/houndgraph openapi > web/openapi.json
 	cd web && npm ci --no-audit --no-fund && npm run build
 
-test: install-dev chromium
+# The browser tests inject axe-core (an npm package) from web/node_modules: installed when missing.
+web-deps:
+	@test -f web/node_modules/axe-core/axe.min.js || { cd web && npm ci --no-audit --no-fund; }
+
+test: install-dev chromium web-deps
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy

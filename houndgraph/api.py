@@ -296,10 +296,11 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/domains/{domain_id}/sparkline", attack_path_endpoints.list_sparkline, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/posture-stats", attack_path_endpoints.list_posture_stats, P.GRAPH_DB_READ),
     # A refresh is an analysis request; accepting a risk is the reference's risk management permission.
+    Route("GET", "/api/v2/attack-paths/report", attack_path_endpoints.download_report, P.GRAPH_DB_READ),
     Route("PUT", "/api/v2/attack-paths", attack_path_endpoints.request_attack_paths, P.GRAPH_DB_WRITE,
           status_code=202),
     Route("PUT", "/api/v2/attack-paths/{attack_path_id}/acceptance", attack_path_endpoints.update_acceptance,
-          P.RISKS_MANAGE),
+          P.RISKS_MANAGE, audit=A.UPDATE_RISK_ACCEPTANCE),
     # --- saved queries, SSO providers, asset group tags ---------------------------------------
     # `export` and `import` before `{saved_query_id}`, which would otherwise take them as ids.
     Route("GET", "/api/v2/saved-queries/export", saved_query_endpoints.export_saved_queries, P.SAVED_QUERIES_READ),

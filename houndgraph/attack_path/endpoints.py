@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import Depends, Query, Request, Response
 
-from houndgraph.attack_path import service
+from houndgraph.attack_path import report, service
 from houndgraph.attack_path.schemas import (
     ACCEPTED_PARAMETER,
     CSV,
@@ -29,6 +29,7 @@ from houndgraph.attack_path.schemas import (
     csv_columns,
     csv_record,
 )
+from houndgraph.audit.dependencies import AuditFields
 from houndgraph.deps import SessionDep
 from houndgraph.kit.answers import TEXT, answers, answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope, WindowEnvelope
@@ -130,9 +131,13 @@ async def request_attack_paths(session: SessionDep) -> Response:
     return Response(status_code=202)
 
 
-async def update_acceptance(attack_path_id: int, body: AcceptanceRequest,
-                            session: SessionDep) -> DataEnvelope[Finding]:
-    return DataEnvelope(data=await service.accept(session, attack_path_id, body))
+async def update_acceptance(attack_path_id: int, body: AcceptanceRequest, session: SessionDep,
+                            audited: AuditFields) -> DataEnvelope[Finding]:
+    finding = await service.accept(session, attack_path_id, body)
+    until = finding.AcceptedUntil if isinstance(finding, RelationshipFinding) else finding.accepted_until
+    audited.update(finding=finding.Finding, domain_sid=finding.DomainSID, accepted=finding.Accepted,
+                   accepted_until=until.isoformat() if finding.Accepted else None, reason=body.reason)
+    return DataEnvelope(data=finding)
 
 
 async def list_sparkline(domain_id: str, findings: FindingDep, window: WindowDep, query: SparklineQuery,
@@ -146,3 +151,16 @@ async def list_posture_stats(window: WindowDep, query: PostureQuery, page: PageD
     rows, count = await service.posture(session, query, window, page)
     return WindowEnvelope(count=count, skip=page.skip, limit=page.limit, start=window.start, end=window.end,
                           data=[RiskPostureStat.of(row) for row in rows])
+
+
+EnvironmentText = Annotated[str | None, Query(description="A domain SID or tenant id; every environment without it.")]
+DaysText = Annotated[str | None, Query(description="The trend's window in days, 1 to 3650 (default 90).")]
+
+
+async def download_report(session: SessionDep, environment: EnvironmentText = None,
+                          days: DaysText = None) -> Response:
+    """The posture report as one self-contained HTML file (ours: the reference has none)."""
+    built = await service.build_report(session, environment or None, service.report_window(days))
+    name = service.report_file_name(built, environment)
+    return Response(report.render(built), media_type="text/html; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -108,3 +108,25 @@ async def posture(session: AsyncSession, filters: Sequence[Filter], start: datet
     rows = await session.scalars(select(P).where(*conditions).order_by(*order_by(sort, POSTURE_COLUMNS), P.id)
                                  .offset(page.skip).limit(page.limit))
     return list(rows), int(count or 0)
+
+
+async def environment_names(session: AsyncSession) -> dict[str, str]:
+    """The name of every Domain and AZTenant node, by object id."""
+    rows = await session.execute(text(
+        "SELECT n.properties->>'objectid', coalesce(n.properties->>'name', n.properties->>'objectid') FROM node n "
+        "WHERE n.properties ? 'objectid' AND n.kind_ids && "
+        "(SELECT coalesce(array_agg(id), '{}') FROM kind WHERE name IN (:domain, :tenant))"),
+        {"domain": ADNode.Domain.value, "tenant": AZNode.Tenant.value})
+    return {str(object_id).upper(): str(name) for object_id, name in rows.all()}
+
+
+async def report_history(session: AsyncSession, environment: str | None, start: datetime,
+                         end: datetime) -> tuple[list[AttackPathPosture], list[AttackPathRiskCount]]:
+    """Posture rows and per-type counts in the window, oldest first, of one environment (all with None)."""
+    P, R = AttackPathPosture, AttackPathRiskCount
+    posture = select(P).where(P.created_at >= start, P.created_at < end)
+    counts = select(R).where(R.created_at >= start, R.created_at < end, R.finding_count > 0)
+    if environment is not None:
+        posture, counts = posture.where(P.domain_sid == environment), counts.where(R.domain_sid == environment)
+    return (list(await session.scalars(posture.order_by(P.created_at, P.id))),
+            list(await session.scalars(counts.order_by(R.created_at, R.id))))

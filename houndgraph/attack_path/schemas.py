@@ -153,6 +153,8 @@ class AcceptanceRequest(BaseModel):
     risk_type: str | None = None
     accept_until: datetime | None = None
     accepted: bool = Field(default=True)
+    # Ours: why the risk is accepted, kept in the audit log beside who accepted it.
+    reason: str = Field(default="", max_length=1000)
 
 
 # --- what each list accepts ---------------------------------------------------------------------------

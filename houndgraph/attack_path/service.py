@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.analysis.findings.finding_types import FINDING_TYPES, FindingType
-from houndgraph.attack_path import repository
+from houndgraph.attack_path import report, repository
 from houndgraph.attack_path.schemas import (
     ACCEPTED_FILTERS,
     DEFAULT_WINDOW_DAYS,
@@ -179,3 +179,44 @@ async def posture(session: AsyncSession, query: ListQuery, window: Window,
 async def request_refresh(session: AsyncSession) -> None:
     """Findings are computed at the end of every analysis: a refresh is an analysis request."""
     await datapipe_service.request_analysis(session)
+
+
+async def build_report(session: AsyncSession, environment: str | None, window: Window,
+                       now: datetime | None = None) -> report.Report:
+    """The posture report of one environment (every analysed one with None) over the window."""
+    if environment is not None:
+        environment = await _environment(session, environment)
+    names = await repository.environment_names(session)
+    postures, counts = await repository.report_history(session, environment, window.start, window.end)
+    wanted = [environment] if environment else sorted({p.domain_sid for p in postures},
+                                                      key=lambda sid: names.get(sid, sid))
+    sections = [report.EnvironmentReport(
+        object_id=sid, name=names.get(sid, sid), history=[p for p in postures if p.domain_sid == sid],
+        top=report.top_findings([c for c in counts if c.domain_sid == sid], FINDING_TYPES)) for sid in wanted]
+    title = f"Attack-path posture: {names.get(environment, environment)}" if environment else \
+        "Attack-path posture: every domain and tenant"
+    return report.Report(title=title, generated_at=now or datetime.now(UTC), start=window.start, end=window.end,
+                         environments=sections)
+
+
+REPORT_DAYS = 90
+MAX_REPORT_DAYS = 3650
+BAD_REPORT_DAYS = f"days must be a whole number from 1 to {MAX_REPORT_DAYS}"
+
+
+def report_window(raw_days: str | int | None, now: datetime | None = None) -> Window:
+    """The report's trend window: the last `days` days (90 by default)."""
+    now = now or datetime.now(UTC)
+    try:
+        days = REPORT_DAYS if raw_days is None or raw_days == "" else int(raw_days)
+    except ValueError:
+        raise BadRequest(BAD_REPORT_DAYS) from None
+    if not 1 <= days <= MAX_REPORT_DAYS:
+        raise BadRequest(BAD_REPORT_DAYS)
+    return Window(now - timedelta(days=days), now)
+
+
+def report_file_name(built: report.Report, environment: str | None) -> str:
+    scope = "".join(ch if ch.isalnum() or ch in ".-" else "-" for ch in
+                    (built.environments[0].name if environment and built.environments else "all"))
+    return f"houndgraph-report-{scope.lower()}-{built.generated_at:%Y-%m-%d}.html"

@@ -71,6 +71,8 @@ class AuditAction(StrEnum):
     DELETE_CLIENT_SCHEDULE = "DeleteClientSchedule"
     CREATE_CLIENT_JOB = "CreateClientJob"
     CANCEL_CLIENT_JOB = "CancelClientJob"
+    # Ours: who accepted an attack-path finding as a risk, until when and why.
+    UPDATE_RISK_ACCEPTANCE = "UpdateRiskAcceptance"
 
 
 class AuditStatus(StrEnum):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -209,3 +210,40 @@ def test_csv_export_with_the_reference_columns(admin: httpx.Client, domain: str)
     header = listed.text.splitlines()[0]
     assert header.startswith("id,finding_type,impact_count,impact_percentage,domain,domain_sid,principal_name")
     assert f"{SID}-500" in listed.text
+
+
+def test_the_posture_report_downloads_as_html(admin: httpx.Client, domain: str) -> None:
+    response = admin.get("/api/v2/attack-paths/report", params={"environment": domain.lower(), "days": "30"})
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "text/html; charset=utf-8"
+    assert re.fullmatch(r'attachment; filename="houndgraph-report-hound\.local-\d{4}-\d{2}-\d{2}\.html"',
+                        response.headers["content-disposition"])
+    assert "Attack-path posture: HOUND.LOCAL" in response.text and 'data-finding="Kerberoasting"' in response.text
+    everything = admin.get("/api/v2/attack-paths/report")
+    assert everything.status_code == 200 and f'data-environment="{SID}"' in everything.text
+
+
+@pytest.mark.parametrize(("params", "status", "message"), [
+    ({"days": "0"}, 400, "days must be a whole number from 1 to 3650"),
+    ({"days": "soon"}, 400, "days must be a whole number from 1 to 3650"),
+    ({"environment": "S-1-5-21-0-0-0"}, 404, "resource not found"),
+])
+def test_a_bad_report_request_answers_the_error(admin: httpx.Client, domain: str, params: dict[str, str],
+                                                status: int, message: str) -> None:
+    response = admin.get("/api/v2/attack-paths/report", params=params)
+    assert response.status_code == status, response.text
+    assert response.json()["errors"][0]["message"] == message
+
+
+def test_who_accepted_a_risk_and_why_is_in_the_audit_log(admin: httpx.Client, domain: str) -> None:
+    finding = details(admin, "Kerberoasting")["data"][0]
+    path = f"/api/v2/attack-paths/{finding['id']}/acceptance"
+    reason = "Service account with a 64-character password rotated monthly"
+    accepted = admin.put(path, json={"accepted": True, "accept_until": "2099-06-30T00:00:00Z", "reason": reason})
+    assert accepted.status_code == 200, accepted.text
+    assert admin.put(path, json={"accepted": True, "reason": "x" * 1001}).status_code == 400
+    logs = admin.get("/api/v2/audit", params={"action": "eq:UpdateRiskAcceptance", "status": "eq:success"})
+    entry = next(log for log in logs.json()["data"]["logs"] if log["fields"].get("reason") == reason)
+    assert entry["actor_name"] == "admin"
+    assert entry["fields"]["attack_path_id"] == str(finding["id"]) and entry["fields"]["finding"] == "Kerberoasting"
+    assert entry["fields"]["accepted_until"].startswith("2099-06-30") and entry["fields"]["domain_sid"] == domain

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from houndgraph.db import Database
 from tests.labs import clear, load_labs
@@ -122,6 +123,16 @@ def test_right_click_sets_the_start_node(ui: UI) -> None:
     graph_stats(ui, "[1-9][0-9]* edges")
 
 
+def test_hide_a_node_from_the_view(ui: UI) -> None:
+    open_explore(ui)
+    choose(ui, "node-search", "SMITH", "SMITH@ESC1.LOCAL")
+    graph_stats(ui, "^1 nodes")
+    click_graph_centre(ui, "right")
+    ui.page.locator("#context-menu button", has_text="Hide from view").click()
+    expect(ui.page.locator("#graph-empty")).to_be_visible()
+    assert drawn_graph(ui)["nodes"] == []
+
+
 def test_the_path_edge_filter_excludes_kinds(ui: UI) -> None:
     ui.page.click("#path-filter")
     dialog = ui.page.locator("dialog.modal")
@@ -176,6 +187,29 @@ def test_a_non_graph_result_shows_as_a_table(ui: UI) -> None:
     assert table.locator("th").all_inner_texts() == ["u.name", "u.enabled"]
     assert JONES in table.inner_text()
     ui.screenshot("explore-table-view")
+
+
+def test_the_result_table_sorts_chooses_columns_and_exports_them(ui: UI) -> None:
+    open_explore(ui, "cypher")
+    ui.page.fill("#cypher-query", "MATCH (u:User) WHERE u.domain = 'ESC1.LOCAL' RETURN u.name, u.enabled")
+    ui.page.click("#cypher-run")
+    table = ui.page.locator("#result-table")
+    table.locator("tbody tr").first.wait_for()
+    names = table.locator("tbody td:first-child").all_inner_texts()
+    header = table.locator("th", has_text="u.name")
+    header.locator("button").click()
+    header.locator("button").click()
+    assert header.get_attribute("aria-sort") == "descending"
+    descending = table.locator("tbody td:first-child").all_inner_texts()
+    assert descending == sorted(names, reverse=True)
+    table.locator(".column-chooser summary").click()
+    table.locator(".column-chooser label", has_text="u.enabled").click()
+    assert table.locator("th").all_inner_texts() == ["u.name"]
+    ui.screenshot("explore-table-columns")
+    with ui.page.expect_download() as download:
+        table.locator("#result-csv").click()
+    lines = download.value.path().read_text().splitlines()
+    assert lines == ["u.name", *descending]
 
 
 def test_switching_the_theme(ui: UI) -> None:

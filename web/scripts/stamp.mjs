@@ -5,15 +5,18 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
 const web = new URL("..", import.meta.url).pathname;
-const INPUTS = ["package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "index.html", "bench.html", "src", "public"];
+const INPUTS = ["openapi.json", "package.json", "package-lock.json", "tsconfig.json", "vite.config.ts", "index.html", "bench.html", "src", "public"];
 
 function files(path) {
   if (statSync(path).isDirectory()) return readdirSync(path).flatMap((name) => files(join(path, name)));
   return [path];
 }
 
+// Generated from openapi.json during the build (git-ignored): openapi.json stands for it.
+const GENERATED = new Set(["src/openapi.d.ts"]);
 const all = INPUTS.flatMap((input) => files(join(web, input)))
   .map((path) => relative(web, path).split(sep).join("/"))
+  .filter((path) => !GENERATED.has(path))
   .sort();
 const digest = createHash("sha256");
 for (const path of all) {

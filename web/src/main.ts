@@ -14,8 +14,12 @@ type Page = (root: HTMLElement, context: AppContext, path: string) => void | (()
 
 const NAV: { path: string; label: string; load: () => Promise<Page> }[] = [
   { path: "/explore", label: "Explore", load: async () => (await import("./explore/page")).explorePage },
+  { path: "/attack-paths", label: "Attack Paths", load: async () => (await import("./attackPaths/page")).attackPathsPage },
+  { path: "/posture", label: "Posture", load: async () => (await import("./pages/posture")).posturePage },
+  { path: "/collection", label: "Collection", load: async () => (await import("./collection/page")).collectionPage },
   { path: "/zones", label: "Privilege Zones", load: async () => (await import("./zones/page")).zonesPage },
   { path: "/data-quality", label: "Data Quality", load: async () => (await import("./pages/dataQuality")).dataQualityPage },
+  { path: "/audit", label: "Audit Log", load: async () => (await import("./pages/audit")).auditPage },
   { path: "/administration", label: "Administration", load: async () => (await import("./admin/page")).adminPage },
 ];
 

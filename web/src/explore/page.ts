@@ -8,6 +8,7 @@ import type { AppContext } from "../main";
 import { cypherTab } from "./cypher";
 import { renderEdgePanel } from "./edgePanel";
 import { renderEntityPanel, type PanelTarget } from "./entityPanel";
+import { renderResultTable } from "./resultTable";
 import { ALL_PATH_KINDS, EDGE_FILTER_GROUPS } from "./filters";
 import { searchBox, type SearchHit } from "./search";
 import { zoneActions } from "./zoneActions";
@@ -103,13 +104,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
 
   function showTable(): void {
     const { columns, rows } = literalsToTable(lastLiterals);
-    replace(tableHost,
-      h("div", { class: "row" }, h("strong", null, `${rows.length} rows`),
-        h("button", { class: "small", onclick: () => tableHost.classList.add("hidden") }, "Close")),
-      h("div", { class: "table-scroll" }, h("table", { class: "data-table" },
-        h("thead", null, h("tr", null, columns.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", null, rows.map((row) => h("tr", null, row.map((cell) => h("td", null,
-          cell === null || cell === undefined ? "—" : typeof cell === "object" ? JSON.stringify(cell) : String(cell)))))))));
+    renderResultTable(tableHost, columns, rows, () => tableHost.classList.add("hidden"));
     tableHost.classList.remove("hidden");
     emptyNote.classList.add("hidden");
   }
@@ -179,6 +174,10 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
         void findPath();
       }),
       hasPermission(context.self, "graphdb", "Write") && zones.menuItems(node).map(([label, action]) => item(label, action)),
+      item("Hide from view", () => {
+        view.hideNode(node.id);
+        updateStats();
+      }),
       item("Copy object ID", () => void navigator.clipboard?.writeText(node.objectId)));
     menu.classList.remove("hidden");
     const bounds = root.getBoundingClientRect();

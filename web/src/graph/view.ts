@@ -213,6 +213,15 @@ export class GraphView {
     if (relayout) this.layout(this.layoutName);
   }
 
+  /** Takes a node and its edges off the view (not out of the graph database). */
+  hideNode(id: string): void {
+    if (!this.graph.hasNode(id)) return;
+    for (const edge of this.graph.edges(id)) this.edgesById.delete(edge);
+    this.graph.dropNode(id);
+    this.nodesById.delete(id);
+    if (this.selected === id) this.selected = null;
+  }
+
   /** Changes a drawn node's markers (owned, Tier Zero) in place, keeping its position. */
   updateNode(id: string, changes: Pick<Partial<GraphNode>, "isOwnedObject" | "isTierZero">): GraphNode | undefined {
     const node = this.nodesById.get(id);

@@ -1,6 +1,7 @@
 // Data quality: the latest per-domain / per-tenant figures and their history as line charts (SVG).
 import { get } from "../api";
-import { h, replace, svg } from "../dom";
+import { lineChart } from "../charts";
+import { h, replace } from "../dom";
 
 interface Environment {
   type: string;
@@ -25,32 +26,6 @@ function statsPath(value: string): string {
   if (value === "platform:azure") return "/platform/azure/data-quality-stats";
   const [type, id] = value.split("|");
   return type === "azure" ? `/azure-tenants/${encodeURIComponent(id)}/data-quality-stats` : `/ad-domains/${encodeURIComponent(id)}/data-quality-stats`;
-}
-
-function lineChart(title: string, points: { t: number; v: number }[], percent: boolean): SVGElement {
-  const width = 320;
-  const height = 140;
-  const pad = 28;
-  const ts = points.map((p) => p.t);
-  const vs = points.map((p) => p.v);
-  const tMin = Math.min(...ts);
-  const tMax = Math.max(...ts);
-  const vMax = percent ? 1 : Math.max(1, ...vs);
-  const x = (t: number) => pad + (tMax === tMin ? (width - 2 * pad) / 2 : ((t - tMin) / (tMax - tMin)) * (width - 2 * pad));
-  const y = (v: number) => height - pad - (v / vMax) * (height - 2 * pad);
-  const path = points.map((p, i) => `${i ? "L" : "M"}${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(" ");
-  const label = (v: number) => (percent ? `${Math.round(v * 100)}%` : String(v));
-  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": `${title} over time` },
-    svg("title", {}, `${title} over time`),
-    svg("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" }),
-    svg("line", { x1: pad, y1: pad, x2: pad, y2: height - pad, class: "axis" }),
-    svg("text", { x: 2, y: pad + 4, class: "tick" }, label(vMax)),
-    svg("text", { x: 2, y: height - pad + 4, class: "tick" }, "0"),
-    svg("text", { x: pad, y: height - 8, class: "tick" }, new Date(tMin).toLocaleDateString()),
-    svg("text", { x: width - pad, y: height - 8, class: "tick", "text-anchor": "end" }, new Date(tMax).toLocaleDateString()),
-    svg("path", { d: path, class: "series" }),
-    ...points.map((p) => svg("circle", { cx: x(p.t).toFixed(1), cy: y(p.v).toFixed(1), r: 3, class: "point" },
-      svg("title", {}, `${new Date(p.t).toLocaleString()}: ${label(p.v)}`))));
 }
 
 export function dataQualityPage(root: HTMLElement): void {
@@ -78,7 +53,8 @@ export function dataQualityPage(root: HTMLElement): void {
           h("span", { class: "stat-label" }, labelOf(k))))),
         h("h2", null, "History"),
         h("div", { class: "chart-grid" }, keys.map((k) => h("figure", { class: "card" },
-          lineChart(labelOf(k), history.map((s) => ({ t: Date.parse(s.created_at), v: Number(s[k]) })), k.endsWith("completeness")),
+          lineChart(labelOf(k), history.map((s) => ({ t: Date.parse(s.created_at), v: Number(s[k]) * (k.endsWith("completeness") ? 100 : 1) })),
+            k.endsWith("completeness")),
           h("figcaption", null, labelOf(k))))));
     } catch (error) {
       replace(content, h("p", { class: "form-error" }, (error as Error).message));

@@ -1,0 +1,102 @@
+// Collection jobs, newest first: state, client, times; per-domain results and the job's log on demand;
+// cancel a job that has not ended.
+import { api, get, hasPermission } from "../api";
+import { formatDate, h, replace, toast } from "../dom";
+import type { AppContext } from "../main";
+import { CANCELLABLE, JOB_STATUS, listClients, never, type Job } from "./model";
+
+const PAGE_SIZE = 25;
+const COUNTS: [keyof Job["domain_results"][number], string][] = [["user_count", "Users"], ["group_count", "Groups"],
+  ["computer_count", "Computers"], ["gpo_count", "GPOs"], ["ou_count", "OUs"], ["container_count", "Containers"],
+  ["deleted_count", "Deleted"]];
+
+function results(job: Job): HTMLElement {
+  if (!job.domain_results.length) return h("p", { class: "muted" }, "No domain result yet: they come with the job's files once it is ingested.");
+  return h("table", { class: "data-table domain-results" },
+    h("thead", null, h("tr", null, ["Domain", "Result", ...COUNTS.map(([, label]) => label)].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", null, job.domain_results.map((r) => h("tr", null,
+      h("td", null, r.domain_name), h("td", null, r.success ? "Collected" : `Failed: ${r.message}`),
+      COUNTS.map(([key]) => h("td", { class: "num" }, String(r[key])))))));
+}
+
+export function jobsSection(root: HTMLElement, context: AppContext): void {
+  const task = hasPermission(context.self, "clients", "Tasking");
+  const list = h("div", { id: "jobs-table", class: "table-scroll" });
+  const pages = h("nav", { class: "pager", "aria-label": "Pages" });
+  const status = h("select", { id: "jobs-status", onchange: () => { skip = 0; void refresh(); } },
+    h("option", { value: "" }, "Any state"), Object.entries(JOB_STATUS).map(([value, label]) => h("option", { value }, label)));
+  const client = h("select", { id: "jobs-client", onchange: () => { skip = 0; void refresh(); } }, h("option", { value: "" }, "Any client"));
+  let skip = 0;
+
+  async function refresh(): Promise<void> {
+    try {
+      const filters = [status.value ? `&status=eq:${status.value}` : "", client.value ? `&client_id=eq:${client.value}` : ""].join("");
+      // One more than a page tells whether there is a next one (the list has no count).
+      const jobs = (await get<{ data: Job[] }>(`/jobs?sort_by=-id&skip=${skip}&limit=${PAGE_SIZE + 1}&hydrate_domains=false&hydrate_ous=false${filters}`)).data;
+      const page = jobs.slice(0, PAGE_SIZE);
+      replace(list, page.length ? h("table", { class: "data-table" },
+        h("thead", null, h("tr", null, ["Job", "Client", "State", "Due", "Started", "Ended", "Domains", ""].map((c) => h("th", { scope: "col" }, c)))),
+        page.map((job) => jobRows(job))) :
+        h("p", { class: "muted empty-state" }, skip || filters ? "No job matches." : "No job yet: jobs come from schedules and from Collect now on a client."));
+      replace(pages,
+        h("button", { class: "small", disabled: skip === 0, onclick: () => { skip = Math.max(0, skip - PAGE_SIZE); void refresh(); } }, "Previous"),
+        h("span", { class: "muted" }, page.length ? `${skip + 1}–${skip + page.length}` : ""),
+        h("button", { class: "small", disabled: jobs.length <= PAGE_SIZE, onclick: () => { skip += PAGE_SIZE; void refresh(); } }, "Next"));
+    } catch (error) {
+      replace(list, h("p", { class: "form-error", role: "alert" }, (error as Error).message));
+    }
+  }
+
+  function jobRows(job: Job): HTMLElement {
+    const detail = h("td", { colspan: 8 });
+    const detailRow = h("tr", { class: "hidden job-detail", "data-detail": job.id }, detail);
+    const toggle = h("button", { class: "small", "aria-expanded": "false", onclick: () => void show() }, "Details");
+    async function show(): Promise<void> {
+      const open = detailRow.classList.toggle("hidden") === false;
+      toggle.setAttribute("aria-expanded", String(open));
+      if (!open) return;
+      replace(detail, results(job), h("p", { class: "muted" }, "Loading the log…"));
+      try {
+        const log = (await get<{ data: { log: string } }>(`/jobs/${job.id}/log`)).data.log;
+        replace(detail, results(job), h("h3", null, "Log"), h("pre", { class: "job-log" }, log || "(empty)"));
+      } catch (error) {
+        replace(detail, results(job), h("p", { class: "form-error" }, (error as Error).message));
+      }
+    }
+    return h("tbody", { "data-job": job.id },
+      h("tr", null,
+        h("td", null, `#${job.id}`), h("td", null, job.client_name),
+        h("td", null, h("span", { class: `chip status-${job.status}`, "data-status": JOB_STATUS[job.status] }, JOB_STATUS[job.status] ?? String(job.status)),
+          job.status_message ? h("div", { class: "muted" }, job.status_message) : null),
+        h("td", null, formatDate(job.execution_time)), h("td", null, never(job.start_time) ? "—" : formatDate(job.start_time)),
+        h("td", null, never(job.end_time) ? "—" : formatDate(job.end_time)),
+        h("td", null, job.domain_results.map((r) => r.domain_name).join(", ") || "—"),
+        h("td", { class: "row-actions" }, toggle,
+          task && CANCELLABLE.has(job.status) ? h("button", { class: "small danger", onclick: () => void cancel(job) }, "Cancel") : null)),
+      detailRow);
+  }
+
+  async function cancel(job: Job): Promise<void> {
+    try {
+      await api("PUT", `/jobs/${job.id}/cancel`);
+      toast(`Job #${job.id} canceled.`);
+    } catch (error) {
+      toast((error as Error).message, "error");
+    }
+    await refresh();
+  }
+
+  replace(root,
+    h("div", { class: "row page-controls" }, h("h2", null, "Jobs"),
+      h("div", { class: "field-inline" }, h("label", { for: "jobs-status" }, "State"), status),
+      h("div", { class: "field-inline" }, h("label", { for: "jobs-client" }, "Client"), client)),
+    list, pages);
+  void (async () => {
+    try {
+      for (const c of await listClients()) client.append(h("option", { value: c.id }, c.name));
+    } catch {
+      // the list still shows every client's jobs
+    }
+    await refresh();
+  })();
+}
