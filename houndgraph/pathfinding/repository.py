@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from houndgraph.graph.budget import WorkBudget
+from houndgraph.graph.budget import WorkBudget, WorkExhausted
 from houndgraph.graph.connection import GraphConnection, int_array
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.lookup import KIND_NAMES
 from houndgraph.graph.paths import EdgeKey, shortest_path_members
+from houndgraph.graph.projection.search import NodeLimitPassed, PairSearch
 from houndgraph.graph.related import KindIds
 from houndgraph.graph.rows import EdgeRow, NodeRow
 
@@ -59,6 +60,55 @@ async def pair_path_graph(conn: GraphConnection, left: str, right: str, kind_ids
     if visited is not None:
         budget.visit(visited)
         budget.found(shortest_path_members(start, end, keys))
+    nodes.sort(key=lambda node: node.id)
+    edges.sort(key=lambda edge: edge.id)
+    return nodes, edges
+
+
+# The nodes of two object ids, as PAIR_PATH_GRAPH finds them.
+PAIR_ENDS = ("SELECT (SELECT n.id FROM node n WHERE n.properties->>'objectid' = %(left)s ORDER BY n.id LIMIT 1), "
+             "(SELECT n.id FROM node n WHERE n.properties->>'objectid' = %(right)s ORDER BY n.id LIMIT 1)")
+# The rows of the edges of `keys` and of the nodes of `nodes`, as PAIR_PATH_GRAPH reads them.
+KEYED_GRAPH = (
+    "SELECT 1 AS part, e.id, e.start_id, e.kind_id, e.end_id, k.name, e.properties, NULL::text[] "
+    "FROM unnest(%(s)s::bigint[], %(k)s::smallint[], %(e)s::bigint[]) AS key(s, kind, e) "
+    "JOIN edge e ON e.start_id = key.s AND e.kind_id = key.kind AND e.end_id = key.e JOIN kind k ON k.id = e.kind_id "
+    f"UNION ALL SELECT 2, n.id, NULL, NULL, NULL, NULL, n.properties, {KIND_NAMES} FROM node n "
+    "WHERE n.id = ANY(%(nodes)s::bigint[])")
+
+
+async def pair_path_graph_in_memory(conn: GraphConnection, search: PairSearch, left: str, right: str,
+                                    kind_ids: Sequence[int] | None, budget: WorkBudget
+                                    ) -> tuple[list[NodeRow], list[EdgeRow]] | None:
+    """What `pair_path_graph` answers, the search run over the edges' copy in memory (`search`, the one of the
+    edges the request sees): the ends in one statement, their paths' rows in another."""
+    budget.check_time()
+    cursor = await conn.execute(PAIR_ENDS, {"left": left.upper(), "right": right.upper()})
+    ends = await cursor.fetchone()
+    if ends is None or ends[0] is None or ends[1] is None:
+        return None
+    start, end = ends
+    if start == end:
+        return [], []
+    try:
+        visited, keys = search.shortest_path_edges(start, end, None if kind_ids is None else list(kind_ids),
+                                                   budget.max_nodes - budget.nodes)
+    except NodeLimitPassed as error:
+        raise WorkExhausted(str(error)) from error
+    budget.visit(visited)
+    budget.found(shortest_path_members(start, end, keys))
+    if not keys:
+        return [], []
+    starts, kinds, finishes = zip(*keys, strict=True)
+    cursor = await conn.execute(KEYED_GRAPH, {"s": int_array(starts), "k": int_array(kinds), "e": int_array(finishes),
+                                              "nodes": int_array(set(starts) | set(finishes))})
+    nodes: list[NodeRow] = []
+    edges: list[EdgeRow] = []
+    for part, row_id, start_id, _, end_id, kind, properties, kind_names in await cursor.fetchall():
+        if part == 1:
+            edges.append(EdgeRow(id=row_id, start_id=start_id, end_id=end_id, kind=kind, properties=properties or {}))
+        else:
+            nodes.append(NodeRow(id=row_id, kinds=tuple(kind_names), properties=properties or {}))
     nodes.sort(key=lambda node: node.id)
     edges.sort(key=lambda edge: edge.id)
     return nodes, edges
