@@ -91,6 +91,7 @@ class PairSearch:
         self.projection = projection
         self._lock = threading.Lock()
         self._marks = (_Marks(len(projection.node_ids)), _Marks(len(projection.node_ids)))
+        self.searches = 0  # searches run (tests tell by it which engine answered)
 
     def shortest_path_edges(self, left: int, right: int, kind_ids: list[int] | None, max_nodes: int
                             ) -> tuple[int, EdgeKeys]:
@@ -102,6 +103,7 @@ class PairSearch:
             return 0, []
         allowed = p.kind_mask(kind_ids)
         with self._lock:
+            self.searches += 1
             forward = self._side(self._marks[0], p.out_offsets, p.out_nodes, p.out_kinds, int(numbers[0]))
             backward = self._side(self._marks[1], p.in_offsets, p.in_nodes, p.in_kinds, int(numbers[1]))
             visited, meeting = _meet(forward, backward, allowed, max_nodes)
