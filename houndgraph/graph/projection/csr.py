@@ -65,8 +65,12 @@ class EdgeProjection:
         node_ids = np.unique(np.concatenate([starts, ends]))
         start_numbers = np.searchsorted(node_ids, starts).astype(np.int32)
         end_numbers = np.searchsorted(node_ids, ends).astype(np.int32)
-        kind_ids, kind_numbers = np.unique(kinds, return_inverse=True)
-        kind_numbers = kind_numbers.astype(np.uint8 if len(kind_ids) <= 256 else np.uint16)
+        # Kind ids are small: numbered through a table rather than by sorting every edge's.
+        kind_ids = np.flatnonzero(np.bincount(kinds.astype(np.int64))) if len(kinds) else np.zeros(0, np.int64)
+        kind_type = np.uint8 if len(kind_ids) <= 256 else np.uint16
+        numbering = np.zeros(int(kind_ids[-1]) + 1 if len(kind_ids) else 1, dtype=kind_type)
+        numbering[kind_ids] = np.arange(len(kind_ids), dtype=kind_type)
+        kind_numbers = numbering[kinds]
         offset_type = np.uint32 if len(starts) < 2**32 else np.int64
         out_offsets, out_nodes, out_kinds = _rows(start_numbers, end_numbers, kind_numbers, len(node_ids), offset_type)
         in_offsets, in_nodes, in_kinds = _rows(end_numbers, start_numbers, kind_numbers, len(node_ids), offset_type)
