@@ -16,6 +16,7 @@ import warnings
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -37,6 +38,7 @@ from houndgraph.graph import kind_catalogue
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.json_values import read_json
+from houndgraph.graph.projection import store as projection_store
 from houndgraph.graph.projection.reading import VERSION as EDGE_VERSION
 from houndgraph.graph.projection.search import PairSearch
 from houndgraph.graph.projection.store import ProjectionStore
@@ -285,11 +287,14 @@ class Database:
                 start = session.info[REQUEST_START_KEY] = await start_request(connection, deadline.remaining())
                 kind_catalogue.read_at_start(connection, start.kind_count, start.graph_generation)
                 deadline.attach(connection)
+                if self.edge_projections is not None:
+                    projection_store.attach(connection, partial(self.edge_projections.search_for, start.edge_version))
                 try:
                     yield session
                 finally:
                     kind_catalogue.read_at_start(connection, None, None)
                     deadline.detach(connection)
+                    projection_store.detach(connection)
 
 
 def dropped(connection: psycopg.AsyncConnection[Any]) -> bool:

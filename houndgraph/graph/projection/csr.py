@@ -91,12 +91,15 @@ class EdgeProjection:
     @classmethod
     def load(cls, directory: Path) -> EdgeProjection:
         """The arrays of `directory`, mapped read-only: the pages are the host's page cache, shared by every
-        process that maps them."""
-        return cls(**{name: np.load(directory / f"{name}.npy", mmap_mode="r") for name in ARRAYS})
+        process that maps them. Plain arrays over the mapping: numpy's memmap class costs tens of microseconds on
+        every indexing, and a search indexes a few dozen times."""
+        return cls(**{name: np.asarray(np.load(directory / f"{name}.npy", mmap_mode="r")) for name in ARRAYS})
 
 
 def _rows(keys: Array, others: Array, kinds: Array, nodes: int, offset_type: Any) -> tuple[Array, Array, Array]:
-    order = np.argsort(keys, kind="stable")
+    # Each node's edges by other end, then kind: a search that keeps one parent per node keeps the same one
+    # whatever order the edges were read in.
+    order = np.lexsort((kinds, others, keys))
     offsets = np.zeros(nodes + 1, dtype=offset_type)
     offsets[1:] = np.cumsum(np.bincount(keys, minlength=nodes))
     return offsets, others[order], kinds[order]

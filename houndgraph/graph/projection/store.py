@@ -17,6 +17,7 @@ import os
 import shutil
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,25 @@ log = logging.getLogger(__name__)
 PROJECTION_DIRECTORY = "projection"  # under the data directory
 LOCK_FILE = "build.lock"
 BUILDING = "building-"
+
+
+# For each connection serving a request: how to find the copy of the edges that request sees. The graph library's
+# searches take a connection, not a request: they look their copy up here (`attached_search`).
+_ATTACHED: weakref.WeakKeyDictionary[Any, Callable[[], PairSearch | None]] = weakref.WeakKeyDictionary()
+
+
+def attach(conn: Any, find: Callable[[], PairSearch | None]) -> None:
+    _ATTACHED[conn] = find
+
+
+def detach(conn: Any) -> None:
+    _ATTACHED.pop(conn, None)
+
+
+def attached_search(conn: Any) -> PairSearch | None:
+    """The search over the copy of the edges the request on `conn` sees, when there is one and it is built."""
+    find = _ATTACHED.get(conn)
+    return find() if find is not None else None
 
 
 class ProjectionStore:
