@@ -5,6 +5,7 @@ by whatever writer, is in the next answer."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +14,7 @@ import psycopg
 import pytest
 
 from houndgraph.db import Database
+from houndgraph.graph.projection.csr import META
 from houndgraph.graph.projection.search import PairSearch
 from houndgraph.graph.projection.store import ProjectionStore
 from houndgraph.settings import Settings
@@ -120,6 +122,19 @@ def test_a_committed_edge_write_is_in_the_next_answer(admin: httpx.Client, live_
     searched = newer.searches
     assert _kinds_on_path(admin) == ["GenericAll"]
     assert newer.searches == searched + 1, "the new copy answered"
+
+
+def test_an_analysis_builds_the_copy_of_what_it_analysed(admin: httpx.Client, live_server: LiveServer,
+                                                         empty_graph: Database) -> None:
+    _chain_graph(empty_graph)
+    store = live_server.app.state.database.edge_projections
+    assert isinstance(store, ProjectionStore)
+    assert not (store.directory / edge_version(empty_graph)).exists(), "no search asked for a copy yet"
+    assert admin.put("/api/v2/analysis").status_code == 202
+    deadline = time.monotonic() + 120
+    while not (store.directory / edge_version(empty_graph) / META).exists():
+        assert time.monotonic() < deadline, "the analysed graph was copied without a search asking for it"
+        time.sleep(0.1)
 
 
 def test_every_committed_edge_write_moves_the_version_and_nothing_else_does(empty_graph: Database) -> None:

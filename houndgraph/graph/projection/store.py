@@ -90,6 +90,10 @@ class ProjectionStore:
             time.sleep(0.02)
         return search
 
+    def refresh(self) -> None:
+        """Build the copy of the edges as they are now, in the background, unless it is published already."""
+        self._ask_for_build()
+
     def close(self) -> None:
         self._closed = True
         self._wanted.set()
