@@ -124,6 +124,22 @@ def test_a_committed_edge_write_is_in_the_next_answer(admin: httpx.Client, live_
     assert newer.searches == searched + 1, "the new copy answered"
 
 
+def test_an_end_whose_node_changed_without_an_edge_write_is_searched_from_its_new_node(
+        admin: httpx.Client, live_server: LiveServer, empty_graph: Database) -> None:
+    """The routes remember the nodes of the object ids they were asked about (one statement per search, not two),
+    and check them in the statement that reads the paths."""
+    _chain_graph(empty_graph)
+    copy = ready_copy(live_server, empty_graph)
+    assert _kinds_on_path(admin) == ["MemberOf"] * 3
+    with empty_graph.connect_raw() as conn:
+        # CHAIN-4 is now node 2, one hop from CHAIN-1.
+        conn.execute("UPDATE node SET properties = properties || '{\"objectid\": \"CHAIN-OLD\"}' WHERE id = 4")
+        conn.execute("UPDATE node SET properties = properties || '{\"objectid\": \"CHAIN-4\"}' WHERE id = 2")
+    searched = copy.searches
+    assert _kinds_on_path(admin) == ["MemberOf"]
+    assert copy.searches == searched + 2, "searched from the remembered node, then from the new one"
+
+
 def test_an_analysis_builds_the_copy_of_what_it_analysed(admin: httpx.Client, live_server: LiveServer,
                                                          empty_graph: Database) -> None:
     _chain_graph(empty_graph)

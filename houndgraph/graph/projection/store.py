@@ -135,8 +135,10 @@ class ProjectionStore:
                 version, projection = read_projection(conn)
             if (self.directory / version / META).exists():
                 return
+            # Only the holder of the lock builds: a half-written copy left here is a dead process's.
+            for left in self.directory.glob(f"{BUILDING}*"):
+                shutil.rmtree(left, ignore_errors=True)
             building = self.directory / f"{BUILDING}{os.getpid()}"
-            shutil.rmtree(building, ignore_errors=True)
             projection.save(building)
             os.rename(building, self.directory / version)
             self.builds += 1
