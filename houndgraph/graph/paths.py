@@ -12,6 +12,10 @@ carry on toward the next target. The mirror image when targets outnumber sources
 parent at the shortest depth (allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so
 that a query with a LIMIT stops the search once it has its rows. DESIGN.md gives the measurements behind this.
 
+When the request's connection has the edges' copy in memory attached (houndgraph/graph/projection) and it is the
+graph the request started on, `shortest_path_batches` searches one pair, or a few roots, there instead, one
+directed breadth-first search per root (`_batches_in_memory`): PostgreSQL then only reads the paths' rows.
+
 Every search draws on a `WorkBudget` (nodes visited, path members found, the deadline), checked at each
 level and while paths are enumerated, so an all-pairs search stops with `WorkExhausted` rather than growing
 without bound.
