@@ -67,16 +67,24 @@ class _Levels:
             return int(ids[nearer]), kind_id, int(ids[node])
         return int(ids[node]), kind_id, int(ids[nearer])
 
-    def one_walk(self, goal: int) -> Walk:
-        """The path along the parents, from the left end to the right."""
-        ids = self.projection.node_ids
-        walk: Walk = [int(ids[goal])]
-        node = goal
-        while node != self.root:
-            nearer = int(self.parent[node])
-            walk += [self.key(node, nearer, int(self.parent_kind[node])), int(ids[nearer])]
-            node = nearer
-        return walk[::-1] if self.outgoing else walk
+    def walks_along_parents(self, goals: Array) -> list[Walk]:
+        """For each of `goals` (all of this level), the path along the parents, from the left end to the right:
+        the parents of every goal are followed a level at a time together."""
+        nodes = [goals]
+        kinds = []
+        for _ in range(self.level):
+            kinds.append(self.parent_kind[nodes[-1]])
+            nodes.append(self.parent[nodes[-1]])
+        ids = self.projection.node_ids[np.stack(nodes, axis=1)].tolist()  # goal first, root last
+        kind_ids = self.projection.kind_ids[np.stack(kinds, axis=1)].tolist()
+        walks: list[Walk] = []
+        for path_ids, path_kinds in zip(ids, kind_ids, strict=True):
+            walk: Walk = [path_ids[0]]
+            for step, kind in enumerate(path_kinds):
+                node, nearer = path_ids[step], path_ids[step + 1]
+                walk += [(nearer, kind, node) if self.outgoing else (node, kind, nearer), nearer]
+            walks.append(walk[::-1] if self.outgoing else walk)
+        return walks
 
     def every_walk(self, goal: int, budget: WorkBudget) -> list[Walk]:
         """Every shortest path to `goal`, from the left end to the right."""
@@ -111,25 +119,32 @@ def batches(projection: EdgeProjection, roots: list[int], goals: set[int], *, ro
     level, a batch per goal (goals in id order): as `graph.paths.shortest_path_batches` hands them out, edges as
     keys. Edges are followed forward from the left end."""
     allowed = projection.kind_mask(kind_ids)
-    known_goals = {goal: int(number) for goal, number in zip(
-        sorted(goals), projection.node_numbers(np.array(sorted(goals), dtype=np.int64)), strict=True) if number >= 0}
+    goal_numbers = projection.node_numbers(np.array(sorted(goals), dtype=np.int64))
+    goal_numbers = goal_numbers[goal_numbers >= 0]
     for root_id, root in zip(roots, projection.node_numbers(np.array(roots, dtype=np.int64)).tolist(), strict=True):
-        remaining = {number: goal for goal, number in known_goals.items() if goal != root_id}
-        if root < 0 or not remaining:
+        if root < 0:
             continue
+        # The goals not reached yet, by node number: a level's are picked out of it in one step.
+        wanted = np.zeros(len(projection.node_ids), dtype=bool)
+        wanted[goal_numbers] = True
+        wanted[root] = False
+        remaining = int(wanted.sum())
         search = _Levels(projection, root, roots_on_left, allowed)
         while len(search.frontier) and remaining and (max_depth is None or search.level < max_depth):
             budget.check_time()
             fresh = search.advance()
             budget.visit(len(fresh))
-            met = sorted(int(n) for n in np.intersect1d(fresh, np.fromiter(remaining, dtype=np.int64)))
-            found: list[list[KeyPath]] = []
-            for number in met:
-                goal = remaining.pop(number)
-                walks = search.every_walk(number, budget) if all_paths else [search.one_walk(number)]
-                if not all_paths:
-                    budget.found(len(walks[0]))
-                ends = (root_id, goal) if roots_on_left else (goal, root_id)
-                found.append([(ends[0], ends[1], walk) for walk in walks])
-            if found:
-                yield found
+            met = fresh[wanted[fresh]]
+            if not len(met):
+                continue
+            wanted[met] = False
+            remaining -= len(met)
+            # In node id order: numbers follow ids.
+            goals_met = projection.node_ids[met].tolist()
+            if all_paths:
+                walks = [search.every_walk(number, budget) for number in met.tolist()]
+            else:
+                walks = [[walk] for walk in search.walks_along_parents(met)]
+                budget.found(sum(len(found[0]) for found in walks))
+            yield [[(root_id, goal, walk) if roots_on_left else (goal, root_id, walk) for walk in found]
+                   for goal, found in zip(goals_met, walks, strict=True)]
