@@ -65,7 +65,7 @@ class _Side:
         return int((self.offsets[self.frontier + 1].astype(np.int64) - self.offsets[self.frontier]).sum())
 
 
-def _edges_of(offsets: Array, nodes: Array, kinds: Array, of: Array, allowed: Array | None
+def edges_of(offsets: Array, nodes: Array, kinds: Array, of: Array, allowed: Array | None
               ) -> tuple[Array, Array, Array]:
     """The rows of the nodes `of`: (node of `of`, other end, kind number) for each edge whose kind is allowed."""
     firsts = offsets[of].astype(np.int64)
@@ -128,7 +128,7 @@ class PairSearch:
         ends: list[Array] = []
         current = meeting
         for level in range(int(forward.depth_of(meeting[:1])[0]), 0, -1):
-            on_path, earlier, kind = _edges_of(p.in_offsets, p.in_nodes, p.in_kinds, current, allowed)
+            on_path, earlier, kind = edges_of(p.in_offsets, p.in_nodes, p.in_kinds, current, allowed)
             keep = forward.seen(earlier) & (forward.depth_of(earlier) == level - 1)
             starts.append(earlier[keep])
             kinds.append(kind[keep])
@@ -136,7 +136,7 @@ class PairSearch:
             current = np.unique(earlier[keep])
         current = meeting
         for level in range(int(backward.depth_of(meeting[:1])[0]), 0, -1):
-            on_path, later, kind = _edges_of(p.out_offsets, p.out_nodes, p.out_kinds, current, allowed)
+            on_path, later, kind = edges_of(p.out_offsets, p.out_nodes, p.out_kinds, current, allowed)
             keep = backward.seen(later) & (backward.depth_of(later) == level - 1)
             starts.append(on_path[keep])
             kinds.append(kind[keep])
@@ -156,7 +156,7 @@ def _meet(forward: _Side, backward: _Side, allowed: Array | None, max_nodes: int
     visited = 0
     while len(forward.frontier) and len(backward.frontier):
         side, other = (forward, backward) if forward.edge_count() <= backward.edge_count() else (backward, forward)
-        _, reached, _ = _edges_of(side.offsets, side.nodes, side.kinds, side.frontier, allowed)
+        _, reached, _ = edges_of(side.offsets, side.nodes, side.kinds, side.frontier, allowed)
         fresh = np.unique(reached[~side.seen(reached)])
         side.level += 1
         side.marks.mark[fresh] = side.mark

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.projection.csr import EdgeProjection
-from houndgraph.graph.projection.search import _edges_of
+from houndgraph.graph.projection.search import edges_of
 
 Array = npt.NDArray[Any]
 EdgeKey = tuple[int, int, int]
@@ -49,7 +49,7 @@ class _Levels:
 
     def advance(self) -> Array:
         """The nodes one level further (sorted numbers)."""
-        owners, reached, kinds = _edges_of(*self.rows, self.frontier, self.allowed)
+        owners, reached, kinds = edges_of(*self.rows, self.frontier, self.allowed)
         unseen = self.depth[reached] == 0
         owners, reached, kinds = owners[unseen], reached[unseen], kinds[unseen]
         fresh, first = np.unique(reached, return_index=True)
@@ -91,7 +91,7 @@ class _Levels:
         following: dict[int, list[tuple[EdgeKey, int]]] = {}  # node -> (edge, node one level nearer the root)
         current = np.array([goal], dtype=np.int64)
         for level in range(int(self.depth[goal]) - 1, 0, -1):
-            on_path, nearer, kinds = _edges_of(*self.back, current, self.allowed)
+            on_path, nearer, kinds = edges_of(*self.back, current, self.allowed)
             keep = self.depth[nearer] == level
             for node, near, kind in zip(on_path[keep].tolist(), nearer[keep].tolist(), kinds[keep].tolist(),
                                         strict=True):
