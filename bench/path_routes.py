@@ -2,12 +2,13 @@
 
     .venv/bin/python bench/path_routes.py --data-dir DIR [--objects 1000000] [--rounds 200]
 
-Starts `houndgraph serve` on DIR (which migrates it) and times, in turn, `GET /api/v2/self` and the
-shortest-path route from `scale.py`'s user to Domain Admins (no path in that collection: 404) and to the top
-group of its group tree, as `scale.py` does after its upload, but without building anything: p50, p90 and
-p99, the service's CPU per request (all its processes) and the load average. DIR must hold the collection
-`scale.py` uploaded with the same `--objects` (the pairs are its layout's). The client is the load
-benchmark's plain HTTP/1.1 connection, as in `http_queries.py`.
+Starts `houndgraph serve` on DIR (which migrates it), waits for its copy of the edges in memory (unless
+HOUNDGRAPH_PATH_PROJECTION is off: the searches then run in PostgreSQL) and prints its size, and times, in turn,
+`GET /api/v2/self` and the shortest-path route from `scale.py`'s user to Domain Admins (no path in that
+collection: 404) and to the top group of its group tree, as `scale.py` does after its upload, but without building
+anything: p50, p90 and p99, the service's CPU per request (all its processes) and the load average. DIR must
+hold the collection `scale.py` uploaded with the same `--objects` (the pairs are its layout's). The client is the
+load benchmark's plain HTTP/1.1 connection, as in `http_queries.py`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 from http_queries import percentile  # bench/http_queries.py
 from ingest import DOMAIN_ADMINS, Layout  # bench/ingest.py
 from load import Connection, CpuMeter  # bench/load.py
-from scale import path_user, serve  # bench/scale.py
+from scale import path_user, serve, wait_for_path_projection  # bench/scale.py
 
 
 async def timed(url: str, token: str, path: str, rounds: int, meter: CpuMeter) -> tuple[list[float], float, int]:
@@ -61,6 +62,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="hg-path-routes-") as scratch, \
             serve(args.data_dir, Path(scratch) / "service.log") as (http, process):
         token = str(http.headers["Authorization"]).removeprefix("Bearer ")
+        if os.environ.get("HOUNDGRAPH_PATH_PROJECTION", "true").lower() not in ("0", "false", "off", "no"):
+            print("path projection:", wait_for_path_projection(http, args.data_dir, routes[1][1]))
+        else:
+            print("path projection: off (every search in PostgreSQL)")
         print(f"{'route':38} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'CPU ms':>7} {'HTTP':>5} {'load':>5}")
         for name, path in routes:
             timings, cpu, status = asyncio.run(timed(str(http.base_url).rstrip("/"), token, path, args.rounds,

@@ -18,6 +18,7 @@ average.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -40,6 +41,9 @@ from synthetic import p50_p90  # bench/synthetic.py
 from upload import PASSWORD, free_port, machine, upload_all  # bench/upload.py
 
 from houndgraph.db import Database
+from houndgraph.graph.projection.csr import META
+from houndgraph.graph.projection.reading import VERSION as EDGE_VERSION
+from houndgraph.graph.projection.store import PROJECTION_DIRECTORY
 from houndgraph.settings import Settings
 
 MANY_SOURCES = ("MATCH p=shortestPath((u:User)-[*1..]->(g:Group {{objectid: '{target}'}})) "
@@ -218,6 +222,29 @@ def database_size(data_dir: Path) -> tuple[int, int]:
     return (row[0] if row else 0), int(du.split()[0])
 
 
+def wait_for_path_projection(http: httpx.Client, data_dir: Path, path: str, seconds: float = 600) -> str:
+    """Ask for `path` once (a search asks for the copy of the edges it did not find) and wait until the copy of the
+    current edges is published in `data_dir`; its size and how long it took to be ready."""
+    started = time.perf_counter()
+    http.get(path)
+    database = Database.open(Settings(data_dir=data_dir))
+    try:
+        with database.connect_raw() as conn:
+            row = conn.execute(EDGE_VERSION).fetchone()
+    finally:
+        database.close()
+    assert row is not None
+    meta = data_dir / PROJECTION_DIRECTORY / str(row[0]) / META
+    while not meta.exists():
+        if time.perf_counter() - started > seconds:
+            raise SystemExit(f"no path projection after {seconds:.0f} s (is HOUNDGRAPH_PATH_PROJECTION off?)")
+        time.sleep(0.1)
+    ready = time.perf_counter() - started
+    figures = json.loads(meta.read_text())
+    return (f"{figures['bytes'] / max(figures['edges'], 1):.1f} bytes per edge ({figures['bytes'] / MIB:,.0f} MiB, "
+            f"{figures['edges']:,} edges, {figures['nodes']:,} nodes), ready {ready:.1f} s after the first search")
+
+
 def slowest_rules(log: Path, count: int = 5) -> str:
     seconds: dict[str, float] = {}
     for match in ANALYSIS_RULE.finditer(log.read_text(errors="replace")):
@@ -262,6 +289,9 @@ def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
         figures.put("analysis", f"{seconds['analysis']:.1f} s; load average {os.getloadavg()[0]:.1f}")
         figures.put("re-analysis, nothing changed", f"{reanalyse(http):.1f} s; load average {os.getloadavg()[0]:.1f}")
         user = path_user(layout)
+        if os.environ.get("HOUNDGRAPH_PATH_PROJECTION", "true").lower() not in ("0", "false", "off", "no"):
+            figures.put("path projection", wait_for_path_projection(
+                http, data_dir, f"/api/v2/graphs/shortest-path?start_node={user}&end_node={DOMAIN_ADMINS}"))
         path = timed(http, rounds, "GET", f"/api/v2/graphs/shortest-path?start_node={user}&end_node={DOMAIN_ADMINS}")
         figures.put("shortest path user -> Domain Admins, p50", f"{path[0]}; {path[1]}")
         many = timed(http, rounds, "POST", "/api/v2/graphs/cypher",

@@ -38,6 +38,7 @@ from houndgraph.errors import (
 )
 from houndgraph.graph.cypher.execute import run_query
 from houndgraph.graph.paths import pair_paths
+from houndgraph.graph.projection.store import PROJECTION_DIRECTORY, ProjectionStore
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.middleware import JSON_BODY_LIMIT, RequestContextMiddleware
 from houndgraph.observability import ObservabilityMiddleware, metrics
@@ -173,6 +174,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         own_database = database is None
         db = database or Database.open(settings)
         prepare_database(settings, db)
+        if settings.path_projection:
+            db.edge_projections = ProjectionStore(settings.data_dir / PROJECTION_DIRECTORY, db.connect_raw)
         app.state.database = db
         app.state.password_pool = PasswordPool(settings.password_hash_workers)
         app.state.record_writer = RecordWriter(db.async_engine.url)
@@ -193,6 +196,9 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
             # Requests still at work stop their database work rather than hold up the shutdown.
             in_flight.cancel_all()
             await run_in_threadpool(datapipe.stop)
+            if db.edge_projections is not None:
+                await run_in_threadpool(db.edge_projections.close)
+                db.edge_projections = None
             app.state.password_pool.close()
             await app.state.record_writer.close()
             await db.dispose()

@@ -16,6 +16,7 @@ import warnings
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -39,6 +40,10 @@ from houndgraph.graph import kind_catalogue
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.json_values import read_json
+from houndgraph.graph.projection import store as projection_store
+from houndgraph.graph.projection.reading import VERSION as EDGE_VERSION
+from houndgraph.graph.projection.search import PairSearch
+from houndgraph.graph.projection.store import ProjectionStore
 from houndgraph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -205,6 +210,9 @@ class Database:
     async_engine: AsyncEngine = field(init=False)
     sync_engine: Engine = field(init=False)
     sessionmaker: async_sessionmaker[AsyncSession] = field(init=False)
+    # The host's copies of the edge table for path searches (set by the composition root; None: searches run in
+    # PostgreSQL).
+    edge_projections: ProjectionStore | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         psycopg.types.json.set_json_loads(read_json)
@@ -275,15 +283,19 @@ class Database:
                     yield session
                     return
                 session.info[DEADLINE_KEY] = deadline
+                session.info[PROJECTIONS_KEY] = self.edge_projections
                 connection = await graph_connection(session)
                 start = session.info[REQUEST_START_KEY] = await start_request(connection, deadline.remaining())
                 kind_catalogue.read_at_start(connection, start.kind_count, start.graph_generation)
                 deadline.attach(connection)
+                if self.edge_projections is not None:
+                    projection_store.attach(connection, partial(self.edge_projections.search_for, start.edge_version))
                 try:
                     yield session
                 finally:
                     kind_catalogue.read_at_start(connection, None, None)
                     deadline.detach(connection)
+                    projection_store.detach(connection)
 
 
 def dropped(connection: psycopg.AsyncConnection[Any]) -> bool:
@@ -312,6 +324,7 @@ def _refuse_dropped(dbapi_connection: Any, record: ConnectionPoolEntry, proxy: A
 
 DEADLINE_KEY = "houndgraph.deadline"
 REQUEST_START_KEY = "houndgraph.request_start"
+PROJECTIONS_KEY = "houndgraph.edge_projections"
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,16 +332,19 @@ class RequestStart:
     """What the first statement of a request's transaction read: the cache generation (migration 0017) the
     process's auth caches are valid for, and the kind table's row count with the graph generation (migration
     0019), which let the kind catalogue answer from its process cache with no statement of its own
-    (`kind_catalogue.read_at_start`)."""
+    (`kind_catalogue.read_at_start`), and the version of the edges the request sees (migration 0032): the path
+    projection of that version, if there is one, answers its path searches (`edge_projection`)."""
 
     generation: int
     kind_count: int
     graph_generation: int
+    edge_version: str
 
 
 # Read in one statement, which also sets the statement timeout of the transaction (`SET LOCAL`).
 START_REQUEST = ("SELECT generation, set_config('statement_timeout', '{milliseconds}', true), "
-                 "(SELECT count(*) FROM kind), (SELECT last_value FROM graph_generation) FROM cache_generation")
+                 "(SELECT count(*) FROM kind), (SELECT last_value FROM graph_generation), "
+                 f"({EDGE_VERSION}) FROM cache_generation")
 
 
 async def start_request(connection: GraphConnection, seconds: float) -> RequestStart:
@@ -352,15 +368,15 @@ async def start_request(connection: GraphConnection, seconds: float) -> RequestS
         last = results[-1]
         if last.status != pq.ExecStatus.TUPLES_OK or last.ntuples != 1:
             raise psycopg.InternalError(f"unexpected answer to the request's first statement: {last.status}")
-        values = [last.get_value(0, column) for column in (0, 2, 3)]
-        assert all(value is not None for value in values), "migrations 0017 and 0019 write the rows"
-        generation, kind_count, graph_generation = (int(value or b"0") for value in values)
-        return RequestStart(generation, kind_count, graph_generation)
+        values = [last.get_value(0, column) for column in (0, 2, 3, 4)]
+        assert all(value is not None for value in values), "migrations 0017, 0019 and 0032 write the rows"
+        generation, kind_count, graph_generation = (int(value or b"0") for value in values[:3])
+        return RequestStart(generation, kind_count, graph_generation, (values[3] or b"").decode())
     async with connection.cursor(row_factory=tuple_row) as cursor:
         await cursor.execute(query)
         row = await cursor.fetchone()
     assert row is not None, "migration 0017 writes the one row"
-    return RequestStart(int(row[0]), int(row[2]), int(row[3]))
+    return RequestStart(int(row[0]), int(row[2]), int(row[3]), str(row[4]))
 
 
 def _plain_begin(connection: GraphConnection) -> bool:
@@ -380,6 +396,16 @@ def cache_generation(session: AsyncSession) -> int | None:
     """The cache generation read when the request's transaction began; None outside a request."""
     start = request_start(session)
     return start.generation if start is not None else None
+
+
+def edge_projection(session: AsyncSession) -> PairSearch | None:
+    """The path search over the in-memory copy of the edges the request sees, when it is ready; None outside a
+    request, when the service keeps no copies, or while the copy of a newer generation is being built."""
+    start = request_start(session)
+    store = session.info.get(PROJECTIONS_KEY)
+    if start is None or not isinstance(store, ProjectionStore):
+        return None
+    return store.search_for(start.edge_version)
 
 
 def work_budget(session: AsyncSession) -> WorkBudget:

@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     # Each process runs a small graph query as it starts (`app.warm_up`), so that no user's first query pays
     # for what loads once. Off for test services that start by the hundred.
     warm_up: bool = True
+    # Path searches run over a copy of the edge table in memory (`<data_dir>/projection`, one per host, about 12
+    # bytes per edge), rebuilt in the background after the edges change; off, they all run in PostgreSQL.
+    path_projection: bool = True
     # The largest JSON response body; a bigger answer is refused with 400 (narrow the query instead).
     max_response_bytes: int = Field(default=64 * 1024**2, ge=1024)
     # Password hashes computed at once (each argon2 verification takes ~50 ms of one core and 64 MiB);

@@ -12,6 +12,10 @@ carry on toward the next target. The mirror image when targets outnumber sources
 parent at the shortest depth (allShortestPaths). `shortest_path_batches` hands out the paths nearest first, so
 that a query with a LIMIT stops the search once it has its rows. DESIGN.md gives the measurements behind this.
 
+When the request's connection has the edges' copy in memory attached (houndgraph/graph/projection) and it is the
+graph the request started on, `shortest_path_batches` searches one pair, or a few roots, there instead, one
+directed breadth-first search per root (`_batches_in_memory`): PostgreSQL then only reads the paths' rows.
+
 Every search draws on a `WorkBudget` (nodes visited, path members found, the deadline), checked at each
 level and while paths are enumerated, so an all-pairs search stops with `WorkExhausted` rather than growing
 without bound.
@@ -26,6 +30,9 @@ from itertools import chain
 
 from houndgraph.graph.budget import WorkBudget, WorkExhausted
 from houndgraph.graph.connection import GraphConnection, int_array
+from houndgraph.graph.projection import walks as in_memory
+from houndgraph.graph.projection.search import NodeLimitPassed, PairSearch
+from houndgraph.graph.projection.store import attached_search
 
 # (left end, right end, [node, edge, node, ...] from left to right)
 Path = tuple[int, int, list[int]]
@@ -362,6 +369,12 @@ async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rig
         yield [(n, n, [n]) for n in sorted(left_set & right_set)]
     if not left_set or not right_set:
         return
+    search = attached_search(conn) if direction is not Direction.BOTH else None
+    if search is not None and min(len(left_set), len(right_set)) <= in_memory.MAX_ROOTS:
+        async for batch in _batches_in_memory(conn, search, left_set, right_set, kind_ids, direction, max_depth,
+                                              all_paths, budget):
+            yield batch
+        return
     if len(left_set) == 1 and len(right_set) == 1:
         (left,), (right,) = left_set, right_set
         if left != right:
@@ -375,17 +388,60 @@ async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rig
     for root in sorted(roots):
         async for batches in _single_root(conn, root, others - {root}, goal_searches, from_left, kind_ids,
                                           direction, max_depth, all_paths, budget):
-            # A level may reach thousands of goals where the caller wants a LIMIT of them: the ids of their
-            # edges are read a chunk at a time, each twice the last, as the caller asks for more.
-            size, start = EDGE_ID_CHUNK, 0
-            while start < len(batches):
-                end, paths = start, 0
-                while end < len(batches) and paths < size:
-                    paths += len(batches[end])
-                    end += 1
-                for batch in await _with_edge_ids(conn, batches[start:end]):
-                    yield batch
-                size, start = 2 * size, end
+            async for batch in _with_edge_ids_in_chunks(conn, batches):
+                yield batch
+
+
+async def _with_edge_ids_in_chunks(conn: GraphConnection, batches: list[list[KeyPath]]
+                                   ) -> AsyncGenerator[list[Path], None]:
+    """`batches` with the ids of their edges. A level may reach thousands of goals where the caller wants a LIMIT
+    of them: the ids are read a chunk at a time, each twice the last, as the caller asks for more."""
+    size, start = EDGE_ID_CHUNK, 0
+    while start < len(batches):
+        end, paths = start, 0
+        while end < len(batches) and paths < size:
+            paths += len(batches[end])
+            end += 1
+        for batch in await _with_edge_ids(conn, batches[start:end]):
+            yield batch
+        size, start = 2 * size, end
+
+
+async def _batches_in_memory(conn: GraphConnection, search: PairSearch, left_set: set[int], right_set: set[int],
+                             kind_ids: Sequence[int] | None, direction: Direction, max_depth: int | None,
+                             all_paths: bool, budget: WorkBudget) -> AsyncGenerator[list[Path], None]:
+    """The batches of `shortest_path_batches`, searched over the request's copy of the edges in memory
+    (houndgraph/graph/projection): one pair by the bidirectional search, a few roots by a search each."""
+    # Edges followed backwards from the left are edges followed forwards from the right.
+    flip = direction is Direction.IN
+    lefts, rights = (right_set, left_set) if flip else (left_set, right_set)
+    kinds = None if kind_ids is None else list(kind_ids)
+
+    def turned(batch: list[KeyPath]) -> list[KeyPath]:
+        return [(right, left, walk[::-1]) for left, right, walk in batch] if flip else batch
+
+    if len(lefts) == 1 and len(rights) == 1:
+        (left,), (right,) = lefts, rights
+        if left != right:
+            budget.check_time()
+            try:
+                visited, keys = search.shortest_path_edges(left, right, kinds, budget.max_nodes - budget.nodes)
+            except NodeLimitPassed as error:
+                raise WorkExhausted(str(error)) from error
+            budget.visit(visited)
+            walks = _dag_walks(left, right, keys, all_paths, budget)
+            if max_depth is not None and walks and len(walks[0]) // 2 > max_depth:
+                walks = []
+            (found,) = await _with_edge_ids(conn, [turned([(left, right, walk) for walk in walks])])
+            yield found
+        return
+    # The smaller side's nodes are the roots, the left ones on a tie, as in PostgreSQL's search.
+    roots_on_left = (len(left_set) <= len(right_set)) != flip
+    roots, goals = (lefts, rights) if roots_on_left else (rights, lefts)
+    for batches in in_memory.batches(search.projection, sorted(roots), goals, roots_on_left=roots_on_left,
+                                     kind_ids=kinds, max_depth=max_depth, all_paths=all_paths, budget=budget):
+        async for batch in _with_edge_ids_in_chunks(conn, [turned(found) for found in batches]):
+            yield batch
 
 
 async def _single_root(conn: GraphConnection, root: int, goals: set[int], goal_searches: _GoalSearches,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from houndgraph.graph.budget import WorkBudget
+from houndgraph.graph.budget import WorkBudget, WorkExhausted
 from houndgraph.graph.connection import GraphConnection, int_array
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.lookup import KIND_NAMES
 from houndgraph.graph.paths import EdgeKey, shortest_path_members
+from houndgraph.graph.projection.search import NodeLimitPassed, PairSearch
 from houndgraph.graph.related import KindIds
 from houndgraph.graph.rows import EdgeRow, NodeRow
 
@@ -62,6 +63,95 @@ async def pair_path_graph(conn: GraphConnection, left: str, right: str, kind_ids
     nodes.sort(key=lambda node: node.id)
     edges.sort(key=lambda edge: edge.id)
     return nodes, edges
+
+
+# The node of an object id, as PAIR_PATH_GRAPH finds it.
+END_ID = "SELECT n.id FROM node n WHERE n.properties->>'objectid' = %({})s ORDER BY n.id LIMIT 1"
+PAIR_ENDS = f"SELECT ({END_ID.format('left')}), ({END_ID.format('right')})"
+# The ends again (part 0), and the rows of the edges of `keys` (1) and of the nodes of `nodes` (2), as PAIR_PATH_GRAPH
+# reads them.
+KEYED_GRAPH = (
+    f"SELECT 0 AS part, ({END_ID.format('left')}), ({END_ID.format('right')}), NULL::smallint, NULL::bigint, "
+    "NULL::text, NULL::jsonb, NULL::text[] "
+    "UNION ALL SELECT 1, e.id, e.start_id, e.kind_id, e.end_id, k.name, e.properties, NULL "
+    "FROM unnest(%(s)s::bigint[], %(k)s::smallint[], %(e)s::bigint[]) AS key(s, kind, e) "
+    "JOIN edge e ON e.start_id = key.s AND e.kind_id = key.kind AND e.end_id = key.e JOIN kind k ON k.id = e.kind_id "
+    f"UNION ALL SELECT 2, n.id, NULL, NULL, NULL, NULL, n.properties, {KIND_NAMES} FROM node n "
+    "WHERE n.id = ANY(%(nodes)s::bigint[])")
+
+# The node ids of the object ids the path routes were last asked about, in this process: the search of a pair runs
+# before any statement, and the one statement that reads its paths' rows reads the ends too; when they are not the
+# nodes remembered (written since), the search runs again from the nodes read. A pair asked about once costs one
+# round trip to PostgreSQL, not two.
+_end_ids: dict[str, int] = {}
+END_IDS_KEPT = 65_536
+
+
+async def pair_path_graph_in_memory(conn: GraphConnection, search: PairSearch, left: str, right: str,
+                                    kind_ids: Sequence[int] | None, budget: WorkBudget
+                                    ) -> tuple[list[NodeRow], list[EdgeRow]] | None:
+    """What `pair_path_graph` answers, the search run over the edges' copy in memory (`search`, the one of the
+    edges the request sees), and the rows of its paths read with the ends in one statement."""
+    budget.check_time()
+    left, right = left.upper(), right.upper()
+    ends = (_end_ids.get(left), _end_ids.get(right))
+    if ends[0] is None or ends[1] is None:
+        cursor = await conn.execute(PAIR_ENDS, {"left": left, "right": right})
+        row = await cursor.fetchone()
+        ends = (row[0], row[1]) if row is not None else (None, None)
+    for _ in range(3):
+        _remember(left, right, ends)
+        start, end = ends
+        if start is None or end is None:
+            return None
+        keys = _searched(search, start, end, kind_ids, budget) if start != end else []
+        ends, nodes, edges = await _rows_with_ends(conn, left, right, keys)
+        if ends == (start, end):
+            return nodes, edges
+    raise WorkExhausted("the path's ends kept changing while it was searched")
+
+
+def _remember(left: str, right: str, ends: tuple[int | None, int | None]) -> None:
+    if len(_end_ids) >= END_IDS_KEPT:
+        _end_ids.clear()
+    for object_id, node in zip((left, right), ends, strict=True):
+        if node is None:
+            _end_ids.pop(object_id, None)
+        else:
+            _end_ids[object_id] = node
+
+
+def _searched(search: PairSearch, start: int, end: int, kind_ids: Sequence[int] | None, budget: WorkBudget
+              ) -> list[EdgeKey]:
+    try:
+        visited, keys = search.shortest_path_edges(start, end, None if kind_ids is None else list(kind_ids),
+                                                   budget.max_nodes - budget.nodes)
+    except NodeLimitPassed as error:
+        raise WorkExhausted(str(error)) from error
+    budget.visit(visited)
+    budget.found(shortest_path_members(start, end, keys))
+    return keys
+
+
+async def _rows_with_ends(conn: GraphConnection, left: str, right: str, keys: list[EdgeKey]
+                          ) -> tuple[tuple[int | None, int | None], list[NodeRow], list[EdgeRow]]:
+    starts, kinds, finishes = (list(column) for column in zip(*keys, strict=True)) if keys else ([], [], [])
+    cursor = await conn.execute(KEYED_GRAPH, {
+        "left": left, "right": right, "s": int_array(starts), "k": int_array(kinds), "e": int_array(finishes),
+        "nodes": int_array(set(starts) | set(finishes))})
+    ends: tuple[int | None, int | None] = (None, None)
+    nodes: list[NodeRow] = []
+    edges: list[EdgeRow] = []
+    for part, row_id, start_id, _, end_id, kind, properties, kind_names in await cursor.fetchall():
+        if part == 0:
+            ends = (row_id, start_id)
+        elif part == 1:
+            edges.append(EdgeRow(id=row_id, start_id=start_id, end_id=end_id, kind=kind, properties=properties or {}))
+        else:
+            nodes.append(NodeRow(id=row_id, kinds=tuple(kind_names), properties=properties or {}))
+    nodes.sort(key=lambda node: node.id)
+    edges.sort(key=lambda edge: edge.id)
+    return ends, nodes, edges
 
 
 async def edge_exists(conn: GraphConnection, start: int, kind: str, end: int, kinds: KindIds) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.db import graph_connection, work_budget
+from houndgraph.db import edge_projection, graph_connection, work_budget
 from houndgraph.errors import BadRequest, NotFound, RequestTimedOut
 from houndgraph.graph import lookup
 from houndgraph.graph.budget import WorkExhausted
@@ -76,6 +76,9 @@ async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names
         kinds = await lookup.kind_ids(conn)
         kind_ids = sorted(kinds.ids[name] for name in kind_names if name in kinds.ids)
     try:
+        if (search := edge_projection(session)) is not None:
+            return await repository.pair_path_graph_in_memory(conn, search, start_oid, end_oid, kind_ids,
+                                                              work_budget(session))
         return await repository.pair_path_graph(conn, start_oid, end_oid, kind_ids, work_budget(session))
     except WorkExhausted as error:
         raise RequestTimedOut() from error

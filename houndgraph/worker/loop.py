@@ -80,6 +80,7 @@ class Datapipe:
         # Autocommit: the steps open their own transactions; the session lock outlives them.
         self._connect = connect or (lambda: database.connect_raw(autocommit=True))
         self._analysis = analysis
+        self._database = database
         self._batch_size = batch_size
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -344,3 +345,7 @@ class Datapipe:
                                             ended=True)
                     else:
                         repo.set_job_status(conn, job.id, JobStatus.COMPLETE, ended=True)
+        if self._database.edge_projections is not None:
+            # The analysed graph is the one users search next: its copy for the path searches is built now, not on
+            # the first search (which would search in PostgreSQL meanwhile).
+            self._database.edge_projections.refresh()

@@ -1,0 +1,150 @@
+"""Shortest paths from a few roots to many goals over an `EdgeProjection`, for `graph.paths.shortest_path_batches`.
+
+A breadth-first search from each root, a level at a time, keeps each node's depth and one parent (the first edge
+that reached it: the lowest-numbered node of the level before, then the lowest kind, whatever order PostgreSQL
+returned the edges in when the copy was read). After each level, the goals it reached get their paths: one along the
+parents, or every one (the edges from the level before, from the goal back to the root). The search ends when every
+goal is reached, at `max_depth`, or when the graph runs out; the budget is drawn on as in PostgreSQL's search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from houndgraph.graph.budget import WorkBudget
+from houndgraph.graph.projection.csr import EdgeProjection
+from houndgraph.graph.projection.search import edges_of
+
+Array = npt.NDArray[Any]
+EdgeKey = tuple[int, int, int]
+Walk = list[Any]  # [node, edge key, node, ...]
+KeyPath = tuple[int, int, Walk]  # (left end, right end, walk from left to right)
+
+# Searches from more roots than this run in PostgreSQL, whose search shares work between the goals' sides.
+MAX_ROOTS = 4
+
+
+class _Levels:
+    """One root's breadth-first search: over outgoing edges (the root is the left end of its paths) or incoming ones
+    (the right end)."""
+
+    def __init__(self, projection: EdgeProjection, root: int, outgoing: bool, allowed: Array | None) -> None:
+        p = self.projection = projection
+        nodes = len(p.node_ids)
+        self.outgoing, self.allowed = outgoing, allowed
+        self.rows = (p.out_offsets, p.out_nodes, p.out_kinds) if outgoing else (p.in_offsets, p.in_nodes, p.in_kinds)
+        self.back = (p.in_offsets, p.in_nodes, p.in_kinds) if outgoing else (p.out_offsets, p.out_nodes, p.out_kinds)
+        # Zeroed pages cost nothing until written: a search pays for the nodes it reaches.
+        self.depth = np.zeros(nodes, dtype=np.int32)  # depth + 1; 0: not reached
+        self.parent = np.zeros(nodes, dtype=np.int64)
+        self.parent_kind = np.zeros(nodes, dtype=np.int64)
+        self.level = 0
+        self.root = root
+        self.depth[root] = 1
+        self.frontier = np.array([root], dtype=np.int64)
+
+    def advance(self) -> Array:
+        """The nodes one level further (sorted numbers)."""
+        owners, reached, kinds = edges_of(*self.rows, self.frontier, self.allowed)
+        unseen = self.depth[reached] == 0
+        owners, reached, kinds = owners[unseen], reached[unseen], kinds[unseen]
+        fresh, first = np.unique(reached, return_index=True)
+        self.level += 1
+        self.depth[fresh] = self.level + 1
+        self.parent[fresh] = owners[first]
+        self.parent_kind[fresh] = kinds[first]
+        self.frontier = fresh
+        return fresh
+
+    def key(self, node: int, nearer: int, kind: int) -> EdgeKey:
+        """The edge between `node` and `nearer` (one level nearer the root), as (start id, kind id, end id)."""
+        ids, kind_id = self.projection.node_ids, int(self.projection.kind_ids[kind])
+        if self.outgoing:
+            return int(ids[nearer]), kind_id, int(ids[node])
+        return int(ids[node]), kind_id, int(ids[nearer])
+
+    def walks_along_parents(self, goals: Array) -> list[Walk]:
+        """For each of `goals` (all of this level), the path along the parents, from the left end to the right:
+        the parents of every goal are followed a level at a time together."""
+        nodes = [goals]
+        kinds = []
+        for _ in range(self.level):
+            kinds.append(self.parent_kind[nodes[-1]])
+            nodes.append(self.parent[nodes[-1]])
+        ids = self.projection.node_ids[np.stack(nodes, axis=1)].tolist()  # goal first, root last
+        kind_ids = self.projection.kind_ids[np.stack(kinds, axis=1)].tolist()
+        walks: list[Walk] = []
+        for path_ids, path_kinds in zip(ids, kind_ids, strict=True):
+            walk: Walk = [path_ids[0]]
+            for step, kind in enumerate(path_kinds):
+                node, nearer = path_ids[step], path_ids[step + 1]
+                walk += [(nearer, kind, node) if self.outgoing else (node, kind, nearer), nearer]
+            walks.append(walk[::-1] if self.outgoing else walk)
+        return walks
+
+    def every_walk(self, goal: int, budget: WorkBudget) -> list[Walk]:
+        """Every shortest path to `goal`, from the left end to the right."""
+        following: dict[int, list[tuple[EdgeKey, int]]] = {}  # node -> (edge, node one level nearer the root)
+        current = np.array([goal], dtype=np.int64)
+        for level in range(int(self.depth[goal]) - 1, 0, -1):
+            on_path, nearer, kinds = edges_of(*self.back, current, self.allowed)
+            keep = self.depth[nearer] == level
+            for node, near, kind in zip(on_path[keep].tolist(), nearer[keep].tolist(), kinds[keep].tolist(),
+                                        strict=True):
+                following.setdefault(node, []).append((self.key(node, near, kind), near))
+            current = np.unique(nearer[keep])
+        ids = self.projection.node_ids
+        walks: list[Walk] = []
+
+        def extend(walk: Walk, node: int) -> None:
+            if node == self.root:
+                budget.found(len(walk))
+                walks.append(walk if not self.outgoing else walk[::-1])
+                return
+            for key, near in sorted(following.get(node, ())):
+                extend([*walk, key, int(ids[near])], near)
+
+        extend([int(ids[goal])], goal)
+        return walks
+
+
+def batches(projection: EdgeProjection, roots: list[int], goals: set[int], *, roots_on_left: bool,
+            kind_ids: list[int] | None, max_depth: int | None, all_paths: bool, budget: WorkBudget
+            ) -> Iterator[list[list[KeyPath]]]:
+    """For each root (node ids, in order) and each level of its search, the paths of the goals it reached at that
+    level, a batch per goal (goals in id order): as `graph.paths.shortest_path_batches` hands them out, edges as
+    keys. Edges are followed forward from the left end."""
+    allowed = projection.kind_mask(kind_ids)
+    goal_numbers = projection.node_numbers(np.array(sorted(goals), dtype=np.int64))
+    goal_numbers = goal_numbers[goal_numbers >= 0]
+    for root_id, root in zip(roots, projection.node_numbers(np.array(roots, dtype=np.int64)).tolist(), strict=True):
+        if root < 0:
+            continue
+        # The goals not reached yet, by node number: a level's are picked out of it in one step.
+        wanted = np.zeros(len(projection.node_ids), dtype=bool)
+        wanted[goal_numbers] = True
+        wanted[root] = False
+        remaining = int(wanted.sum())
+        search = _Levels(projection, root, roots_on_left, allowed)
+        while len(search.frontier) and remaining and (max_depth is None or search.level < max_depth):
+            budget.check_time()
+            fresh = search.advance()
+            budget.visit(len(fresh))
+            met = fresh[wanted[fresh]]
+            if not len(met):
+                continue
+            wanted[met] = False
+            remaining -= len(met)
+            # In node id order: numbers follow ids.
+            goals_met = projection.node_ids[met].tolist()
+            if all_paths:
+                walks = [search.every_walk(number, budget) for number in met.tolist()]
+            else:
+                walks = [[walk] for walk in search.walks_along_parents(met)]
+                budget.found(sum(len(found[0]) for found in walks))
+            yield [[(root_id, goal, walk) if roots_on_left else (goal, root_id, walk) for walk in found]
+                   for goal, found in zip(goals_met, walks, strict=True)]
