@@ -13,13 +13,13 @@ commit (migration 0020's reasoning). A rolled-back write moves nothing. `databas
 a data directory's copies could come from (a server pointed at another database keeps the same directory).
 
 Revision ID: 0032
-Revises: 0028
+Revises: 0031
 """
 
 from alembic import op
 
 revision = "0032"
-down_revision = "0028"
+down_revision = "0031"
 branch_labels = None
 depends_on = None
 

@@ -6,13 +6,13 @@ schema's revision, differs from what this table recorded. Migrations before this
 versions of those definitions; they stay as history, so that a fresh database still upgrades step by step.
 
 Revision ID: 0033
-Revises: 0031
+Revises: 0032
 """
 
 from alembic import op
 
 revision = "0033"
-down_revision = "0031"
+down_revision = "0032"
 branch_labels = None
 depends_on = None
 
