@@ -35,11 +35,13 @@ CREATE = "INSERT INTO kind (name) SELECT unnest(%s::text[]) ORDER BY 1 ON CONFLI
 
 
 class _Committed:
-    """The process-wide cache of committed kinds."""
+    """The process-wide cache of one database's committed kinds."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.ids: dict[str, int] = {}
+        # How many kinds the last full read of a clean transaction saw; all of them are in `ids`.
+        self.full_read_count = -1
 
     def absorb(self, rows: Iterable[Sequence[Any]], local: dict[str, int]) -> None:
         """Rows `(name, id, clean)`: clean ones are committed and cached here, the others in `local`."""
@@ -59,7 +61,20 @@ class _Committed:
         return self.ids.get(name) if found is None else found
 
 
-_COMMITTED = _Committed()
+# By database (server and name): a process may reach more than one (a test's scratch database beside the
+# suite's, a restore into a new database), and the same name has another id in each.
+_CACHES: dict[tuple[str, int, str], _Committed] = {}
+_CACHES_LOCK = threading.Lock()
+
+
+def _committed(conn: psycopg.Connection[Any] | GraphConnection) -> _Committed:
+    info = conn.info
+    key = (info.host, info.port, info.dbname)
+    found = _CACHES.get(key)
+    if found is None:
+        with _CACHES_LOCK:
+            found = _CACHES.setdefault(key, _Committed())
+    return found
 
 
 class KindList(NamedTuple):
@@ -73,6 +88,7 @@ class KindCatalogue:
 
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self._conn = conn
+        self._committed = _committed(conn)
         self._local: dict[str, int] = {}
         self._lists: dict[tuple[str, ...], KindList] = {}
         self._parsed: dict[str, frozenset[int]] = {}
@@ -103,7 +119,7 @@ class KindCatalogue:
 
     def ids(self, names: Iterable[str]) -> list[int]:
         names = list(names)
-        missing = _COMMITTED.missing(names, self._local)
+        missing = self._committed.missing(names, self._local)
         if missing:
             self._conn.execute(CREATE, (missing,))
             self._read(missing)
@@ -117,28 +133,27 @@ class KindCatalogue:
     def existing_ids(self, names: Iterable[str]) -> list[int]:
         """The ids of those of `names` that exist, in their order."""
         names = list(names)
-        missing = _COMMITTED.missing(names, self._local)
+        missing = self._committed.missing(names, self._local)
         if missing:
             self._read(missing)
-        return [kind_id for kind_id in (_COMMITTED.lookup(name, self._local) for name in names) if kind_id is not None]
+        found = (self._committed.lookup(name, self._local) for name in names)
+        return [kind_id for kind_id in found if kind_id is not None]
 
     def all(self) -> dict[str, int]:
         """Every kind name and its id, as this transaction sees them (Cypher translation needs them all)."""
         rows = self._conn.execute(SELECT_ALL).fetchall()
-        _COMMITTED.absorb(rows, self._local)
+        self._committed.absorb(rows, self._local)
         return {name: kind_id for name, kind_id, _ in rows}
 
     def _read(self, names: list[str]) -> None:
-        _COMMITTED.absorb(self._conn.execute(SELECT_NAMED, (names,)).fetchall(), self._local)
+        self._committed.absorb(self._conn.execute(SELECT_NAMED, (names,)).fetchall(), self._local)
 
     def _known(self, name: str) -> int:
-        found = _COMMITTED.lookup(name, self._local)
+        found = self._committed.lookup(name, self._local)
         assert found is not None, name
         return found
 
 
-# How many kinds the last full read of a clean transaction saw; all of them are in the process cache.
-_full_read_count = -1
 # The graph generation the newest `kind_map` of this process read.
 _graph_generation: int | None = None
 
@@ -178,25 +193,26 @@ async def kind_map(conn: GraphConnection) -> dict[str, int]:
     the table has not grown since the last full read (it only grows, so an equal count means the same
     rows); otherwise, or when this transaction has written, read again. In a request, the count is the one
     its first statement read (`read_at_start`), so usually no statement at all."""
-    global _full_read_count, _graph_generation
+    global _graph_generation
+    committed = _committed(conn)
     reading = _start_reading.get()
     if (reading is not None and reading.conn is conn and not reading.created
-            and reading.kind_count == _full_read_count):
+            and reading.kind_count == committed.full_read_count):
         # Committed kinds only, none since the last full read: this transaction has created none.
         _graph_generation = reading.graph_generation
-        return dict(_COMMITTED.ids)
+        return dict(committed.ids)
     cursor = await conn.execute(COUNT)
     row = await cursor.fetchone()
     assert row is not None
     count, clean, _graph_generation = int(row[0]), bool(row[1]), int(row[2])
-    if clean and count == _full_read_count:
-        return dict(_COMMITTED.ids)
+    if clean and count == committed.full_read_count:
+        return dict(committed.ids)
     local: dict[str, int] = {}
     cursor = await conn.execute(SELECT_ALL)
-    _COMMITTED.absorb(await cursor.fetchall(), local)
+    committed.absorb(await cursor.fetchall(), local)
     if clean:
-        _full_read_count = count
-    return {**_COMMITTED.ids, **local}
+        committed.full_read_count = count
+    return {**committed.ids, **local}
 
 
 async def ensure_kinds(conn: GraphConnection, kinds: dict[str, int], names: Iterable[str]) -> None:

@@ -88,3 +88,22 @@ def test_a_request_sees_the_kinds_it_created_and_no_one_keeps_them_after_a_rollb
     kinds, seen = asyncio.run(create_then_roll_back())
     assert seen[name] == kinds[name]
     assert name not in _kind_map(database)
+
+
+def test_each_database_of_a_process_keeps_its_own_kind_ids(database: Database) -> None:
+    """A process may reach two databases (a scratch database beside the suite's): a kind cached from one is
+    never taken for the other's, where the same name has another id or none yet."""
+    from tests.conftest import scratch_database
+
+    first, shared = _name("OnlyHere"), _name("Both")
+    with database.connect_raw() as conn:
+        KindCatalogue(conn).ids([first, shared])
+        conn.commit()
+        KindCatalogue(conn).ids([first, shared])  # read again, committed: now in the process cache
+        conn.commit()
+    with scratch_database(database, "hg_kinds") as scratch:
+        with scratch.connect_raw() as conn:
+            written = KindCatalogue(conn).id(shared)
+            conn.commit()
+        assert written == _stored_id(scratch, shared)
+        assert _kind_map(scratch)[shared] == written and first not in _kind_map(scratch)
