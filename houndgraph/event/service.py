@@ -121,15 +121,19 @@ def _domain_views(found: dict[str, dict[str, Any]], domains: Sequence[str], hydr
     return views
 
 
-async def next_run(session: AsyncSession, rrule: str, after: datetime) -> datetime | None:
-    """The rule's first occurrence at or after `after`; 400 for a rule a schedule cannot follow. The search runs
-    apart from the event loop, and ends by the request's deadline."""
+async def next_run(session: AsyncSession, rrule: str, after: datetime) -> datetime:
+    """The rule's first occurrence at or after `after`; 400 for a rule a schedule cannot follow or that never
+    runs again. The search runs apart from the event loop, and ends by the request's deadline."""
     try:
         parse(rrule)
         seconds = min(SEARCH_SECONDS, remaining_seconds(session))
-        return await asyncio.to_thread(next_occurrence, rrule, after, inclusive=True, seconds=seconds)
+        found = await asyncio.to_thread(next_occurrence, rrule, after, inclusive=True, seconds=seconds)
     except RecurrenceError as error:
         raise BadRequest(INVALID_RRULE.format(reason=error)) from None
+    if found is None:
+        # A schedule that would never run again (UNTIL or COUNT spent, or a date that does not exist).
+        raise BadRequest(INVALID_RRULE.format(reason="it has no occurrence from now on"))
+    return found
 
 
 async def _apply(session: AsyncSession, event: ClientEvent, request: EventRequest) -> None:
