@@ -41,8 +41,13 @@ def test_filter_by_action_and_status_page_through_and_export(ui: UI, admin: http
         ui.page.click("#audit-export")
     rows = list(csv.DictReader(io.StringIO(download.value.path().read_text())))
     assert len(rows) == expected
-    assert {row["action"] for row in rows} == {"CreateAuthToken"} and {row["actor_name"] for row in rows} == {"admin"}
+    assert {row["action"] for row in rows} == {"CreateAuthToken"}
     assert all("/api/v2/tokens" in row["fields"] for row in rows)
+    # Other tests on this database create tokens too, as other users: the export names whoever the API names.
+    everything = admin.get("/api/v2/audit", params={"action": "eq:CreateAuthToken", "status": "eq:success",
+                                                     "limit": str(expected)}).json()["data"]["logs"]
+    assert sorted(row["actor_name"] for row in rows) == sorted(entry["actor_name"] for entry in everything)
+    assert sum(row["actor_name"] == "admin" for row in rows) >= PAGE_SIZE + 1
 
 
 def test_filter_by_actor_and_date(ui: UI, admin: httpx.Client) -> None:

@@ -43,9 +43,14 @@ export function auditPage(root: HTMLElement): void {
     return parts.join("&");
   }
 
+  // Each change of a filter starts a load: only the latest one's answer may draw, whatever order they arrive in.
+  let latest = 0;
+
   async function load(): Promise<void> {
+    const mine = ++latest;
     try {
       const body = await get<{ count: number; data: { logs: AuditEntry[] } }>(`/audit?${query()}&skip=${skip}&limit=${PAGE_SIZE}`);
+      if (mine !== latest) return;
       const logs = body.data.logs;
       for (const entry of logs) {
         if (!seenActions.has(entry.action)) actions.append(h("option", { value: entry.action }));
@@ -62,7 +67,7 @@ export function auditPage(root: HTMLElement): void {
         h("p", { class: "muted empty-state" }, "No audit entry matches these filters: widen the dates or clear a filter."));
       replace(pages, pager(body.count, skip, PAGE_SIZE, (next) => { skip = next; void load(); }, "audit"));
     } catch (error) {
-      replace(list, h("p", { class: "form-error", role: "alert" }, (error as Error).message));
+      if (mine === latest) replace(list, h("p", { class: "form-error", role: "alert" }, (error as Error).message));
     }
   }
 
