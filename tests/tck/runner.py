@@ -144,7 +144,7 @@ def _rows(scenario: Scenario, answer: Answer) -> str | None:
                 for row in expected]
         if scenario.ordered and got != want:
             return f"rows {_show(got)} not {_show(want)} in order"
-        if Counter(map(repr, got)) != Counter(map(repr, want)):
+        if Counter(map(values.canonical, got)) != Counter(map(values.canonical, want)):
             return f"rows {_show(got)} not {_show(want)}"
     elif not expected and (data.get("nodes") or data.get("edges")):
         return "rows answered; none expected"

@@ -53,12 +53,22 @@ def properties_of(properties: dict[str, Any]) -> frozenset[tuple[str, Value]]:
     return frozenset((k, scalar(v)) for k, v in properties.items() if v is not None)
 
 
+def canonical(value: Any) -> str:
+    """A text that equal values share: `repr` of a frozenset follows its iteration order, which two equal sets
+    built in another order (or under another hash seed) need not share."""
+    if isinstance(value, frozenset):
+        return "{" + ",".join(sorted(canonical(v) for v in value)) + "}"
+    if isinstance(value, tuple):
+        return "(" + ",".join(canonical(v) for v in value) + ")"
+    return repr(value)
+
+
 def unordered(value: Value) -> Value:
     """`ignoring element order for lists`: every list, at any depth, as a sorted one."""
     if not isinstance(value, tuple):
         return value
     if value[0] == "l":
-        return ("l", tuple(sorted((unordered(v) for v in value[1]), key=repr)))
+        return ("l", tuple(sorted((unordered(v) for v in value[1]), key=canonical)))
     if value[0] == "m":
         return ("m", frozenset((k, unordered(v)) for k, v in value[1]))
     return value
