@@ -7,10 +7,10 @@ from typing import Any
 import yaml  # type: ignore[import-untyped]
 from fastapi import Request, Response
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 
 from houndgraph import __version__
-from houndgraph.kit.answers import answers_file
+from houndgraph.kit.answers import answers, answers_file
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.responses import JSONResponse
 
@@ -50,6 +50,18 @@ async def get_openapi_yaml(request: Request) -> Response:
     return Response(document, media_type="application/yaml")
 
 
+class OpenApiDocument(BaseModel):
+    """An OpenAPI 3 document: the fixed fields a reader relies on, every other field kept as it is."""
+
+    model_config = ConfigDict(extra="allow")
+
+    openapi: str = Field(description="The OpenAPI version the document follows.")
+    info: dict[str, Any]
+    paths: dict[str, dict[str, Any]]
+    components: dict[str, Any] = {}
+
+
+@answers(OpenApiDocument)
 async def get_openapi_json(request: Request) -> Response:
     """The OpenAPI document as JSON, where the reference serves its own (its UI's API Explorer loads it)."""
     return JSONResponse(request.app.openapi())

@@ -10,6 +10,7 @@ import yaml
 
 from houndgraph.api import HoundRoute
 from tests.conftest import LiveServer
+from tests.openapi import assert_matches_own_document
 
 
 def test_the_openapi_document_as_yaml(live_server: LiveServer) -> None:
@@ -78,3 +79,14 @@ def test_the_openapi_document_as_json_where_the_reference_serves_it(live_server:
         document = response.json()
         assert document == anonymous.get("/api/openapi.json").json()
     assert {"/api/v2/spec", "/api/v2/graphs/kinds", "/api/v2/graphs/source-kinds"} <= set(document["paths"])
+
+
+def test_the_spec_and_acl_inheritance_describe_their_answers(live_server: LiveServer) -> None:
+    # Both wrote bare responses the document left untyped; a client generated from it now knows their bodies.
+    with httpx.Client(base_url=live_server.base_url, timeout=60) as anonymous:
+        spec = anonymous.get("/api/v2/spec")
+        document = spec.json()
+        for path in ("/api/v2/spec", "/api/v2/graphs/acl-inheritance"):
+            schema = document["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+            assert schema.get("$ref"), f"{path} does not describe its answer: {schema}"
+        assert_matches_own_document(anonymous, spec, "/api/v2/spec")

@@ -24,7 +24,8 @@ AD_COUNTED_KINDS: dict[str, str] = {
     "users": ADNode.User, "groups": ADNode.Group, "computers": ADNode.Computer, "ous": ADNode.OU,
     "containers": ADNode.Container, "gpos": ADNode.GPO, "aiacas": ADNode.AIACA, "rootcas": ADNode.RootCA,
     "enterprisecas": ADNode.EnterpriseCA, "ntauthstores": ADNode.NTAuthStore,
-    "certtemplates": ADNode.CertTemplate, "issuancepolicies": ADNode.IssuancePolicy,
+    "certtemplates": ADNode.CertTemplate, "issuancepolicies": ADNode.IssuancePolicy, "sites": ADNode.Site,
+    "siteservers": ADNode.SiteServer, "sitesubnets": ADNode.SiteSubnet,
 }
 AZURE_COUNTED_KINDS: dict[str, str] = {
     "users": AZNode.User, "groups": AZNode.Group, "apps": AZNode.App, "service_principals": AZNode.ServicePrincipal,

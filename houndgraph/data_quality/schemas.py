@@ -16,7 +16,8 @@ DEFAULT_WINDOW_DAYS = 30
 
 AD_COUNTERS = (
     "users", "groups", "computers", "ous", "containers", "gpos", "aiacas", "rootcas", "enterprisecas",
-    "ntauthstores", "certtemplates", "issuancepolicies", "acls", "sessions", "relationships",
+    "ntauthstores", "certtemplates", "issuancepolicies", "sites", "siteservers", "sitesubnets", "acls", "sessions",
+    "relationships",
 )
 AZURE_COUNTERS = (
     "relationships", "users", "groups", "apps", "service_principals", "devices", "management_groups",
@@ -58,6 +59,9 @@ class _ADCounters(_Row):
     ntauthstores: int = 0
     certtemplates: int = 0
     issuancepolicies: int = 0
+    sites: int = 0
+    siteservers: int = 0
+    sitesubnets: int = 0
     acls: int = 0
     sessions: int = 0
     relationships: int = 0

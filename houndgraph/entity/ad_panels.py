@@ -124,6 +124,7 @@ ENTITIES: dict[str, Entity] = {e.slug: e for e in (
         Count("ous", "ous", Relation(r.gpo_affected(ADNode.OU, ADNode.Container), (ADEdge.GPLink, ADEdge.Contains))),
         Count("computers", "computers", Relation(r.gpo_affected(ADNode.Computer), (ADEdge.GPLink, ADEdge.Contains))),
         Count("users", "users", Relation(r.gpo_affected(ADNode.User), (ADEdge.GPLink, ADEdge.Contains))),
+        Count("sites", "sites", _one_hop("out", ADEdge.GPLink, ADNode.Site)),
         CONTROLLERS,
         Count("tierzero", "tier-zero", Relation(r.gpo_affected(*r.PRINCIPALS, tier_zero=True),
                                                 (ADEdge.GPLink, ADEdge.Contains))))),
@@ -143,6 +144,15 @@ ENTITIES: dict[str, Entity] = {e.slug: e for e in (
     Entity("issuancepolicies", ADNode.IssuancePolicy, (
         CONTROLLERS,
         Count("linkedTemplates", "linkedtemplates", _one_hop("in", ADEdge.ExtendedByPolicy, ADNode.CertTemplate)))),
+    # A site lists the GPOs linked to it, enforced or not (a site is no OU: nothing blocks inheritance there),
+    # and the server and subnet objects it contains. Those two have no counts of their own.
+    Entity("sites", ADNode.Site, (
+        CONTROLLERS,
+        Count("linkedgpos", "linked-gpos", _one_hop("in", ADEdge.GPLink, ADNode.GPO)),
+        Count("siteServers", "siteservers", _contained(ADNode.SiteServer)),
+        Count("siteSubnets", "sitesubnets", _contained(ADNode.SiteSubnet)))),
+    Entity("siteservers", ADNode.SiteServer, ()),
+    Entity("sitesubnets", ADNode.SiteSubnet, ()),
 )}
 
 # The OU panel has no controllers count in the reference, but the list is as useful there as anywhere.

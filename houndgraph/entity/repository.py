@@ -103,3 +103,15 @@ async def tier_zero_of_domain(conn: GraphConnection, domain_sid: str, kinds: Kin
 async def set_property(conn: GraphConnection, node_id: int, key: str, value: Any) -> None:
     await conn.execute("UPDATE node SET properties = properties || jsonb_build_object(%(key)s::text, %(value)s::jsonb) "
                        "WHERE id = %(id)s", {"key": key, "value": Jsonb(value), "id": node_id})
+
+
+async def linked_by_edge(conn: GraphConnection, node_id: int, edge_kind: str, *, outbound: bool, other_kind: str,
+                         kinds: KindIds) -> dict[str, Any] | None:
+    """The properties of one node of `other_kind` at the far end of an `edge_kind` edge of the node (the
+    lowest edge id when there are several), or None."""
+    near, far = ("start_id", "end_id") if outbound else ("end_id", "start_id")
+    cursor = await conn.execute(
+        f"SELECT o.properties FROM edge e JOIN node o ON o.id = e.{far} AND o.kind_ids && {kinds(other_kind)} "
+        f"WHERE e.{near} = %(id)s AND e.kind_id = ANY({kinds(edge_kind)}) ORDER BY e.id LIMIT 1", {"id": node_id})
+    row = await cursor.fetchone()
+    return dict(row[0] or {}) if row else None

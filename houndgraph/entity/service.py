@@ -31,6 +31,22 @@ SORTABLE = ("name", "objectid")
 
 
 @dataclass(frozen=True)
+class ServerIsLink:
+    outbound: bool
+    other_kind: str
+    id_key: str
+    name_key: str
+
+
+# A site server and the computer its server object stands for name each other in their panels, as the
+# reference's GetADEntityDetails decorates them (`cmd/api/src/queries`).
+SERVER_IS_LINKS: dict[str, ServerIsLink] = {
+    ADNode.SiteServer: ServerIsLink(True, ADNode.Computer, "serverreferencecomputer", "serverreferencecomputername"),
+    ADNode.Computer: ServerIsLink(False, ADNode.SiteServer, "siteservernode", "siteservernodename"),
+}
+
+
+@dataclass(frozen=True)
 class ListRequest:
     graph: bool
     skip: int
@@ -59,8 +75,14 @@ async def entity_info(session: AsyncSession, entity: Entity, object_id: str, inc
     conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     node = await _find(conn, object_id, kinds, entity.kind)
+    props = dict(node.properties)
+    link = SERVER_IS_LINKS.get(entity.kind)
+    if link is not None:
+        other = await repository.linked_by_edge(conn, node.id, ADEdge.ServerIs, outbound=link.outbound,
+                                                other_kind=link.other_kind, kinds=kinds)
+        if other is not None:
+            props[link.id_key], props[link.name_key] = other.get("objectid"), other.get("name")
     if not include_counts:
-        props = dict(node.properties)
         if is_tier_zero(node.kinds, props):
             props["isTierZero"] = True
         return {"props": props}
@@ -70,7 +92,7 @@ async def entity_info(session: AsyncSession, entity: Entity, object_id: str, inc
             result[count.key] = await repository.count(conn, count.relation, node.id, kinds)
         except repository.CountTimedOut:
             continue  # a timed-out count is left out (reference/behaviour.md §9)
-    result["props"] = node.properties
+    result["props"] = props
     result["kinds"] = list(node.kinds)
     return result
 

@@ -27,6 +27,10 @@ class ADNode(StrEnum):
     NTAuthStore = "NTAuthStore"
     CertTemplate = "CertTemplate"
     IssuancePolicy = "IssuancePolicy"
+    # Active Directory sites (SharpHound v2.17): a site, a server object under it, a subnet assigned to it.
+    Site = "Site"
+    SiteServer = "SiteServer"
+    SiteSubnet = "SiteSubnet"
     # Enterprise "combo" nodes: CE never creates them but keeps the kinds, and the display kind of a
     # node carrying one of them is Meta.
     Meta = "Meta"
@@ -130,6 +134,8 @@ class ADEdge(StrEnum):
     CanBackup = "CanBackup"
     BackupPrivilege = "BackupPrivilege"
     RestorePrivilege = "RestorePrivilege"
+    # A site's server object -> the computer account it stands for (its `serverReference`).
+    ServerIs = "ServerIs"
 
 
 class AZNode(StrEnum):

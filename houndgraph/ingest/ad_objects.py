@@ -109,6 +109,17 @@ def _oid_group_link(out: Emitter, record: dict[str, Any], objectid: str, propert
         properties["grouplinkid"] = group
 
 
+def _site_gp_links(out: Emitter, record: dict[str, Any], objectid: str, properties: dict[str, Any]) -> None:
+    emit_gp_links(out, record, objectid, ADNode.Site)
+
+
+def _server_is(out: Emitter, record: dict[str, Any], objectid: str, properties: dict[str, Any]) -> None:
+    # SharpHoundCommon's SiteServer output type spells the field "SeverIs"; both spellings are read.
+    computer, computer_kind = typed(record.get("serveris") or record.get("severis"))
+    if computer:
+        out.edge(objectid, ADNode.SiteServer, computer, computer_kind, ADEdge.ServerIs, NOT_ACL)
+
+
 convert_container = _simple(ADNode.Container, "container", children=True)
 convert_aiaca = _simple(ADNode.AIACA, "AIACA")
 convert_certtemplate = _simple(ADNode.CertTemplate, "certificate template")
@@ -116,6 +127,10 @@ convert_gpo = _simple(ADNode.GPO, "GPO", extra=_gpo_status)
 convert_rootca = _simple(ADNode.RootCA, "root CA", extra=_root_ca_for)
 convert_ntauthstore = _simple(ADNode.NTAuthStore, "NTAuth store", extra=_ntauth_store_for)
 convert_issuance_policy = _simple(ADNode.IssuancePolicy, "issuance policy", extra=_oid_group_link)
+# Sites: a site carries its GPO links; its servers and subnets name it as their container.
+convert_site = _simple(ADNode.Site, "site", extra=_site_gp_links)
+convert_site_server = _simple(ADNode.SiteServer, "site server", extra=_server_is)
+convert_site_subnet = _simple(ADNode.SiteSubnet, "site subnet")
 
 
 def emit_primary_group(out: Emitter, record: dict[str, Any], objectid: str, kind: str) -> None:

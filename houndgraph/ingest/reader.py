@@ -58,6 +58,9 @@ CONVERTERS: dict[DataType, Converter] = {
     DataType.NTAUTHSTORES: ad_objects.convert_ntauthstore,
     DataType.CERTTEMPLATES: ad_objects.convert_certtemplate,
     DataType.ISSUANCEPOLICIES: ad_objects.convert_issuance_policy,
+    DataType.SITES: ad_objects.convert_site,
+    DataType.SITESERVERS: ad_objects.convert_site_server,
+    DataType.SITESUBNETS: ad_objects.convert_site_subnet,
     DataType.SESSIONS: ad_objects.convert_session,
     DataType.AZURE: azurehound.convert_record,
 }

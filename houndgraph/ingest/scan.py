@@ -67,6 +67,9 @@ class DataType(StrEnum):
     CERTTEMPLATES = "certtemplates"
     AZURE = "azure"
     ISSUANCEPOLICIES = "issuancepolicies"
+    SITES = "sites"
+    SITESERVERS = "siteservers"
+    SITESUBNETS = "sitesubnets"
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,7 @@ async def get_edge_composition(session: SessionDep, edge_type: Values = [], sour
     return JSONResponse({"data": {**body, "literals": []}})
 
 
+@answers(EdgeGraphAnswer)
 async def get_acl_inheritance(session: SessionDep, edge_type: Values = [], source_node: Values = [],  # noqa: B006
                               target_node: Values = []) -> Response:  # noqa: B006
     graph = await service.acl_inheritance(session, edge_type, source_node, target_node)

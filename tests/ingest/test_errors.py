@@ -19,7 +19,7 @@ USERS = DATA / "sharphound" / "v6-adcs-lab" / "users.json"
 META = {"methods": 0, "type": "users", "count": 0, "version": 6}
 KNOWN_TYPES = (
     "sessions, users, groups, computers, gpos, ous, domains, deleted, containers, localgroups, aiacas, rootcas, "
-    "enterprisecas, ntauthstores, certtemplates, azure, issuancepolicies"
+    "enterprisecas, ntauthstores, certtemplates, azure, issuancepolicies, sites, siteservers, sitesubnets"
 )
 MIXED = "request must use either the classic format (meta/data) or the generic format (graph), not both"
 

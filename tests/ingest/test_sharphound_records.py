@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from houndgraph.graph.kinds import ADEdge, ADNode
-from tests.ingest.helpers import classic, read_path, read_records, write_json
+from tests import site_lab
+from tests.ingest.helpers import Result, classic, read_path, read_records, write_json
 
 D = "S-1-5-21-1-2-3"
 OWNER_RIGHTS = "S-1-3-4"
@@ -401,3 +402,39 @@ def test_a_computers_session_rows_are_read_in_any_spelling(tmp_path: Path) -> No
     result = read_records(tmp_path, "computers", [computer])
     sessions = {triple for triple in result.triples() if triple[1] == ADEdge.HasSession}
     assert sessions == {(f"{D}-2000", ADEdge.HasSession, f"{D}-{rid}") for rid in (1101, 1102, 1103, 1104)}
+
+
+
+def test_site_records_give_their_nodes_links_containment_and_server_computers(tmp_path: Path) -> None:
+    # The lab's site documents; its servers spell the computer field as SharpHoundCommon does ("SeverIs").
+    result = Result()
+    for name, content in site_lab.documents().items():
+        if name.startswith("site"):
+            (tmp_path / name).write_bytes(content)
+            found = read_path(tmp_path / name)
+            result.nodes.extend(found.nodes)
+            result.edges.extend(found.edges)
+    assert result.node_kinds() == {ADNode.Site: 2, ADNode.SiteServer: 2, ADNode.SiteSubnet: 3}
+    assert result.node(site_lab.HQ).kinds == (ADNode.Site, ADNode.Base)
+    assert result.triples(ADEdge.GPLink) == {(site_lab.GPO_HQ, ADEdge.GPLink, site_lab.HQ),
+                                            (site_lab.GPO_ALL, ADEdge.GPLink, site_lab.HQ),
+                                            (site_lab.GPO_ALL, ADEdge.GPLink, site_lab.BRANCH)}
+    assert result.edge(ADEdge.GPLink, site_lab.GPO_HQ, site_lab.HQ).properties == {"isacl": False, "enforced": True}
+    assert result.triples(ADEdge.ServerIs) == {(site_lab.HQ_SERVER, ADEdge.ServerIs, site_lab.DC01),
+                                              (site_lab.BRANCH_SERVER, ADEdge.ServerIs, site_lab.DC02)}
+    assert result.edge(ADEdge.ServerIs, site_lab.HQ_SERVER, site_lab.DC01).end.kind == ADNode.Computer
+    hq_children = {site_lab.HQ_SERVER, *site_lab.HQ_SUBNETS}
+    branch_children = {site_lab.BRANCH_SERVER, site_lab.BRANCH_SUBNET}
+    assert result.triples(ADEdge.Contains) == {*((site_lab.HQ, ADEdge.Contains, c) for c in hq_children),
+                                              *((site_lab.BRANCH, ADEdge.Contains, c) for c in branch_children)}
+    assert {(e.start.value, e.kind) for e in result.edges_of(ADEdge.GenericAll) + result.edges_of(ADEdge.WriteDacl)} \
+        == {(site_lab.ALICE, ADEdge.GenericAll), (site_lab.SITE_ADMINS, ADEdge.WriteDacl)}
+
+
+def test_a_site_server_may_name_its_computer_as_server_is(tmp_path: Path) -> None:
+    server = {"ObjectIdentifier": "SERVER-1", "Properties": {"name": "DC01@X.LOCAL"},
+              "ContainedBy": {"ObjectIdentifier": "SITE-1", "ObjectType": "Site"},
+              "ServerIs": {"ObjectIdentifier": f"{D}-1001", "ObjectType": "Computer"}}
+    result = read_records(tmp_path, "siteservers", [server])
+    assert result.triples() == {("SERVER-1", ADEdge.ServerIs, f"{D}-1001"), ("SITE-1", ADEdge.Contains, "SERVER-1")}
+    assert result.edge(ADEdge.Contains, "SITE-1", "SERVER-1").start.kind == ADNode.Site

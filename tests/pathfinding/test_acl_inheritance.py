@@ -10,6 +10,7 @@ import pytest
 from houndgraph.db import Database
 from houndgraph.graph.kinds import ADEdge, ADNode
 from tests.analysis.graphs import DOMAIN_SID, Graph, drawn
+from tests.openapi import assert_matches_own_document
 from tests.user.helpers import assert_error
 
 URL = "/api/v2/graphs/acl-inheritance"
@@ -57,6 +58,13 @@ def test_the_walk_up_to_the_container_that_holds_the_ace(admin: httpx.Client, tr
     assert edges == {(ids["CORP"], "Contains", ids["IT"]), (ids["IT"], "Contains", ids["ALICE"]),
                      (ids["HELPDESK"], "GenericAll", ids["ALICE"])}
     assert data["literals"] == []
+
+
+def test_the_answer_follows_the_documented_schema(admin: httpx.Client, tree: dict[str, int]) -> None:
+    response = admin.get(URL, params={"edge_type": ADEdge.GenericAll, "source_node": tree["HELPDESK"],
+                                      "target_node": tree["ALICE"]})
+    assert response.status_code == 200, response.text
+    assert_matches_own_document(admin, response, URL)
 
 
 @pytest.mark.parametrize(("kind", "target"), [
