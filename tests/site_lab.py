@@ -8,8 +8,8 @@ computer its `serverReference` names (SharpHoundCommon `OutputTypes/SiteServer.c
 `SeverIs`); servers and subnets name their site as `ContainedBy` (`Processors/SiteProcessor.cs`), and only a
 site carries ACEs (the ACL processor returns none for server and subnet objects).
 
-Two sites: HQ (two subnets, the server object of DC01, two linked GPOs, an ACL) and BRANCH (one subnet, the
-server object of DC02, one linked GPO).
+Two sites: HQ (two subnets, the server object of the domain controller DC01, two linked GPOs, an ACL) and
+BRANCH (one subnet, the server object of DC02, which is no domain controller, one linked GPO).
 """
 
 from __future__ import annotations
@@ -75,16 +75,17 @@ def _subnet(object_id: str, cidr: str, site: str, site_name: str) -> dict[str, A
                    contained_by=_principal(site, "Site"))
 
 
-def _computer(object_id: str, name: str) -> dict[str, Any]:
+def _computer(object_id: str, name: str, *, dc: bool = False) -> dict[str, Any]:
     properties = _properties(name, f"CN={name},DC=SITES,DC=LOCAL", samaccountname=f"{name}$")
     properties["name"] = f"{name}.{DOMAIN}"  # computers are named by host name, not name@domain
-    return _record(object_id, properties)
+    return _record(object_id, properties, IsDC=dc, DomainSID=SID)
 
 
 def documents(server_field: str = "SeverIs") -> dict[str, bytes]:
     """The lab's collector files by name; `server_field` is how the site servers name their computer."""
     hq_aces = [_ace(ALICE, "User", "GenericAll"), _ace(SITE_ADMINS, "Group", "WriteDacl")]
-    computers = [_computer(DC01, "DC01"), _computer(DC02, "DC02"), _computer(WORKSTATION, "WS01")]
+    # DC01 is a domain controller; DC02 is a server object's computer that is not (yet) one.
+    computers = [_computer(DC01, "DC01", dc=True), _computer(DC02, "DC02"), _computer(WORKSTATION, "WS01")]
     return {
         "domains.json": _document("domains", [_record(SID, {**_properties(DOMAIN, "DC=SITES,DC=LOCAL"),
                                                              "name": DOMAIN})]),

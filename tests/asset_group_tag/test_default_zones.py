@@ -61,3 +61,16 @@ def test_the_decoy_label(fresh: httpx.Client) -> None:
     decoy = tags(fresh)["Decoy"]
     assert (decoy["type"], decoy["glyph"], decoy["description"]) == (
         4, "mask", "Accounts that should be excluded from predefined attack path queries.")
+
+
+def test_tier_zero_holds_the_site_rules(fresh: httpx.Client) -> None:
+    zone = tags(fresh)["Tier Zero"]
+    selectors = fresh.get(f"/api/v2/asset-group-tags/{zone['id']}/selectors", params={"limit": 100}).json()["data"]
+    rules = {selector["name"]: selector for selector in selectors["selectors"]}
+    sites, servers = rules["Sites"], rules["Domain Controller Site Servers"]
+    assert [(seed["type"], seed["value"]) for seed in sites["seeds"]] == [(2, "MATCH (n:Site) \nRETURN n;")]
+    assert [(seed["type"], seed["value"]) for seed in servers["seeds"]] == [
+        (2, "MATCH (n:SiteServer)-[:ServerIs]->(:Computer)-[:DCFor]->(:Domain)\nRETURN n;")]
+    for rule, may_turn_off in ((sites, True), (servers, False)):
+        assert (rule["is_default"], rule["allow_disable"], rule["auto_certify"], rule["disabled_at"]) == (
+            True, may_turn_off, 2, None)

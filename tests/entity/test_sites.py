@@ -84,7 +84,7 @@ def test_the_site_panel_counts_its_controllers_gpos_servers_and_subnets(admin: h
     assert {key: data[key] for key in ("controllers", "linkedgpos", "siteServers", "siteSubnets")} == {
         "controllers": 3, "linkedgpos": 2, "siteServers": 1, "siteSubnets": 2}
     assert data["props"]["name"] == "HQ@SITES.LOCAL" and data["props"]["objectid"] == lab.HQ
-    assert sorted(data["kinds"]) == ["Base", "Site"]
+    assert {"Base", "Site"} <= set(data["kinds"])  # and Tag_Tier_Zero while the "Sites" rule is on
 
     branch = admin.get(f"/api/v2/sites/{lab.BRANCH}").json()["data"]
     assert (branch["controllers"], branch["linkedgpos"], branch["siteServers"], branch["siteSubnets"]) == (0, 1, 1, 1)
@@ -141,6 +141,14 @@ def test_a_site_server_and_its_computer_name_each_other(admin: httpx.Client, sit
     assert (computer["siteservernode"], computer["siteservernodename"]) == (lab.BRANCH_SERVER, "DC02@SITES.LOCAL")
     workstation = admin.get(f"/api/v2/computers/{lab.WORKSTATION}").json()["data"]["props"]
     assert "siteservernode" not in workstation
+
+
+def test_the_server_object_of_a_domain_controller_is_tier_zero(admin: httpx.Client, site_graph: Database) -> None:
+    # The default rule "Domain Controller Site Servers" (SiteServer -ServerIs-> Computer -DCFor-> Domain).
+    dc_server = admin.get(f"/api/v2/siteservers/{lab.HQ_SERVER}", params={"counts": "false"}).json()["data"]
+    assert dc_server["props"].get("isTierZero") is True
+    other = admin.get(f"/api/v2/siteservers/{lab.BRANCH_SERVER}", params={"counts": "false"}).json()["data"]
+    assert "isTierZero" not in other["props"]
 
 
 def test_a_site_subnet_panel(admin: httpx.Client, site_graph: Database) -> None:
