@@ -33,6 +33,7 @@ from houndgraph.datapipe import endpoints as datapipe_endpoints
 from houndgraph.entity import endpoints as entity_endpoints
 from houndgraph.errors import Unauthorized
 from houndgraph.event import endpoints as event_endpoints
+from houndgraph.extension import endpoints as extension_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.graph_query import endpoints as graph_query_endpoints
@@ -384,6 +385,14 @@ ROUTES: list[Route] = [
           audit=A.UPDATE_CUSTOM_NODE_KIND),
     Route("DELETE", "/api/v2/custom-nodes/{kind_name}", custom_node_endpoints.delete_custom_node, P.GRAPH_DB_WRITE,
           audit=A.DELETE_CUSTOM_NODE_KIND),
+    # --- OpenGraph schema extensions (flag opengraph_extension_management; 404 while it is off) -------------
+    # Any user may list them; uploading and deleting one takes the Administrator role (checked in the service,
+    # with the reference's 403 messages).
+    Route("PUT", "/api/v2/extensions", extension_endpoints.upload_extension, AUTHENTICATED, status_code=201),
+    Route("GET", "/api/v2/extensions", extension_endpoints.list_extensions, AUTHENTICATED),
+    Route("DELETE", "/api/v2/extensions/{extension_id}", extension_endpoints.delete_extension, AUTHENTICATED,
+          status_code=204),
+    Route("GET", "/api/v2/graph-schema/edges", extension_endpoints.list_edge_kinds, P.GRAPH_DB_READ),
     # SAML provider forms stream in through a 10 MiB cap of their own (an oversized metadata file is a 400).
     Route("POST", "/api/v2/sso-providers/saml", sso_endpoints.create_saml_provider, P.AUTH_MANAGE_PROVIDERS,
           streams_body=True, audit=A.CREATE_SSO_PROVIDER),
