@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import psycopg
 from sqlalchemy import ColumnElement, delete, func, or_, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -173,3 +174,9 @@ async def uploaded_edge_kind_names(session: AsyncSession, only_traversable: bool
     if only_traversable:
         statement = statement.where(SchemaRelationshipKind.is_traversable.is_(True))
     return set(await session.scalars(statement))
+
+
+def uploaded_traversable_edge_kinds_on(conn: psycopg.Connection) -> list[str]:
+    rows = conn.execute("SELECT k.name FROM schema_relationship_kinds k JOIN schema_extensions x "
+                        "ON x.id = k.extension_id WHERE k.is_traversable AND NOT x.is_builtin ORDER BY k.name")
+    return [str(row[0]) for row in rows]

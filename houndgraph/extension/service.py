@@ -13,6 +13,7 @@ import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+import psycopg
 from pydantic import ValidationError
 from sqlalchemy import ColumnElement, and_, or_
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -293,6 +294,14 @@ def _edge_kind_condition(params: list[tuple[str, str]]) -> ColumnElement[bool] |
 async def list_edge_kinds(session: AsyncSession, params: list[tuple[str, str]]) -> list[EdgeKindRow]:
     await _require_enabled(session)
     return await repository.edge_kinds(session, _edge_kind_condition(params))
+
+
+def traversable_edge_kinds_on(conn: psycopg.Connection) -> tuple[str, ...]:
+    """For the datapipe's analysis, on its psycopg connection: the traversable edge kinds uploaded extensions
+    declare, sorted; none while extension management is off."""
+    if not feature_flag_service.enabled_on(conn, FeatureFlagKey.OPENGRAPH_EXTENSION_MANAGEMENT):
+        return ()
+    return tuple(repository.uploaded_traversable_edge_kinds_on(conn))
 
 
 async def uploaded_edge_kinds(session: AsyncSession, only_traversable: bool) -> set[str]:

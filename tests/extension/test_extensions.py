@@ -119,8 +119,9 @@ INVALID = [
     (_without(BASE, version=""), "graph schema validation error: graph schema extension version is required"),
     (_without(BASE, version="1.0.0"), "graph schema validation error: graph schema extension version is not valid "
                                       "semver: version string 1.0.0 does not start with the prefix v"),
-    (_without(BASE, version="v1.0"), "graph schema validation error: graph schema extension version is not valid "
-                                     "semver: expected version to be formatted: <major>.<minor>.<patch>[-<prerelease>]"),
+    (_without(BASE, version="v1.0"),
+     "graph schema validation error: graph schema extension version is not valid semver: expected version to be "
+     "formatted: <major>.<minor>.<patch>[-<prerelease>]"),
     (_without(BASE, namespace=""), "graph schema validation error: graph schema extension namespace is required"),
     (_without(BASE, namespace="Tag"), "graph schema validation error: graph schema extension namespace 'Tag' uses "
                                       "reserved namespace 'tag'"),

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from houndgraph.db import Database
+from houndgraph.extension.service import traversable_edge_kinds_on
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
 from tests.extension.conftest import EXTENSIONS, extension_id, flag_off, message, new_namespace, schema
 
@@ -100,3 +101,13 @@ def test_display_node_kinds_are_drawn_as_the_extension_says(admin: httpx.Client)
     # As in the reference, deleting the extension keeps how its kinds are drawn (data of those kinds stays).
     assert admin.delete(f"{EXTENSIONS}/{extension_id(admin, f'{namespace} Extension')}").status_code == 204
     assert drawn("Host") == {"type": "font-awesome", "name": "server", "color": "#12AB34"}
+
+
+def test_the_analysis_is_given_the_traversable_kinds_of_uploaded_extensions(admin: httpx.Client,
+                                                                              database: Database) -> None:
+    namespace = new_namespace()
+    assert admin.put(EXTENSIONS, json=schema(namespace)).status_code == 201
+    with database.connect_raw() as conn:
+        assert traversable_edge_kinds_on(conn) == (f"{namespace}_Reaches",)
+    with flag_off(admin), database.connect_raw() as conn:
+        assert traversable_edge_kinds_on(conn) == ()
