@@ -413,6 +413,8 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.get_provider, AUTHENTICATED),
     Route("PATCH", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.update_provider, P.AUTH_MANAGE_PROVIDERS,
           streams_body=True, audit=A.UPDATE_SSO_PROVIDER),
+    Route("GET", "/api/v2/sso-providers/{sso_provider_id}/signing-certificate", sso_endpoints.signing_certificate,
+          P.AUTH_MANAGE_PROVIDERS),
     Route("DELETE", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.delete_provider, P.AUTH_MANAGE_PROVIDERS,
           audit=A.DELETE_SSO_PROVIDER),
     # PUBLIC like the reference's SSO login flow: an identity provider fetches it without credentials.
