@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import psycopg
 from pydantic import ValidationError
 from sqlalchemy import ColumnElement, and_, or_
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth.context import AuthContext
@@ -41,6 +42,7 @@ NOT_ADMIN_TO_DELETE = "user does not have sufficient permissions to delete an ex
 UNDECODABLE = "unable to decode graph extension payload"
 BUILTIN_REPLACED = "graph schema upsert error: cannot modify a built-in graph extension"
 BUILTIN_DELETED = "built-in extensions cannot be deleted"
+CONCURRENT_UPLOAD = "another upload declared the same extension, namespace or kinds at the same time"
 JSON_TYPE = "application/json"
 ZIP_TYPES = ("application/zip", "application/x-zip-compressed", "application/zip-compressed")
 # The parts of an extension bundle (a zip); only the schema is read, as in the reference.
@@ -136,6 +138,14 @@ def read_upload(content_type: str | None, raw: bytes) -> ExtensionPayload:
 
 async def upload(session: AsyncSession, auth: AuthContext, content_type: str | None, raw: bytes) -> bool:
     """Create or replace the extension the upload describes; True when it replaced one of the same name."""
+    try:
+        return await _upload(session, auth, content_type, raw)
+    except IntegrityError:
+        # Another upload committed the same name, namespace or kind between the checks and the writes.
+        raise SchemaInvalid(CONCURRENT_UPLOAD) from None
+
+
+async def _upload(session: AsyncSession, auth: AuthContext, content_type: str | None, raw: bytes) -> bool:
     await _require_enabled(session)
     if not auth.is_administrator:
         raise Forbidden(NOT_ADMIN_TO_WRITE)

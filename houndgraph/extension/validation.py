@@ -62,6 +62,14 @@ def _without_namespace(name: str, namespace: str) -> str | None:
     return name[len(prefix):] if name.startswith(prefix) else None
 
 
+def _require_namespace(name: str, namespace: str, what: str) -> None:
+    rest = _without_namespace(name, namespace)
+    if rest is None:
+        raise SchemaInvalid(f"graph schema {what} {name} is missing extension namespace prefix")
+    if not rest.strip():
+        raise SchemaInvalid(f"graph schema {what} cannot be empty after the namespace prefix")
+
+
 def check(schema: ExtensionPayload) -> None:
     """Raise `SchemaInvalid` for the first problem the reference would report."""
     header = schema.header
@@ -81,11 +89,7 @@ def check(schema: ExtensionPayload) -> None:
 
     node_kinds: set[str] = set()
     for node in schema.node_kinds:
-        rest = _without_namespace(node.name, namespace)
-        if rest is None:
-            raise SchemaInvalid(f"graph schema node kind {node.name} is missing extension namespace prefix")
-        if not rest.strip():
-            raise SchemaInvalid("graph schema node kind cannot be empty after the namespace prefix")
+        _require_namespace(node.name, namespace, "node kind")
         if node.name in node_kinds:
             raise SchemaInvalid(f"duplicate graph kinds: {node.name}")
         if node.color and not COLOR.match(node.color):
@@ -94,11 +98,7 @@ def check(schema: ExtensionPayload) -> None:
 
     edge_kinds: set[str] = set()
     for edge in schema.relationship_kinds:
-        rest = _without_namespace(edge.name, namespace)
-        if rest is None:
-            raise SchemaInvalid(f"graph schema edge kind {edge.name} is missing extension namespace prefix")
-        if not rest.strip():
-            raise SchemaInvalid("graph schema edge kind cannot be empty after the namespace prefix")
+        _require_namespace(edge.name, namespace, "edge kind")
         if edge.name in edge_kinds or edge.name in node_kinds:
             raise SchemaInvalid(f"duplicate graph kinds: {edge.name}")
         edge_kinds.add(edge.name)
@@ -112,11 +112,7 @@ def _check_environments(schema: ExtensionPayload, namespace: str, node_kinds: se
     environments: set[str] = set()
     for environment in schema.environments:
         kind = environment.environment_kind
-        rest = _without_namespace(kind, namespace)
-        if rest is None:
-            raise SchemaInvalid(f"graph schema environment kind {kind} is missing extension namespace prefix")
-        if not rest.strip():
-            raise SchemaInvalid("graph schema environment kind cannot be empty after the namespace prefix")
+        _require_namespace(kind, namespace, "environment kind")
         if kind not in node_kinds:
             raise SchemaInvalid(f"graph schema environment {kind} not declared as a node kind")
         if kind in environments:
@@ -131,13 +127,7 @@ def _check_environments(schema: ExtensionPayload, namespace: str, node_kinds: se
             raise SchemaInvalid(f"graph schema environment source kind name {source} conflicts with existing "
                                 "relationship kind")
         for principal in environment.principal_kinds:
-            rest = _without_namespace(principal, namespace)
-            if rest is None:
-                raise SchemaInvalid(f"graph schema environment principal kind {principal} is missing extension "
-                                    "namespace prefix")
-            if not rest.strip():
-                raise SchemaInvalid("graph schema environment principal kind cannot be empty after the namespace "
-                                    "prefix")
+            _require_namespace(principal, namespace, "environment principal kind")
             if principal not in node_kinds:
                 raise SchemaInvalid(f"graph schema environment principal kind {principal} not declared node kind")
         environments.add(kind)
@@ -147,12 +137,7 @@ def _check_environments(schema: ExtensionPayload, namespace: str, node_kinds: se
 def _check_findings(schema: ExtensionPayload, namespace: str, edge_kinds: set[str], environments: set[str]) -> None:
     findings: set[str] = set()
     for finding in schema.relationship_findings:
-        rest = _without_namespace(finding.name, namespace)
-        if rest is None:
-            raise SchemaInvalid(f"graph schema relationship finding {finding.name} is missing extension namespace "
-                                "prefix")
-        if not rest.strip():
-            raise SchemaInvalid("graph schema relationship finding cannot be empty after the namespace prefix")
+        _require_namespace(finding.name, namespace, "relationship finding")
         if finding.name in findings:
             raise SchemaInvalid(f"duplicate graph schema relationship finding: {finding.name}")
         kind = finding.relationship_kind
