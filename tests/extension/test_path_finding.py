@@ -12,7 +12,9 @@ import pytest
 from houndgraph.db import Database
 from houndgraph.extension.service import traversable_edge_kinds_on
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
+from tests.conftest import LiveServer
 from tests.extension.conftest import EXTENSIONS, extension_id, flag_off, message, new_namespace, schema
+from tests.pathfinding.test_path_projection import ready_copy
 
 PATHS = "/api/v2/graphs/shortest-path"
 
@@ -48,13 +50,18 @@ def path(admin: httpx.Client, namespace: str, **params: str) -> tuple[int, list[
     return 200, sorted(edge["kind"].removeprefix(f"{namespace}_") for edge in data["edges"])
 
 
-def test_shortest_paths_follow_the_kinds_an_extension_declares_until_it_is_deleted(admin: httpx.Client,
-                                                                                   namespace: str) -> None:
+def test_shortest_paths_follow_the_kinds_an_extension_declares_until_it_is_deleted(
+        admin: httpx.Client, namespace: str, live_server: LiveServer, empty_graph: Database) -> None:
     assert path(admin, namespace) == (404, ["path not found"])
     unknown = path(admin, namespace, relationship_kinds=f"in:{namespace}_Reaches")
     assert unknown[0] == 400 and unknown[1][0].startswith("invalid query parameter 'relationship_kinds'")
 
     assert admin.put(EXTENSIONS, json=schema(namespace)).status_code == 201
+    assert path(admin, namespace) == (200, ["Sees"])
+    assert path(admin, namespace, only_traversable="true") == (200, ["Reaches", "Reaches"])
+    # The same from the edges' copy in memory: it holds every kind, and each search names the kinds it follows,
+    # so a change of the traversable kinds needs no new copy.
+    assert ready_copy(live_server, empty_graph) is not None
     assert path(admin, namespace) == (200, ["Sees"])
     assert path(admin, namespace, only_traversable="true") == (200, ["Reaches", "Reaches"])
     assert path(admin, namespace, relationship_kinds=f"in:{namespace}_Reaches") == (200, ["Reaches", "Reaches"])
