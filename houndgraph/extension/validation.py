@@ -19,6 +19,9 @@ SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
                     r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
                     r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$")
 INT32 = range(-(2**31), 2**31)
+# The reference's kind table holds names of up to 256 characters; longer ones are refused here rather than
+# failing in the database's unique indexes.
+MAX_NAME_LENGTH = 256
 
 
 class SchemaInvalid(BadRequest):
@@ -86,6 +89,7 @@ def check(schema: ExtensionPayload) -> None:
         raise SchemaInvalid(f"graph schema extension namespace '{namespace}' uses reserved namespace '{reserved}'")
     if not schema.node_kinds:
         raise SchemaInvalid("graph schema node kinds are required")
+    _check_lengths(schema)
 
     node_kinds: set[str] = set()
     for node in schema.node_kinds:
@@ -105,6 +109,17 @@ def check(schema: ExtensionPayload) -> None:
 
     environments = _check_environments(schema, namespace, node_kinds, edge_kinds)
     _check_findings(schema, namespace, edge_kinds, environments)
+
+
+def _check_lengths(schema: ExtensionPayload) -> None:
+    names = [schema.header.name, schema.header.namespace, *(node.name for node in schema.node_kinds),
+             *(edge.name for edge in schema.relationship_kinds),
+             *(env.environment_kind for env in schema.environments), *(env.source_kind for env in schema.environments),
+             *(kind for env in schema.environments for kind in env.principal_kinds),
+             *(finding.name for finding in schema.relationship_findings)]
+    for name in names:
+        if len(name) > MAX_NAME_LENGTH:
+            raise SchemaInvalid(f"graph schema name {name[:40]}... is longer than {MAX_NAME_LENGTH} characters")
 
 
 def _check_environments(schema: ExtensionPayload, namespace: str, node_kinds: set[str],

@@ -148,6 +148,8 @@ INVALID = [
     ({**BASE, "relationship_findings": [{"name": f"{NS}_Finding", "relationship_kind": f"{NS}_Nothing"}]},
      f"graph schema validation error: graph schema relationship finding relationship kind {NS}_Nothing not "
      "declared as a relationship kind"),
+    ({**BASE, "node_kinds": [{"name": f"{NS}_{'x' * 300}"}]},
+     f"graph schema validation error: graph schema name {NS}_{'x' * 30}... is longer than 256 characters"),
     ({**BASE, "node_kinds": [{"name": f"{NS}_A", "info": {"k": {"position": 2**31}}}]},
      f"error parsing node kind {NS}_A info: invalid kind info position: position 2147483648 for info key 'k' is "
      "outside the int32 range"),
