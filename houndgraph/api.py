@@ -193,6 +193,8 @@ ROUTES: list[Route] = [
     Route("PUT", "/api/v2/analysis", datapipe_endpoints.request_analysis, P.GRAPH_DB_WRITE, status_code=202,
           audit=A.REQUEST_ANALYSIS),
     Route("GET", "/api/v2/analysis", datapipe_endpoints.get_analysis_request, P.GRAPH_DB_READ),
+    # Where the reference's route table (before DELETE /api/v2/analysis) serves the same answer.
+    Route("GET", "/api/v2/analysis/status", datapipe_endpoints.get_analysis_request, P.GRAPH_DB_READ),
     Route("DELETE", "/api/v2/analysis", datapipe_endpoints.cancel_analysis_request, P.GRAPH_DB_WRITE, status_code=202,
           audit=A.CANCEL_ANALYSIS),
     # Only the Administrator holds db:Wipe.
