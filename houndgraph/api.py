@@ -33,6 +33,7 @@ from houndgraph.datapipe import endpoints as datapipe_endpoints
 from houndgraph.entity import endpoints as entity_endpoints
 from houndgraph.errors import Unauthorized
 from houndgraph.event import endpoints as event_endpoints
+from houndgraph.extension import endpoints as extension_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.graph_query import endpoints as graph_query_endpoints
@@ -192,6 +193,8 @@ ROUTES: list[Route] = [
     Route("PUT", "/api/v2/analysis", datapipe_endpoints.request_analysis, P.GRAPH_DB_WRITE, status_code=202,
           audit=A.REQUEST_ANALYSIS),
     Route("GET", "/api/v2/analysis", datapipe_endpoints.get_analysis_request, P.GRAPH_DB_READ),
+    # Where the reference's route table (before DELETE /api/v2/analysis) serves the same answer.
+    Route("GET", "/api/v2/analysis/status", datapipe_endpoints.get_analysis_request, P.GRAPH_DB_READ),
     Route("DELETE", "/api/v2/analysis", datapipe_endpoints.cancel_analysis_request, P.GRAPH_DB_WRITE, status_code=202,
           audit=A.CANCEL_ANALYSIS),
     # Only the Administrator holds db:Wipe.
@@ -384,6 +387,14 @@ ROUTES: list[Route] = [
           audit=A.UPDATE_CUSTOM_NODE_KIND),
     Route("DELETE", "/api/v2/custom-nodes/{kind_name}", custom_node_endpoints.delete_custom_node, P.GRAPH_DB_WRITE,
           audit=A.DELETE_CUSTOM_NODE_KIND),
+    # --- OpenGraph schema extensions (flag opengraph_extension_management; 404 while it is off) -------------
+    # Any user may list them; uploading and deleting one takes the Administrator role (checked in the service,
+    # with the reference's 403 messages).
+    Route("PUT", "/api/v2/extensions", extension_endpoints.upload_extension, AUTHENTICATED, status_code=201),
+    Route("GET", "/api/v2/extensions", extension_endpoints.list_extensions, AUTHENTICATED),
+    Route("DELETE", "/api/v2/extensions/{extension_id}", extension_endpoints.delete_extension, AUTHENTICATED,
+          status_code=204),
+    Route("GET", "/api/v2/graph-schema/edges", extension_endpoints.list_edge_kinds, P.GRAPH_DB_READ),
     # SAML provider forms stream in through a 10 MiB cap of their own (an oversized metadata file is a 400).
     Route("POST", "/api/v2/sso-providers/saml", sso_endpoints.create_saml_provider, P.AUTH_MANAGE_PROVIDERS,
           streams_body=True, audit=A.CREATE_SSO_PROVIDER),
@@ -404,6 +415,8 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.get_provider, AUTHENTICATED),
     Route("PATCH", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.update_provider, P.AUTH_MANAGE_PROVIDERS,
           streams_body=True, audit=A.UPDATE_SSO_PROVIDER),
+    Route("GET", "/api/v2/sso-providers/{sso_provider_id}/signing-certificate", sso_endpoints.signing_certificate,
+          P.AUTH_MANAGE_PROVIDERS),
     Route("DELETE", "/api/v2/sso-providers/{sso_provider_id}", sso_endpoints.delete_provider, P.AUTH_MANAGE_PROVIDERS,
           audit=A.DELETE_SSO_PROVIDER),
     # PUBLIC like the reference's SSO login flow: an identity provider fetches it without credentials.

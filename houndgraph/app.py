@@ -36,6 +36,7 @@ from houndgraph.errors import (
     RequestTimedOut,
     ServiceError,
 )
+from houndgraph.extension.builtin import ensure_builtin_extensions
 from houndgraph.graph.cypher.execute import run_query
 from houndgraph.graph.paths import pair_paths
 from houndgraph.graph.projection.store import PROJECTION_DIRECTORY, ProjectionStore
@@ -58,11 +59,13 @@ NO_ROUTE_BODY = "404 page not found\n"
 
 
 def prepare_database(settings: Settings, database: Database) -> None:
-    """Migrations and the first administrator; runs at every start, keeps existing data."""
+    """Migrations, the first administrator and the built-in schema extensions; runs at every start, keeps existing
+    data."""
     database.migrate()
     with Session(database.sync_engine) as session, session.begin():
         admin_password = settings.admin_password.get_secret_value() if settings.admin_password else None
         result = ensure_admin(session, admin_password)
+        ensure_builtin_extensions(session)
     if result.generated_password:
         # Printed once, on the console only: never to the log.
         print(

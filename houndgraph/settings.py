@@ -30,6 +30,11 @@ class Settings(BaseSettings):
     # assertion consumer and callback URLs it checks from it, never from a request's Host header (which the
     # sender chooses). Unset, it is http://HOST:PORT, right only when users reach the service directly.
     public_url: str | None = None
+    # A PEM file holding the certificate that identifies this service to SAML identity providers, served to
+    # administrators at /api/v2/sso-providers/{id}/signing-certificate (the reference's service provider
+    # certificate). Only its first certificate is ever read out, never a key the file may also hold; nothing is
+    # signed with it (requests stay unsigned). Unset, that route answers 404.
+    saml_service_provider_certificate: Path | None = None
     admin_password: SecretStr | None = None
     secret_key: SecretStr | None = None
     # Upload limits: a single uploaded file, and what a zip may expand to.

@@ -17,13 +17,15 @@ from houndgraph.analysis.runner import AnalysisReport, Progress, RuleReport, run
 
 
 def run_analysis(conn: psycopg.Connection, *, citrix_rdp_support: bool = False, tag_parent_objects: bool = True,
-                 progress: Progress | None = None, now: datetime | None = None) -> AnalysisReport:
+                 extension_traversable_edges: tuple[str, ...] = (), progress: Progress | None = None,
+                 now: datetime | None = None) -> AnalysisReport:
     """Recompute every derived edge, tag privilege zones, and record a data-quality snapshot.
 
     `progress` is called with each step's name as it starts. The work is one transaction on `conn`.
     """
     return run_rules(conn, ALL_RULES, options=AnalysisOptions(citrix_rdp_support=citrix_rdp_support,
-                                                            tag_parent_objects=tag_parent_objects),
+                                                            tag_parent_objects=tag_parent_objects,
+                                                            extension_traversable_edges=extension_traversable_edges),
                      progress=progress, now=now, finish=finish_run)
 
 

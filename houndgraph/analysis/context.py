@@ -49,6 +49,9 @@ class AnalysisOptions:
     citrix_rdp_support: bool = False
     # Zones also take the OUs, containers and GPOs above their members (feature flag auto_tag_t0_parent_objects).
     tag_parent_objects: bool = True
+    # Edge kinds uploaded schema extensions declare traversable, sorted: the findings' reach follows them beside
+    # the built-in ones (part of the run's fingerprint, so a change derives everything again).
+    extension_traversable_edges: tuple[str, ...] = ()
 
 
 @dataclass

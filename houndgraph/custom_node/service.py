@@ -66,3 +66,19 @@ async def update_kind(session: AsyncSession, kind_name: str, config: KindConfig)
 async def delete_kind(session: AsyncSession, kind_name: str) -> None:
     if not await repository.remove(session, kind_name):
         raise NotFound()
+
+
+async def draw_schema_kind(session: AsyncSession, kind_name: str, icon: str, color: str,
+                           schema_node_kind_id: int) -> None:
+    """How the UI draws a display node kind an extension declares: its icon and colour, each kept from the kind's
+    existing setting when the extension leaves it empty (as the reference does), linked to the extension's kind."""
+    row = await repository.get(session, kind_name)
+    if row is None:
+        row = CustomNodeKind(kind_name=kind_name, config={"icon": {"type": ICON_TYPE, "name": icon, "color": color}},
+                             schema_node_kind_id=schema_node_kind_id)
+        await repository.add(session, [row])
+        return
+    current = KindConfig.model_validate(row.config).icon
+    row.config = {"icon": {"type": ICON_TYPE, "name": icon or current.name, "color": color or current.color}}
+    row.schema_node_kind_id = schema_node_kind_id
+    await repository.save(session, row)

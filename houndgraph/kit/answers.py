@@ -61,6 +61,12 @@ def answers_nothing(endpoint: Endpoint) -> Endpoint:
     return _declare(Answer(description="No response data."))(endpoint)
 
 
+def answers_nothing_or(others: Mapping[int, str]) -> Callable[[Endpoint], Endpoint]:
+    """A body-less answer at the route's status or at one of `others` (status: what it means)."""
+    return _declare(Answer(description="No response data.",
+                           others={status: {"description": meaning} for status, meaning in others.items()}))
+
+
 def _location(description: str) -> dict[str, Any]:
     return {"Location": {"description": description, "schema": {"type": "string"}}}
 

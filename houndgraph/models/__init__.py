@@ -30,6 +30,11 @@ from houndgraph.models.saml_assertion_use import SAMLAssertionUse as SAMLAsserti
 from houndgraph.models.saml_provider import SAMLProvider
 from houndgraph.models.saved_query import SavedQuery
 from houndgraph.models.saved_query_permission import SavedQueryPermission
+from houndgraph.models.schema_environment import SchemaEnvironment as SchemaEnvironment
+from houndgraph.models.schema_extension import SchemaExtension as SchemaExtension
+from houndgraph.models.schema_node_kind import SchemaNodeKind as SchemaNodeKind
+from houndgraph.models.schema_relationship_finding import SchemaRelationshipFinding as SchemaRelationshipFinding
+from houndgraph.models.schema_relationship_kind import SchemaRelationshipKind as SchemaRelationshipKind
 from houndgraph.models.source_kind import SourceKind as SourceKind
 from houndgraph.models.sso_provider import SSOProvider
 from houndgraph.models.user import User, users_roles

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Integer, Text
+from sqlalchemy import ForeignKey, Integer, Text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -17,3 +17,5 @@ class CustomNodeKind(Timestamps, Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind_name: Mapped[str] = mapped_column(Text, nullable=False, unique=True)
     config: Mapped[dict[str, Any]] = mapped_column(JSONB, nullable=False)
+    # Set when an extension's display node kind wrote this setting; cleared when the extension goes.
+    schema_node_kind_id: Mapped[int | None] = mapped_column(ForeignKey("schema_node_kinds.id", ondelete="SET NULL"))

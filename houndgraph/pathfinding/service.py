@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.db import edge_projection, graph_connection, work_budget
 from houndgraph.errors import BadRequest, NotFound, RequestTimedOut
+from houndgraph.extension import service as extension_service
 from houndgraph.graph import lookup
 from houndgraph.graph.budget import WorkExhausted
 from houndgraph.graph.kinds import (
@@ -48,21 +49,25 @@ def missing(name: str) -> str:
     return f"Missing query parameter: {name}"
 
 
-def edge_kinds(relationship_kinds: str | None, only_traversable: bool) -> set[str]:
-    """The kinds a shortest-path search follows: `in:`/`nin:` lists, then the traversable filter."""
-    selected = set(KNOWN_EDGE_KINDS)
+def edge_kinds(relationship_kinds: str | None, only_traversable: bool, uploaded: frozenset[str] = frozenset()
+               ) -> set[str]:
+    """The kinds a shortest-path search follows: the built-in kinds (the traversable ones when asked) and the
+    edge kinds uploaded extensions declare (`uploaded`, already only the traversable ones when asked), narrowed by
+    an `in:`/`nin:` list. As in the reference, a listed built-in kind outside that set is ignored, and any other
+    unknown kind refused."""
+    acceptable = (TRAVERSABLE if only_traversable else KNOWN_EDGE_KINDS) | uploaded
+    selected: set[str] = set(acceptable)
     if relationship_kinds:
         operator, _, listed = relationship_kinds.partition(":")
         names = [name.strip() for name in listed.split(",") if name.strip()]
         if operator not in ("in", "nin") or not names:
             raise BadRequest(KINDS_FORMAT)
-        unknown = [name for name in names if name not in KNOWN_EDGE_KINDS]
+        unknown = [name for name in names if name not in KNOWN_EDGE_KINDS | uploaded]
         if unknown:
             raise BadRequest("invalid query parameter 'relationship_kinds': acceptable relationship kinds are: "
-                             f"[{' '.join(sorted(KNOWN_EDGE_KINDS))}]")
-        selected = set(names) if operator == "in" else selected - set(names)
-    if only_traversable:
-        selected &= TRAVERSABLE
+                             f"[{' '.join(sorted(KNOWN_EDGE_KINDS | uploaded))}]")
+        named = set(names) & acceptable
+        selected = named if operator == "in" else set(acceptable - named)
     if not selected:
         raise BadRequest(NO_EDGES)
     return selected
@@ -86,7 +91,8 @@ async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names
 
 async def shortest_path(session: AsyncSession, start: str, end: str, relationship_kinds: str | None,
                         only_traversable: bool) -> UnifiedGraph:
-    kinds = edge_kinds(relationship_kinds, only_traversable)
+    uploaded = await extension_service.uploaded_edge_kinds(session, only_traversable)
+    kinds = edge_kinds(relationship_kinds, only_traversable, frozenset(uploaded))
     found = await _paths(session, start, end, kinds)
     if not found or not found[1]:
         raise NotFound(PATH_NOT_FOUND)

@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep, SessionsDep, SettingsDep
-from houndgraph.errors import BadRequest, ServiceError
+from houndgraph.errors import BadRequest, NotFound, ServiceError
 from houndgraph.kit.answers import answers_file, answers_page_or_redirect, redirects
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_int_id
@@ -165,6 +165,19 @@ async def delete_saml_provider(saml_provider_id: str, auth: CurrentAuth, respons
 
 
 @answers_file(SAML_METADATA_MEDIA_TYPE)
+@answers_file("text/plain")
+async def signing_certificate(sso_provider_id: str, session: SessionDep, settings: SettingsDep) -> Response:
+    """The service provider certificate (PEM) to give a SAML provider's administrators, as a download."""
+    # The reference answers an id it cannot read as a 32-bit integer with 404, not 400.
+    try:
+        provider_id = parse_int_id(sso_provider_id, bits=32, signed=True)
+    except BadRequest:
+        raise NotFound() from None
+    provider = await service.saml_provider(session, provider_id)
+    return Response(service.service_provider_certificate(settings), media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{provider.slug}-signing-certificate.pem"'})
+
+
 async def service_provider_metadata_xml(slug: str, request: Request, session: SessionDep) -> Response:
     provider = await service.by_slug(session, slug)
     urls = service.service_provider_urls(_base_url(request), provider)

@@ -10,13 +10,15 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth import service as auth_service
 from houndgraph.auth.context import AuthContext
 from houndgraph.deps import RequestSessions
-from houndgraph.errors import BadRequest, Conflict, Forbidden, NotFound
+from houndgraph.errors import BadRequest, Conflict, Forbidden, InternalError, NotFound
 from houndgraph.kit.filters import (
     ORDERED_PREDICATES,
     STRING_PREDICATES,
@@ -188,6 +190,22 @@ async def update_saml(session: AsyncSession, provider_id: int, changes: SAMLProv
 async def list_providers(session: AsyncSession, query: ListQuery) -> list[SSOProvider]:
     condition = where(query.filters, SORT_COLUMNS)
     return await repository.list_all(session, condition, order_by(query.sort, SORT_COLUMNS))
+
+
+NO_SERVICE_PROVIDER_CERTIFICATE = "no SAML service provider certificate is configured"
+
+
+def service_provider_certificate(settings: Settings) -> bytes:
+    """The configured service provider certificate as PEM: the file's first certificate alone, so that a private
+    key kept in the same file is never sent."""
+    path = settings.saml_service_provider_certificate
+    if path is None:
+        raise NotFound(NO_SERVICE_PROVIDER_CERTIFICATE)
+    try:
+        certificate = x509.load_pem_x509_certificate(path.read_bytes())
+    except (OSError, ValueError) as error:
+        raise InternalError(f"the SAML service provider certificate {str(path)!r} cannot be read") from error
+    return certificate.public_bytes(serialization.Encoding.PEM)
 
 
 async def get_provider(session: AsyncSession, provider_id: int) -> SSOProvider:

@@ -27,6 +27,7 @@ from houndgraph.analysis import run_analysis
 from houndgraph.client_job import scheduler
 from houndgraph.config import service as config_service
 from houndgraph.db import Database
+from houndgraph.extension import service as extension_service
 from houndgraph.feature_flag import service as feature_flag_service
 from houndgraph.feature_flag.flag_keys import FeatureFlagKey
 from houndgraph.graph.store import WriteStats, bulk
@@ -58,7 +59,8 @@ def no_analysis(conn: psycopg.Connection) -> None:
 def analyse(conn: psycopg.Connection) -> None:
     """The analysis hook: every post-processing rule, privilege zone tags and the data-quality snapshot."""
     run_analysis(conn, citrix_rdp_support=config_service.citrix_rdp_support(conn),
-                 tag_parent_objects=feature_flag_service.enabled_on(conn, FeatureFlagKey.AUTO_TAG_T0_PARENT_OBJECTS))
+                 tag_parent_objects=feature_flag_service.enabled_on(conn, FeatureFlagKey.AUTO_TAG_T0_PARENT_OBJECTS),
+                 extension_traversable_edges=extension_service.traversable_edge_kinds_on(conn))
 
 
 class Observer:

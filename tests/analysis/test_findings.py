@@ -14,7 +14,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from houndgraph.analysis import azure_common, pki, run_rules
+from houndgraph.analysis import AnalysisOptions, azure_common, pki, run_rules
 from houndgraph.analysis.rule_order import finish_run
 from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, TIER_ZERO_TAG, ADEdge, ADNode, AZEdge, AZNode
 from tests.analysis.adcs_fixtures import pki_graph, template
@@ -258,3 +258,28 @@ def test_azure_choke_points_and_exposure_of_a_tenant(graph: Graph) -> None:
     zero = graph.conn.execute("SELECT count(*) FROM attack_path_risk_counts WHERE domain_sid = %s "
                               "AND finding = 'T0GenericAll'", (tenant,)).fetchone()
     assert zero == (0,)  # AD types are not charted for a tenant
+
+
+def test_exposure_follows_the_edge_kinds_extensions_declare_traversable(graph: Graph) -> None:
+    """An OpenGraph edge from an eligible user into Tier Zero exposes the user once an uploaded extension declares
+    its kind traversable (the worker passes the kinds in: `extension.service.traversable_edge_kinds_on`), though
+    the graph and the zones are as they were."""
+    tenant = "TENANT-2"
+    graph.node("T", AZNode.Tenant, objectid=tenant, tenantid=tenant)
+    graph.node("Global Administrator", AZNode.Role, objectid=f"{azure_common.GLOBAL_ADMINISTRATOR}@{tenant}",
+               templateid=azure_common.GLOBAL_ADMINISTRATOR.lower(), tenantid=tenant)
+    graph.edge("T", AZEdge.Contains, "Global Administrator")
+    for name in ("alice", "frank"):
+        graph.node(name, AZNode.User, tenantid=tenant, enabled=True)
+    graph.edge("alice", AZEdge.HasRole, "Global Administrator")
+    graph.edge("frank", "OGX_Controls", "alice")
+    graph.load()
+
+    def exposed(*traversable: str) -> list[tuple[str, int, int]]:
+        run_rules(graph.conn, (), options=AnalysisOptions(extension_traversable_edges=traversable),
+                  finish=finish_run)
+        return graph.conn.execute("SELECT domain_sid, exposed_count, principal_count FROM attack_path_posture "
+                                  "ORDER BY created_at DESC LIMIT 1").fetchall()
+
+    assert exposed() == [(tenant, 0, 1)]
+    assert exposed("OGX_Controls") == [(tenant, 1, 1)]

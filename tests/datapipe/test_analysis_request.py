@@ -30,3 +30,14 @@ def test_a_pending_deletion_cannot_be_cancelled(admin: httpx.Client, database: D
         pending = admin.get("/api/v2/analysis").json()["data"]
         assert pending["request_type"] == "deletion" and pending["requested_by"] == me
         assert_error(admin.delete("/api/v2/analysis"), 409)
+
+
+def test_the_pending_request_is_also_served_where_the_reference_route_table_puts_it(admin: httpx.Client,
+                                                                                    database: Database) -> None:
+    with paused_datapipe(database):
+        assert admin.put("/api/v2/analysis").status_code == 202
+        status = admin.get("/api/v2/analysis/status")
+        assert status.status_code == 200, status.text
+        assert status.json()["data"] == admin.get("/api/v2/analysis").json()["data"]
+        assert status.json()["data"]["request_type"] == "analysis"
+        assert admin.delete("/api/v2/analysis").status_code == 202

@@ -270,7 +270,7 @@ def _tenants(ctx: Context) -> set[str]:
 def _traversable_edges(ctx: Context) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """`(starts, ends)` of every edge an attacker can move along, each column read as one bytea of big-endian
     int8s (a row-by-row read, even a binary COPY, costs a client round of work per edge)."""
-    kinds = ctx.kind_ids({*AD_TRAVERSABLE_EDGES, *AZ_TRAVERSABLE_EDGES})
+    kinds = ctx.kind_ids({*AD_TRAVERSABLE_EDGES, *AZ_TRAVERSABLE_EDGES, *ctx.options.extension_traversable_edges})
     row = ctx.conn.execute(
         "SELECT coalesce(string_agg(int8send(start_id), ''::bytea), ''::bytea), "
         "coalesce(string_agg(int8send(end_id), ''::bytea), ''::bytea) FROM edge WHERE kind_id = ANY(%s)",
