@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0035"
-down_revision = "0033"
+down_revision = "0034"
 branch_labels = None
 depends_on = None
 
