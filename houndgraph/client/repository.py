@@ -15,12 +15,6 @@ from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import AuthToken, Client
 
 
-async def add(session: AsyncSession, client: Client) -> Client:
-    session.add(client)
-    await session.flush()
-    return client
-
-
 async def live_by_id(session: AsyncSession, client_id: uuid.UUID, *, for_update: bool = False) -> Client | None:
     statement = select(Client).where(Client.id == client_id, Client.deleted_at.is_(None))
     if for_update:

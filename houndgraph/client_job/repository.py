@@ -48,12 +48,6 @@ def _joined() -> Any:
             .outerjoin(IngestJob, IngestJob.id == ClientJob.ingest_job_id).where(ClientJob.deleted_at.is_(None)))
 
 
-async def add(session: AsyncSession, job: ClientJob) -> ClientJob:
-    session.add(job)
-    await session.flush()
-    return job
-
-
 async def by_id(session: AsyncSession, job_id: int, *, for_update: bool = False) -> ClientJob | None:
     statement = select(ClientJob).where(ClientJob.id == job_id, ClientJob.deleted_at.is_(None))
     if for_update:

@@ -17,12 +17,6 @@ from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import Client, ClientEvent
 
 
-async def add(session: AsyncSession, event: ClientEvent) -> ClientEvent:
-    session.add(event)
-    await session.flush()
-    return event
-
-
 async def client_is_live(session: AsyncSession, client_id: uuid.UUID) -> bool:
     return await session.scalar(select(Client.id).where(Client.id == client_id, Client.deleted_at.is_(None))) \
         is not None

@@ -14,12 +14,6 @@ from houndgraph.models import AuthToken
 from houndgraph.token.listing import TOKENS
 
 
-async def add(session: AsyncSession, token: AuthToken) -> AuthToken:
-    session.add(token)
-    await session.flush()
-    return token
-
-
 async def by_id(session: AsyncSession, token_id: uuid.UUID) -> AuthToken | None:
     return await session.get(AuthToken, token_id)
 
