@@ -2,7 +2,8 @@
 PYTHON ?= python3
 # Test workers (pytest-xdist), each with a PostgreSQL of its own. On 2 cores under load (avg 6-12) the suite took
 # 289 s with 2 workers, 152 s with 3, 131 s with 4 (-n auto means 2 here). --dist loadfile: a module runs on one
-# worker in order (the browser tests share one page per module).
+# worker in order (the browser tests share one page per module), except the few slow modules tests/conftest.py spreads
+# test by test; --no-loadscope-reorder: work is handed out in the order tests/conftest.py gives (slowest first).
 TEST_WORKERS ?= 4
 VENV := .venv
 BIN := $(VENV)/bin
@@ -51,4 +52,4 @@ test: install-dev chromium web-deps
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=10 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=10 $(PYTEST_ARGS)

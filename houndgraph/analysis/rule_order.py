@@ -12,34 +12,24 @@ from __future__ import annotations
 import logging
 from time import perf_counter
 
-from houndgraph.analysis import (
-    azure_app_roles,
-    azure_approvers,
-    azure_roles,
+from houndgraph.analysis import data_quality, findings, generation
+from houndgraph.analysis.ad import (
     backup,
-    data_quality,
     dcsync,
-    esc1,
-    esc3,
-    esc4,
-    esc6,
-    esc9,
-    esc10,
-    esc13,
-    findings,
-    generation,
-    goldencert,
     gpo,
-    hybrid,
     laps,
     local_groups,
     ntlm,
     owns,
-    pki,
     protect_admin_groups,
     trust_keys,
     wellknown,
 )
+from houndgraph.analysis.adcs import esc1, esc3, esc4, esc6, esc9, esc10, esc13, goldencert, pki
+from houndgraph.analysis.azure import app_roles as azure_app_roles
+from houndgraph.analysis.azure import approvers as azure_approvers
+from houndgraph.analysis.azure import hybrid
+from houndgraph.analysis.azure import roles as azure_roles
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Rule
 from houndgraph.analysis.runner import AnalysisReport

@@ -21,7 +21,7 @@ from houndgraph.kit.filters import (
     where,
 )
 from houndgraph.kit.pagination import Page
-from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns, ListQuery
+from houndgraph.kit.query import PAGE_PARAMETERS, Column, ListColumns, ListQuery, list_columns
 from houndgraph.kit.sorting import order_by
 from houndgraph.models import AssetGroupTag, AssetGroupTagSelector, AssetGroupTagSelectorSeed
 
@@ -32,22 +32,17 @@ STRICT = FilterColumn(ID_PREDICATES)
 TIME = FilterColumn(ORDERED_PREDICATES, as_datetime)
 BOOL = FilterColumn(ID_PREDICATES, as_bool)
 NUMBER = FilterColumn(ID_PREDICATES, as_int)
-TAGS = ListColumns(filters={
+TAGS = list_columns({name: Column(getattr(T, name), accepts, sortable=False) for name, accepts in {
     "type": NUMBER, "name": STRING, "description": STRING, "created_at": TIME, "updated_at": TIME,
     "deleted_at": TIME, "created_by": STRICT, "updated_by": STRICT, "deleted_by": STRICT,
     "require_certify": BOOL, "analysis_enabled": BOOL,
-}, also=frozenset({COUNTS}))
+}.items()}, also=frozenset({COUNTS}))
 SELECTORS = ListColumns(
     sortable=("id", "name", "created_at", "updated_at", "disabled_at", "auto_certify", "is_default"),
     filters={"auto_certify": NUMBER, "is_default": BOOL, "name": STRING, "description": STRING,
              "created_at": TIME, "updated_at": TIME, "disabled_at": TIME, "created_by": STRICT,
              "updated_by": STRICT, "disabled_by": STRICT, "type": NUMBER},
     also=PAGE_PARAMETERS | {COUNTS, ENVIRONMENTS})
-TAG_COLUMNS: dict[str, Any] = {
-    "type": T.type, "name": T.name, "description": T.description, "created_at": T.created_at,
-    "updated_at": T.updated_at, "deleted_at": T.deleted_at, "created_by": T.created_by, "updated_by": T.updated_by,
-    "deleted_by": T.deleted_by, "require_certify": T.require_certify, "analysis_enabled": T.analysis_enabled,
-}
 SELECTOR_COLUMNS: dict[str, Any] = {
     "id": S.id, "name": S.name, "description": S.description, "auto_certify": S.auto_certify,
     "is_default": S.is_default, "created_at": S.created_at, "created_by": S.created_by, "updated_at": S.updated_at,
@@ -56,7 +51,7 @@ SELECTOR_COLUMNS: dict[str, Any] = {
 
 
 async def list_tags(session: AsyncSession, filters: list[Filter], with_counts: bool) -> list[TagView]:
-    tags = await repo.list_tags(session, where(filters, TAG_COLUMNS))
+    tags = await repo.list_tags(session, where(filters, TAGS.expressions))
     if not with_counts:
         return [TagView.of(tag) for tag in tags]
     selectors = await repo.selector_counts(session)

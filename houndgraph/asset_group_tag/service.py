@@ -32,6 +32,7 @@ from houndgraph.datapipe import service as datapipe_service
 from houndgraph.errors import ID_MALFORMED, BadRequest, Conflict, Forbidden, NotFound
 from houndgraph.graph.cypher.errors import CypherError
 from houndgraph.kit.ids import parse_int_id
+from houndgraph.kit.repository import get_or_404
 from houndgraph.models import AssetGroupTag, AssetGroupTagSelector, AssetGroupTagSelectorSeed
 from houndgraph.models.base import utcnow
 
@@ -88,10 +89,7 @@ def is_default_tag(tag: AssetGroupTag) -> bool:
 
 
 async def get_tag(session: AsyncSession, tag_id: int) -> AssetGroupTag:
-    tag = await repo.get_tag(session, tag_id)
-    if tag is None:
-        raise NotFound()
-    return tag
+    return get_or_404(await repo.get_tag(session, tag_id))
 
 
 # --- tags ----------------------------------------------------------------------------------------
@@ -279,9 +277,7 @@ def _check_auto_certify(tag: AssetGroupTag, value: int) -> AutoCertify:
 
 
 async def get_selector(session: AsyncSession, tag: AssetGroupTag, selector_id: int) -> AssetGroupTagSelector:
-    selector = await repo.get_selector(session, selector_id)
-    if selector is None:
-        raise NotFound()
+    selector = get_or_404(await repo.get_selector(session, selector_id))
     if selector.asset_group_tag_id != tag.id:
         raise NotFound(NOT_THIS_TAGS_SELECTOR)
     return selector

@@ -23,6 +23,7 @@ from houndgraph.errors import BAD_FILTERS, BadRequest, NotFound
 from houndgraph.kit.filters import Filter, Predicate
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.query import ListQuery, parse_time
+from houndgraph.kit.repository import get_or_404
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AttackPathPosture, AttackPathRiskCount
 
@@ -143,9 +144,7 @@ async def accept(session: AsyncSession, finding_id: int, request: AcceptanceRequ
                  now: datetime | None = None) -> RelationshipFinding | ListFinding:
     """Accept a finding until a date (indefinitely without one), or withdraw the acceptance."""
     now = now or datetime.now(UTC)
-    finding = await repository.get_finding(session, finding_id)
-    if finding is None:
-        raise NotFound()
+    finding = get_or_404(await repository.get_finding(session, finding_id))
     if request.risk_type is not None and request.risk_type != finding.finding:
         raise BadRequest(f"risk_type {request.risk_type} does not match the finding's type {finding.finding}")
     if not request.accepted:

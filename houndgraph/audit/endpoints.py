@@ -5,7 +5,8 @@ from typing import Annotated
 from fastapi import Depends, Query
 
 from houndgraph.audit import service as audit_service
-from houndgraph.audit.schemas import AUDIT_LOGS, DEFAULT_WINDOW_DAYS, AuditLogList, AuditLogView
+from houndgraph.audit.listing import AUDIT_LOGS
+from houndgraph.audit.schemas import DEFAULT_WINDOW_DAYS, AuditLogList, AuditLogView
 from houndgraph.deps import SessionDep
 from houndgraph.kit.envelopes import PageEnvelope
 from houndgraph.kit.params import LimitText, SkipText, list_query

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.audit.listing import AUDIT_LOGS
 from houndgraph.audit.schemas import AuditLogQuery
 from houndgraph.kit.filters import where
 from houndgraph.kit.sorting import order_by
@@ -32,17 +33,13 @@ async def add_now(session: AsyncSession, **entry: Any) -> None:
     await write_apart(session, insert(AuditLog).values(_values(**entry)))
 
 
-_COLUMNS: dict[str, Any] = {name: getattr(AuditLog, name) for name in (
-    "id", "actor_id", "actor_name", "action", "request_id", "created_at", "status", "commit_id")}
-
-
 async def list_logs(session: AsyncSession, query: AuditLogQuery) -> tuple[Sequence[AuditLog], int]:
     """One page of the entries created in (after, before], and how many there are in all."""
     statement = select(AuditLog).where(AuditLog.created_at > query.after, AuditLog.created_at <= query.before)
-    condition = where(query.filters, _COLUMNS)
+    condition = where(query.filters, AUDIT_LOGS.expressions)
     if condition is not None:
         statement = statement.where(condition)
     count = await session.scalar(select(func.count()).select_from(statement.subquery())) or 0
-    page = statement.order_by(*order_by(query.sort, _COLUMNS), AuditLog.id.desc()).offset(query.skip)
+    page = statement.order_by(*order_by(query.sort, AUDIT_LOGS.expressions), AuditLog.id.desc()).offset(query.skip)
     rows = (await session.scalars(page.limit(query.limit))).all()
     return rows, count

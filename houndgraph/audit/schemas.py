@@ -1,4 +1,5 @@
-"""The audit log on the wire (`model.AuditLog`), what its list may be sorted and filtered by, and a query."""
+"""The audit log on the wire (`model.AuditLog`) and a query of its list (`listing` says what it may be sorted and
+filtered by)."""
 
 from __future__ import annotations
 
@@ -9,40 +10,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from houndgraph.kit.filters import (
-    ID_PREDICATES,
-    ORDERED_PREDICATES,
-    STRING_PREDICATES,
-    Filter,
-    FilterColumn,
-    as_datetime,
-    as_int,
-    as_uuid,
-)
-from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns
+from houndgraph.kit.filters import Filter
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AuditLog
 
-# The reference reads `offset` where its SDK sends `skip`: both are accepted.
-WINDOW_PARAMETERS = frozenset({"before", "after", "offset"})
 DEFAULT_LIMIT = 1000
 DEFAULT_WINDOW_DAYS = 365
-
-AUDIT_LOGS = ListColumns(
-    sortable=("id", "actor_id", "actor_name", "action", "request_id", "created_at", "status"),
-    filters={
-        "id": FilterColumn(ORDERED_PREDICATES, as_int),
-        "actor_id": FilterColumn(ID_PREDICATES, as_uuid),
-        "actor_name": FilterColumn(STRING_PREDICATES),
-        "action": FilterColumn(STRING_PREDICATES),
-        "request_id": FilterColumn(STRING_PREDICATES),
-        "status": FilterColumn(STRING_PREDICATES),
-        "commit_id": FilterColumn(ID_PREDICATES, as_uuid),
-        "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-    },
-    default_sort=(SortKey("created_at", descending=True),),
-    also=PAGE_PARAMETERS | WINDOW_PARAMETERS,
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,8 +10,8 @@ from fastapi import Depends, Response
 from houndgraph.audit.dependencies import AuditFields
 from houndgraph.auth.dependencies import CurrentClientId
 from houndgraph.client import service
+from houndgraph.client.listing import CLIENTS
 from houndgraph.client.schemas import (
-    CLIENTS,
     DEFAULT_LIMIT,
     ClientCheckIn,
     ClientCreate,

@@ -4,44 +4,15 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.client.listing import CLIENTS
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey, order_by
-from houndgraph.models import AuthToken, Client, ClientJob
-from houndgraph.models.ingest_job import JobStatus
-
-_COMPLETED_JOBS = (select(func.count()).where(ClientJob.client_id == Client.id,
-                                              ClientJob.status == JobStatus.COMPLETE,
-                                              ClientJob.deleted_at.is_(None))
-                   .correlate(Client).scalar_subquery())
-
-COLUMNS: dict[str, Any] = {
-    "id": Client.id,
-    "name": Client.name,
-    "ip_address": Client.ip_address,
-    "hostname": Client.hostname,
-    "configured_user": Client.configured_user,
-    "version": Client.version,
-    "user_sid": Client.user_sid,
-    "domain_controller": Client.domain_controller,
-    "last_checkin": Client.last_checkin,
-    "current_job_id": Client.current_job_id,
-    "completed_job_count": _COMPLETED_JOBS,
-    "created_at": Client.created_at,
-    "updated_at": Client.updated_at,
-    "deleted_at": Client.deleted_at,
-}
-
-
-async def add(session: AsyncSession, client: Client) -> Client:
-    session.add(client)
-    await session.flush()
-    return client
+from houndgraph.models import AuthToken, Client
 
 
 async def live_by_id(session: AsyncSession, client_id: uuid.UUID, *, for_update: bool = False) -> Client | None:
@@ -61,11 +32,11 @@ async def name_taken(session: AsyncSession, name: str, other_than: uuid.UUID | N
 async def list_clients(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey],
                        page: Page) -> tuple[Sequence[Client], int]:
     statement = select(Client).where(Client.deleted_at.is_(None))
-    condition = where(filters, COLUMNS)
+    condition = where(filters, CLIENTS.expressions)
     if condition is not None:
         statement = statement.where(condition)
     count = await session.scalar(select(func.count()).select_from(statement.subquery())) or 0
-    rows = await session.scalars(statement.order_by(*order_by(sort, COLUMNS), Client.id)
+    rows = await session.scalars(statement.order_by(*order_by(sort, CLIENTS.expressions), Client.id)
                                  .offset(page.skip).limit(page.limit))
     return rows.all(), count
 

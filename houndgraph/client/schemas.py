@@ -7,36 +7,13 @@ from typing import Any
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from houndgraph.client_job.schemas import JobView
-from houndgraph.event.schemas import TIME_FILTER, EventRequest, EventView
-from houndgraph.kit.filters import ID_PREDICATES, ORDERED_PREDICATES, STRING_PREDICATES, FilterColumn, as_int, as_uuid
+from houndgraph.event.schemas import EventRequest, EventView
 from houndgraph.kit.nullable import or_zero
-from houndgraph.kit.query import ListColumns
-from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AuthToken, Client
 from houndgraph.models.client import ClientType
 from houndgraph.token.schemas import NewTokenView, TokenView
 
 DEFAULT_LIMIT = 100
-
-# What `GET /api/v2/clients` accepts (reference/behaviour.md §4).
-CLIENTS = ListColumns(
-    sortable=("name", "ip_address", "hostname", "configured_user", "last_checkin", "completed_job_count",
-              "created_at", "updated_at", "deleted_at"),
-    filters={
-        **{column: FilterColumn(STRING_PREDICATES) for column in (
-            "name", "ip_address", "hostname", "configured_user", "version", "user_sid", "domain_controller")},
-        "last_checkin": TIME_FILTER,
-        "current_job_id": FilterColumn(ORDERED_PREDICATES, as_int),
-        "completed_job_count": FilterColumn(ORDERED_PREDICATES, as_int),
-        "id": FilterColumn(ID_PREDICATES, as_uuid),
-        "created_at": TIME_FILTER,
-        "updated_at": TIME_FILTER,
-        "deleted_at": TIME_FILTER,
-    },
-    default_sort=(SortKey("name"),),
-    also=frozenset({"skip", "limit", "hydrate_domains", "hydrate_ous"}),
-)
-
 
 class ClientCreate(BaseModel):
     name: str = Field(max_length=255)

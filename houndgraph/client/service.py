@@ -11,12 +11,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from houndgraph.client import repository
 from houndgraph.client.schemas import ClientCheckIn, ClientCreate, ClientUpdate, ClientView, NewClientView
 from houndgraph.client_job import service as job_service
-from houndgraph.errors import BadRequest, Conflict, NotFound
+from houndgraph.errors import BadRequest, Conflict
 from houndgraph.event import service as event_service
 from houndgraph.event.schemas import EventView
 from houndgraph.event.service import Hydration
 from houndgraph.kit.filters import Filter
 from houndgraph.kit.pagination import Page
+from houndgraph.kit.repository import add, get_or_404
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AuthToken, Client
 from houndgraph.models.auth_token import HMAC_SHA256
@@ -47,7 +48,7 @@ async def _issue_token(session: AsyncSession, client: Client) -> AuthToken:
 async def create(session: AsyncSession, request: ClientCreate) -> NewClientView:
     """The client, its token (the key shown this once) and its schedules, all or nothing."""
     name = await _check_name(session, request.name)
-    client = await repository.add(session, Client(name=name, type=request.type.value,
+    client = await add(session, Client(name=name, type=request.type.value,
                                                   domain_controller=request.domain_controller or None))
     token = await _issue_token(session, client)
     for event in request.events:
@@ -57,10 +58,7 @@ async def create(session: AsyncSession, request: ClientCreate) -> NewClientView:
 
 
 async def get(session: AsyncSession, client_id: uuid.UUID, *, for_update: bool = False) -> Client:
-    client = await repository.live_by_id(session, client_id, for_update=for_update)
-    if client is None:
-        raise NotFound()
-    return client
+    return get_or_404(await repository.live_by_id(session, client_id, for_update=for_update))
 
 
 async def update(session: AsyncSession, client_id: uuid.UUID, request: ClientUpdate) -> Client:

@@ -9,10 +9,9 @@ from fastapi import Depends, Request, Response
 
 from houndgraph.auth.dependencies import CurrentAuth, CurrentClientId
 from houndgraph.client_job import service
+from houndgraph.client_job.listing import CLIENT_JOBS, JOBS
 from houndgraph.client_job.schemas import (
-    CLIENT_JOBS,
     DEFAULT_LIMIT,
-    JOBS,
     JobEndRequest,
     JobLogView,
     JobStartRequest,

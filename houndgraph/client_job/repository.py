@@ -6,52 +6,20 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, literal, null, select, update
+from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.client_job.listing import JOBS
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import Client, ClientJob, DomainCollectionResult, IngestJob
 from houndgraph.models.ingest_job import JobStatus
 
-# API names of the sortable and filterable columns (upstream spec, the `query.clients.job.*` parameters).
-COLUMNS: dict[str, Any] = {
-    "id": ClientJob.id,
-    "client_id": ClientJob.client_id,
-    "client_name": Client.name,
-    "event_id": ClientJob.event_id,
-    "execution_time": ClientJob.execution_time,
-    "status": ClientJob.status,
-    "start_time": ClientJob.start_time,
-    "end_time": ClientJob.end_time,
-    "domain_controller": ClientJob.domain_controller,
-    "last_ingest": IngestJob.last_ingest,
-    "session_collection": ClientJob.session_collection,
-    "local_group_collection": ClientJob.local_group_collection,
-    "ad_structure_collection": ClientJob.ad_structure_collection,
-    "cert_services_collection": ClientJob.cert_services_collection,
-    "ca_registry_collection": ClientJob.ca_registry_collection,
-    "dc_registry_collection": ClientJob.dc_registry_collection,
-    "created_at": ClientJob.created_at,
-    "updated_at": ClientJob.updated_at,
-    "deleted_at": ClientJob.deleted_at,
-    # The reference's jobs carry an event title and a log file path; here a job's log is its `log` text and
-    # events have no title, so these filters match what such jobs would show: no title, no path.
-    "event_title": literal(""),
-    "log_path": null(),
-}
-
 
 def _joined() -> Any:
     return (select(ClientJob, Client.name).join(Client, Client.id == ClientJob.client_id)
             .outerjoin(IngestJob, IngestJob.id == ClientJob.ingest_job_id).where(ClientJob.deleted_at.is_(None)))
-
-
-async def add(session: AsyncSession, job: ClientJob) -> ClientJob:
-    session.add(job)
-    await session.flush()
-    return job
 
 
 async def by_id(session: AsyncSession, job_id: int, *, for_update: bool = False) -> ClientJob | None:
@@ -66,10 +34,10 @@ async def list_jobs(session: AsyncSession, filters: list[Filter], sort: Sequence
     """Jobs with their client's name: `conditions` and the filters, sorted, one page (all without one); with
     the count of all that match (counted apart only when there is a page)."""
     statement = _joined().where(*conditions)
-    condition = where(filters, COLUMNS)
+    condition = where(filters, JOBS.expressions)
     if condition is not None:
         statement = statement.where(condition)
-    ordered = statement.order_by(*order_by(sort, COLUMNS), ClientJob.id)
+    ordered = statement.order_by(*order_by(sort, JOBS.expressions), ClientJob.id)
     if page is None:
         found = [(row[0], row[1]) for row in await session.execute(ordered)]
         return found, len(found)

@@ -7,20 +7,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from houndgraph.event.schemas import (
-    BOOLEAN_FILTER,
-    TIME_FILTER,
     CollectionFlags,
     CollectionRequest,
     CollectionView,
     DomainDetails,
     OUDetails,
 )
-from houndgraph.kit.filters import ID_PREDICATES, ORDERED_PREDICATES, STRING_PREDICATES, FilterColumn, as_int, as_uuid
 from houndgraph.kit.nullable import or_zero
-from houndgraph.kit.query import ListColumns
-from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientJob, DomainCollectionResult
-from houndgraph.models.collection import COLLECTION_FLAGS
 from houndgraph.models.domain_collection_result import COUNTED
 from houndgraph.models.ingest_job import JobStatus
 
@@ -42,32 +36,6 @@ def as_status(raw: str) -> JobStatus:
     if text.upper() not in STATUS_NAMES:
         raise ValueError(raw)
     return STATUS_NAMES[text.upper()]
-
-
-def _jobs(*sortable_extra: str) -> ListColumns:
-    return ListColumns(
-        sortable=(*sortable_extra, "event_id", "execution_time", "status", "start_time", "end_time",
-                  "domain_controller", "last_ingest", "id", "created_at", "updated_at", "deleted_at"),
-        filters={
-            "id": FilterColumn(ORDERED_PREDICATES, as_int),
-            **{flag: BOOLEAN_FILTER for flag in COLLECTION_FLAGS},
-            "domain_controller": FilterColumn(STRING_PREDICATES),
-            "event_title": FilterColumn(STRING_PREDICATES),
-            "log_path": FilterColumn(STRING_PREDICATES),
-            "status": FilterColumn(ID_PREDICATES, as_status),
-            "client_id": FilterColumn(ID_PREDICATES, as_uuid),
-            "event_id": FilterColumn(ORDERED_PREDICATES, as_int),
-            **{column: TIME_FILTER for column in ("execution_time", "start_time", "end_time", "last_ingest",
-                                                  "created_at", "updated_at", "deleted_at")},
-        },
-        default_sort=(SortKey("execution_time"), SortKey("id")),
-        also=frozenset({"skip", "limit", "hydrate_domains", "hydrate_ous"}),
-    )
-
-
-# `GET /api/v2/jobs`, `/jobs/finished`; a client's completed jobs and its available jobs.
-JOBS = _jobs("client_name")
-CLIENT_JOBS = _jobs()
 
 
 class JobRequest(CollectionRequest):

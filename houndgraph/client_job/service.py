@@ -22,6 +22,7 @@ from houndgraph.event.service import Hydration
 from houndgraph.file_upload import service as file_upload_service
 from houndgraph.kit.filters import Filter
 from houndgraph.kit.pagination import Page
+from houndgraph.kit.repository import add, get_or_404
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientJob
 from houndgraph.models.base import utcnow
@@ -65,14 +66,11 @@ async def create(session: AsyncSession, client_id: uuid.UUID, request: JobReques
     job = ClientJob(client_id=client_id, execution_time=utcnow(), status=JobStatus.READY, status_message="",
                        domain_controller=request.domain_controller, ous=ous, domains=domains, log="",
                        **{flag: getattr(request, flag) for flag in SCOPE_FLAGS})
-    return await repository.add(session, job)
+    return await add(session, job)
 
 
 async def get(session: AsyncSession, job_id: int) -> ClientJob:
-    job = await repository.by_id(session, job_id)
-    if job is None:
-        raise NotFound()
-    return job
+    return get_or_404(await repository.by_id(session, job_id))
 
 
 async def list_jobs(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey], page: Page | None,
@@ -104,10 +102,7 @@ async def available(session: AsyncSession, client_id: uuid.UUID, filters: list[F
 
 async def current(session: AsyncSession, client_id: uuid.UUID) -> ClientJob:
     job_id = await repository.current_job_id(session, client_id)
-    job = await repository.by_id(session, job_id) if job_id is not None else None
-    if job is None:
-        raise NotFound(NO_CURRENT_JOB)
-    return job
+    return get_or_404(await repository.by_id(session, job_id) if job_id is not None else None, NO_CURRENT_JOB)
 
 
 async def start(session: AsyncSession, client_id: uuid.UUID, job_id: int) -> ClientJob:
@@ -168,9 +163,7 @@ async def end(session: AsyncSession, client_id: uuid.UUID, request: JobEndReques
 
 
 async def cancel(session: AsyncSession, job_id: int) -> ClientJob:
-    job = await repository.by_id(session, job_id, for_update=True)
-    if job is None:
-        raise NotFound()
+    job = get_or_404(await repository.by_id(session, job_id, for_update=True))
     if job.status not in (JobStatus.READY, JobStatus.RUNNING):
         raise BadRequest(NOT_CANCELABLE)
     await _cancel(session, job, CANCELED_BY_USER)

@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from houndgraph.custom_node import repository
 from houndgraph.custom_node.schemas import CreateCustomNodes, KindConfig
 from houndgraph.errors import BadRequest, Conflict, NotFound
+from houndgraph.kit.repository import get_or_404
 from houndgraph.models import CustomNodeKind
 
 ICON_TYPE = "font-awesome"
@@ -37,10 +38,7 @@ async def list_kinds(session: AsyncSession) -> list[CustomNodeKind]:
 
 
 async def get_kind(session: AsyncSession, kind_name: str) -> CustomNodeKind:
-    row = await repository.get(session, kind_name)
-    if row is None:
-        raise NotFound()
-    return row
+    return get_or_404(await repository.get(session, kind_name))
 
 
 async def create_kinds(session: AsyncSession, body: CreateCustomNodes) -> list[CustomNodeKind]:

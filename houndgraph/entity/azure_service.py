@@ -23,6 +23,7 @@ from houndgraph.graph.kinds import AZNode
 from houndgraph.kit.graph_shapes import OWNED_KIND, OWNED_TAG, bh_graph, display_kind, is_tier_zero, system_tags
 from houndgraph.kit.pagination import MAX_INT64
 from houndgraph.kit.query import parse_bool
+from houndgraph.kit.repository import get_or_404
 
 OBJECT_ID_REQUIRED = "query parameter object_id is required"
 NOT_FOUND = "not found"
@@ -71,9 +72,7 @@ async def _panel(session: AsyncSession, entity: AzureEntity, object_id: str, inc
     conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
     # Any Azure node answers under any entity type, as in the reference (it looks up AZBase only).
-    node = await lookup.node_by_object_id(conn, object_id, kinds, [AZNode.Base])
-    if node is None:
-        raise NotFound(NOT_FOUND)
+    node = get_or_404(await lookup.node_by_object_id(conn, object_id, kinds, [AZNode.Base]), NOT_FOUND)
     data = azure_node(node.kinds, node.properties)
     if not include_counts:
         return data
@@ -119,9 +118,7 @@ async def _related(session: AsyncSession, object_id: str, related_type: str, par
         raise NotFound(f"no matching related entity list type for {related_type}")
     conn = await graph_connection(session)
     kinds = await lookup.kind_ids(conn)
-    node = await lookup.node_by_object_id(conn, object_id, kinds, [AZNode.Base])
-    if node is None:
-        raise NotFound(NOT_FOUND)
+    node = get_or_404(await lookup.node_by_object_id(conn, object_id, kinds, [AZNode.Base]), NOT_FOUND)
     if return_type == "graph":
         ids = [node.id, *await repository.related_ids(conn, relation, node.id, kinds)]
         nodes = await lookup.nodes_by_id(conn, ids)

@@ -22,6 +22,7 @@ from houndgraph.graph.related import KindIds, Relation
 from houndgraph.graph.rows import NodeRow
 from houndgraph.kit.graph_shapes import bh_graph, display_kind, is_tier_zero
 from houndgraph.kit.pagination import parse_page
+from houndgraph.kit.repository import get_or_404
 from houndgraph.kit.sorting import parse_sort
 
 NODE_NOT_FOUND = "node not found"
@@ -64,10 +65,7 @@ def parse_list_request(kind: str | None, skip: str | None, limit: str | None, so
 
 
 async def _find(conn: GraphConnection, object_id: str, kinds: KindIds, kind: str) -> NodeRow:
-    node = await lookup.node_by_object_id(conn, object_id, kinds, [kind])
-    if node is None:
-        raise NotFound(NODE_NOT_FOUND)
-    return node
+    return get_or_404(await lookup.node_by_object_id(conn, object_id, kinds, [kind]), NODE_NOT_FOUND)
 
 
 async def entity_info(session: AsyncSession, entity: Entity, object_id: str, include_counts: bool
@@ -179,9 +177,7 @@ def parse_graph_id(raw: str, malformed: str) -> int:
 async def node_by_graph_id(session: AsyncSession, raw_id: str) -> GraphNodeView:
     node_id = parse_graph_id(raw_id, NODE_ID_MALFORMED)
     conn = await graph_connection(session)
-    node = await lookup.node_by_id(conn, node_id)
-    if node is None:
-        raise NotFound("node not found")
+    node = get_or_404(await lookup.node_by_id(conn, node_id), "node not found")
     ids = await kind_map(conn)
     return GraphNodeView(node_id=node.id, properties=node.properties,
                          kinds=[NodeKindView(node_kind_id=ids.get(name), name=name) for name in node.kinds])

@@ -9,7 +9,8 @@ from fastapi import Depends, Response
 from houndgraph.audit.dependencies import AuditFields
 from houndgraph.deps import SessionDep
 from houndgraph.event import service
-from houndgraph.event.schemas import DEFAULT_LIMIT, EVENTS, HYDRATE_DOMAINS, HYDRATE_OUS, EventRequest, EventView
+from houndgraph.event.listing import EVENTS
+from houndgraph.event.schemas import DEFAULT_LIMIT, HYDRATE_DOMAINS, HYDRATE_OUS, EventRequest, EventView
 from houndgraph.event.service import Hydration
 from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope

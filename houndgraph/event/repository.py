@@ -10,32 +10,11 @@ from typing import Any
 from sqlalchemy import func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.event.listing import EVENTS
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import Client, ClientEvent
-
-COLUMNS = {
-    "id": ClientEvent.id,
-    "client_id": ClientEvent.client_id,
-    "rrule": ClientEvent.rrule,
-    "next_scheduled_at": ClientEvent.next_scheduled_at,
-    "session_collection": ClientEvent.session_collection,
-    "local_group_collection": ClientEvent.local_group_collection,
-    "ad_structure_collection": ClientEvent.ad_structure_collection,
-    "cert_services_collection": ClientEvent.cert_services_collection,
-    "ca_registry_collection": ClientEvent.ca_registry_collection,
-    "dc_registry_collection": ClientEvent.dc_registry_collection,
-    "created_at": ClientEvent.created_at,
-    "updated_at": ClientEvent.updated_at,
-    "deleted_at": ClientEvent.deleted_at,
-}
-
-
-async def add(session: AsyncSession, event: ClientEvent) -> ClientEvent:
-    session.add(event)
-    await session.flush()
-    return event
 
 
 async def client_is_live(session: AsyncSession, client_id: uuid.UUID) -> bool:
@@ -56,12 +35,12 @@ async def of_clients(session: AsyncSession, client_ids: Iterable[uuid.UUID]) -> 
 
 async def list_events(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey],
                       page: Page) -> tuple[Sequence[ClientEvent], int]:
-    condition = where(filters, COLUMNS)
+    condition = where(filters, EVENTS.expressions)
     statement = select(ClientEvent).where(ClientEvent.deleted_at.is_(None))
     if condition is not None:
         statement = statement.where(condition)
     count = await session.scalar(select(func.count()).select_from(statement.subquery())) or 0
-    rows = await session.scalars(statement.order_by(*order_by(sort, COLUMNS), ClientEvent.id)
+    rows = await session.scalars(statement.order_by(*order_by(sort, EVENTS.expressions), ClientEvent.id)
                                  .offset(page.skip).limit(page.limit))
     return rows.all(), count
 

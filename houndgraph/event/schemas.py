@@ -9,40 +9,18 @@ from pydantic import BaseModel, Field
 from houndgraph.kit.filters import (
     ID_PREDICATES,
     ORDERED_PREDICATES,
-    STRING_PREDICATES,
     FilterColumn,
     as_bool,
     as_datetime,
-    as_int,
-    as_uuid,
 )
-from houndgraph.kit.query import ListColumns
-from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientEvent
-from houndgraph.models.collection import COLLECTION_FLAGS, SCOPE_FLAGS
+from houndgraph.models.collection import SCOPE_FLAGS
 
 DEFAULT_LIMIT = 100
 HYDRATE_DOMAINS = "hydrate_domains"
 HYDRATE_OUS = "hydrate_ous"
 BOOLEAN_FILTER = FilterColumn(frozenset({*ID_PREDICATES}), as_bool)
 TIME_FILTER = FilterColumn(ORDERED_PREDICATES, as_datetime)
-
-# What `GET /api/v2/events` accepts (upstream spec, ListClientSchedules).
-EVENTS = ListColumns(
-    sortable=("next_scheduled_at", "id", "created_at", "updated_at", "deleted_at"),
-    filters={
-        "id": FilterColumn(ORDERED_PREDICATES, as_int),
-        "rrule": FilterColumn(STRING_PREDICATES),
-        "next_scheduled_at": TIME_FILTER,
-        "client_id": FilterColumn(ID_PREDICATES, as_uuid),
-        **{flag: BOOLEAN_FILTER for flag in COLLECTION_FLAGS},
-        "created_at": TIME_FILTER,
-        "updated_at": TIME_FILTER,
-        "deleted_at": TIME_FILTER,
-    },
-    default_sort=(SortKey("id"),),
-    also=frozenset({"skip", "limit", HYDRATE_DOMAINS, HYDRATE_OUS}),
-)
 
 
 class CollectionRequest(BaseModel):

@@ -13,12 +13,13 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.db import remaining_seconds
-from houndgraph.errors import BadRequest, NotFound
+from houndgraph.errors import BadRequest
 from houndgraph.event import repository
 from houndgraph.event.recurrence import SEARCH_SECONDS, RecurrenceError, next_occurrence, parse
 from houndgraph.event.schemas import CollectionRequest, DomainDetails, EventRequest, EventView, OUDetails
 from houndgraph.kit.filters import Filter
 from houndgraph.kit.pagination import Page
+from houndgraph.kit.repository import add, get_or_404
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import ClientEvent
 from houndgraph.models.base import utcnow
@@ -156,14 +157,11 @@ async def create(session: AsyncSession, request: EventRequest, client_id: uuid.U
         raise BadRequest(UNKNOWN_CLIENT.format(client_id=owner or ""))
     event = ClientEvent(client_id=owner)
     await _apply(session, event, request)
-    return await repository.add(session, event)
+    return await add(session, event)
 
 
 async def get(session: AsyncSession, event_id: int) -> ClientEvent:
-    event = await repository.live_by_id(session, event_id)
-    if event is None:
-        raise NotFound()
-    return event
+    return get_or_404(await repository.live_by_id(session, event_id))
 
 
 async def update(session: AsyncSession, event_id: int, request: EventRequest) -> ClientEvent:

@@ -3,9 +3,10 @@ from __future__ import annotations
 import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.errors import Forbidden, NotFound
+from houndgraph.errors import Forbidden
 from houndgraph.feature_flag import repository
 from houndgraph.feature_flag.flag_keys import FeatureFlagKey
+from houndgraph.kit.repository import get_or_404
 from houndgraph.models import FeatureFlag
 
 
@@ -20,9 +21,7 @@ async def is_enabled(session: AsyncSession, key: FeatureFlagKey) -> bool:
 
 async def toggle(session: AsyncSession, flag_id: int) -> bool:
     """Flip a user-updatable flag; returns its new state."""
-    flag = await repository.flag_by_id(session, flag_id)
-    if flag is None:
-        raise NotFound()
+    flag = get_or_404(await repository.flag_by_id(session, flag_id))
     if not flag.user_updatable:
         raise Forbidden(f"Feature flag {flag.key}({flag.id}) is not user updatable.")
     await repository.set_enabled(session, flag, not flag.enabled)

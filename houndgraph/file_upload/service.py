@@ -19,6 +19,7 @@ from houndgraph.ingest.files import EMPTY_ZIP_MAGIC, ZIP_MAGIC, EmptyArchive, pl
 from houndgraph.ingest.scan import validate_upload
 from houndgraph.kit.filters import Filter
 from houndgraph.kit.pagination import Page
+from houndgraph.kit.repository import get_or_404
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import IngestJob, IngestTask
 from houndgraph.models.base import utcnow
@@ -60,9 +61,7 @@ async def open_job(session: AsyncSession, user_id: uuid.UUID | None, email: str 
 
 
 async def _running_job(session: AsyncSession, job_id: int, refusal: str, *, for_update: bool = False) -> IngestJob:
-    job = await repository.job_by_id(session, job_id, for_update=for_update)
-    if job is None:
-        raise NotFound()
+    job = get_or_404(await repository.job_by_id(session, job_id, for_update=for_update))
     if job.status != JobStatus.RUNNING:
         raise BadRequest(refusal)
     return job

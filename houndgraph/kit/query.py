@@ -1,6 +1,10 @@
 """What a list route family accepts (`ListColumns`, declared once per family), what it was sent (`ListQuery`),
 and the reference's boolean query values.
 
+A family declared with `list_columns` names each column once, with the SQL expression it reads: the
+parameter parsing and the repository read the same declaration, so a column that parses but has no SQL
+cannot exist.
+
 Free of FastAPI, so services and schemas may hold declarations; `kit.params` turns them into dependencies.
 """
 
@@ -10,6 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from houndgraph.errors import BAD_FILTERS, NOT_SORTABLE, BadRequest
 from houndgraph.kit.filters import Filter, FilterColumn
@@ -36,6 +41,29 @@ class ListColumns:
     default_sort: tuple[SortKey, ...] = ()
     not_sortable: str = NOT_SORTABLE
     also: frozenset[str] = frozenset()
+    # API name -> SQL expression, for `kit.filters.where` and `kit.sorting.order_by` (see `list_columns`).
+    expressions: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a list: the SQL expression it reads, the filter it takes (None: not filterable) and
+    whether `sort_by` may name it."""
+
+    expression: Any
+    filter: FilterColumn | None = None
+    sortable: bool = True
+
+
+def list_columns(columns: Mapping[str, Column], *, default_sort: tuple[SortKey, ...] = (),
+                 not_sortable: str = NOT_SORTABLE, also: frozenset[str] = frozenset()) -> ListColumns:
+    """A list route family from its columns, in the order the API document lists them."""
+    return ListColumns(
+        sortable=tuple(name for name, column in columns.items() if column.sortable),
+        filters={name: column.filter for name, column in columns.items() if column.filter is not None},
+        default_sort=default_sort, not_sortable=not_sortable, also=also,
+        expressions={name: column.expression for name, column in columns.items()},
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from houndgraph.kit.filters import (
 )
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns, ListQuery
+from houndgraph.kit.repository import get_or_404
 from houndgraph.kit.sorting import order_by
 from houndgraph.models import SavedQuery
 from houndgraph.saved_query import repository
@@ -103,10 +104,7 @@ async def create(session: AsyncSession, auth: AuthContext, body: SavedQueryReque
 
 
 async def _existing(session: AsyncSession, query_id: int) -> SavedQuery:
-    row = await repository.get(session, query_id)
-    if row is None:
-        raise NotFound(QUERY_DOES_NOT_EXIST)
-    return row
+    return get_or_404(await repository.get(session, query_id), QUERY_DOES_NOT_EXIST)
 
 
 async def can_read(session: AsyncSession, auth: AuthContext, row: SavedQuery) -> bool:

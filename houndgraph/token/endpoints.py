@@ -12,8 +12,8 @@ from houndgraph.kit.ids import parse_uuid
 from houndgraph.kit.params import list_query
 from houndgraph.kit.query import ListQuery
 from houndgraph.token import service as token_service
+from houndgraph.token.listing import TOKENS
 from houndgraph.token.schemas import (
-    TOKENS,
     NewTokenView,
     TokenCreate,
     TokenList,

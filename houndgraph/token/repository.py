@@ -11,23 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import AuthToken
-
-# API names of the filterable and sortable columns.
-COLUMNS = {
-    "id": AuthToken.id,
-    "user_id": AuthToken.user_id,
-    "name": AuthToken.name,
-    "hmac_method": AuthToken.hmac_method,
-    "last_access": AuthToken.last_access,
-    "created_at": AuthToken.created_at,
-    "updated_at": AuthToken.updated_at,
-}
-
-
-async def add(session: AsyncSession, token: AuthToken) -> AuthToken:
-    session.add(token)
-    await session.flush()
-    return token
+from houndgraph.token.listing import TOKENS
 
 
 async def by_id(session: AsyncSession, token_id: uuid.UUID) -> AuthToken | None:
@@ -37,11 +21,11 @@ async def by_id(session: AsyncSession, token_id: uuid.UUID) -> AuthToken | None:
 async def list_tokens(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey]) -> Sequence[AuthToken]:
     # Clients' tokens are managed through their client (`PUT /api/v2/clients/{id}/token`).
     statement = select(AuthToken).where(AuthToken.client_id.is_(None))
-    condition = where(filters, COLUMNS)
+    condition = where(filters, TOKENS.expressions)
     if condition is not None:
         statement = statement.where(condition)
     # The id last, so equal sort keys still come back in a stable order.
-    statement = statement.order_by(*order_by(sort, COLUMNS), AuthToken.id)
+    statement = statement.order_by(*order_by(sort, TOKENS.expressions), AuthToken.id)
     return (await session.scalars(statement)).all()
 
 

@@ -6,34 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 
-from houndgraph.kit.filters import (
-    ID_PREDICATES,
-    ORDERED_PREDICATES,
-    STRING_PREDICATES,
-    FilterColumn,
-    as_datetime,
-    as_uuid,
-)
 from houndgraph.kit.nullable import SqlNullTime, or_zero
-from houndgraph.kit.query import ListColumns
-from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AuthToken
-
-# What `GET /api/v2/tokens` accepts. `key` is deliberately not filterable: a key never leaves the
-# service after creation, so it should not be guessable through a filter either.
-TOKENS = ListColumns(
-    sortable=("id", "user_id", "name", "last_access", "created_at", "updated_at"),
-    filters={
-        "id": FilterColumn(ID_PREDICATES, as_uuid),
-        "user_id": FilterColumn(ID_PREDICATES, as_uuid),
-        "name": FilterColumn(STRING_PREDICATES),
-        "hmac_method": FilterColumn(STRING_PREDICATES),
-        "last_access": FilterColumn(ORDERED_PREDICATES, as_datetime),
-        "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-        "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-    },
-    default_sort=(SortKey("created_at"), SortKey("id")),
-)
 
 
 class TokenCreate(BaseModel):

@@ -15,6 +15,7 @@ from houndgraph.auth.permissions import P
 from houndgraph.config import service as config_service
 from houndgraph.errors import BadRequest, Forbidden, NotFound
 from houndgraph.kit.filters import Filter, Predicate
+from houndgraph.kit.repository import add
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AuthToken
 from houndgraph.models.auth_token import HMAC_SHA256
@@ -48,7 +49,7 @@ async def create(session: AsyncSession, auth: AuthContext, name: str, user_id: u
     now, lifetime = utcnow(), await config_service.api_token_lifetime(session)
     token = AuthToken(user_id=owner_id, name=name, key=new_key(), hmac_method=HMAC_SHA256, last_access=now,
                       expires_at=now + lifetime if lifetime is not None else None)
-    return await repository.add(session, token)
+    return await add(session, token)
 
 
 def _scope_to_caller(auth: AuthContext, filters: list[Filter]) -> list[Filter]:

@@ -1,4 +1,5 @@
-"""What the user, role and permission lists may be sorted and filtered by (the reference's columns)."""
+"""What the user, role and permission lists may be sorted and filtered by (the reference's columns), and the
+SQL each column reads."""
 
 from __future__ import annotations
 
@@ -11,53 +12,56 @@ from houndgraph.kit.filters import (
     as_int,
     as_uuid,
 )
-from houndgraph.kit.query import ListColumns
+from houndgraph.kit.query import Column, list_columns
 from houndgraph.kit.sorting import SortKey
+from houndgraph.models import Permission, Role, User
 
-_TIMES = {
-    "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-    "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-}
-_MINIMAL_USER_FILTERS = {
-    "first_name": FilterColumn(STRING_PREDICATES),
-    "last_name": FilterColumn(STRING_PREDICATES),
-    "email_address": FilterColumn(STRING_PREDICATES),
-    "id": FilterColumn(ID_PREDICATES, as_uuid),
+_TEXT = FilterColumn(STRING_PREDICATES)
+_TIME = FilterColumn(ORDERED_PREDICATES, as_datetime)
+_NAMES = {
+    "first_name": Column(User.first_name, _TEXT),
+    "last_name": Column(User.last_name, _TEXT),
+    "email_address": Column(User.email_address, _TEXT),
 }
 
-MINIMAL_USERS = ListColumns(
-    sortable=("id", "first_name", "last_name", "email_address"),
-    filters=_MINIMAL_USER_FILTERS,
+MINIMAL_USERS = list_columns(
+    {"id": Column(User.id, FilterColumn(ID_PREDICATES, as_uuid)), **_NAMES},
     default_sort=(SortKey("id"),),
     # The reference words this one differently from the other lists (behaviour.md §5).
     not_sortable="the specified column cannot be sorted",
 )
 
-USERS = ListColumns(
-    sortable=("first_name", "last_name", "email_address", "principal_name", "last_login", "created_at",
-              "updated_at"),
-    filters={
-        **_MINIMAL_USER_FILTERS,
-        "principal_name": FilterColumn(STRING_PREDICATES),
-        "last_login": FilterColumn(ORDERED_PREDICATES, as_datetime),
-        **_TIMES,
+# The minimal list's columns too: both lists are read by one repository function.
+USERS = list_columns(
+    {
+        **_NAMES,
+        "id": Column(User.id, FilterColumn(ID_PREDICATES, as_uuid), sortable=False),
+        "principal_name": Column(User.principal_name, _TEXT),
+        "last_login": Column(User.last_login, _TIME),
+        "created_at": Column(User.created_at, _TIME),
+        "updated_at": Column(User.updated_at, _TIME),
     },
     default_sort=(SortKey("principal_name"),),
 )
 
-ROLES = ListColumns(
-    sortable=("id", "name", "description", "created_at", "updated_at"),
-    filters={"id": FilterColumn(ORDERED_PREDICATES, as_int), "name": FilterColumn(STRING_PREDICATES), **_TIMES},
+ROLES = list_columns(
+    {
+        "id": Column(Role.id, FilterColumn(ORDERED_PREDICATES, as_int)),
+        "name": Column(Role.name, _TEXT),
+        "description": Column(Role.description),
+        "created_at": Column(Role.created_at, _TIME),
+        "updated_at": Column(Role.updated_at, _TIME),
+    },
     default_sort=(SortKey("id"),),
 )
 
-PERMISSIONS = ListColumns(
-    sortable=("id", "authority", "name", "created_at", "updated_at"),
-    filters={
-        "id": FilterColumn(ORDERED_PREDICATES, as_int),
-        "authority": FilterColumn(STRING_PREDICATES),
-        "name": FilterColumn(STRING_PREDICATES),
-        **_TIMES,
+PERMISSIONS = list_columns(
+    {
+        "id": Column(Permission.id, FilterColumn(ORDERED_PREDICATES, as_int)),
+        "authority": Column(Permission.authority, _TEXT),
+        "name": Column(Permission.name, _TEXT),
+        "created_at": Column(Permission.created_at, _TIME),
+        "updated_at": Column(Permission.updated_at, _TIME),
     },
     default_sort=(SortKey("id"),),
 )

@@ -5,7 +5,7 @@ administrator at start-up, before the event loop serves requests; the asynchrono
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -17,25 +17,8 @@ from sqlalchemy.orm import Session, raiseload
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import AuthSecret, Permission, Role, User, UserSession
+from houndgraph.user.listing import PERMISSIONS, ROLES, USERS
 
-USER_COLUMNS: dict[str, Any] = {
-    "id": User.id,
-    "principal_name": User.principal_name,
-    "first_name": User.first_name,
-    "last_name": User.last_name,
-    "email_address": User.email_address,
-    "last_login": User.last_login,
-    "created_at": User.created_at,
-    "updated_at": User.updated_at,
-}
-ROLE_COLUMNS: dict[str, Any] = {
-    "id": Role.id, "name": Role.name, "description": Role.description,
-    "created_at": Role.created_at, "updated_at": Role.updated_at,
-}
-PERMISSION_COLUMNS: dict[str, Any] = {
-    "id": Permission.id, "authority": Permission.authority, "name": Permission.name,
-    "created_at": Permission.created_at, "updated_at": Permission.updated_at,
-}
 _UNIQUE_CONSTRAINTS = {"uq_users_principal_name": "principal", "uq_users_email_address": "email"}
 
 
@@ -47,7 +30,7 @@ class UniqueViolation(Exception):
         self.field = field
 
 
-def _listed(statement: Select[Any], columns: dict[str, Any], filters: list[Filter], sort: Sequence[SortKey],
+def _listed(statement: Select[Any], columns: Mapping[str, Any], filters: list[Filter], sort: Sequence[SortKey],
             tiebreak: Any) -> Select[Any]:
     condition = where(filters, columns)
     if condition is not None:
@@ -108,7 +91,7 @@ async def list_users(session: AsyncSession, filters: list[Filter], sort: Sequenc
     statement = select(User) if with_roles else select(User).options(raiseload(User.roles))
     if active_only:
         statement = statement.where(User.is_disabled.is_(False))
-    return (await session.scalars(_listed(statement, USER_COLUMNS, filters, sort, User.id))).all()
+    return (await session.scalars(_listed(statement, USERS.expressions, filters, sort, User.id))).all()
 
 
 async def principal_in_use(session: AsyncSession, principal: str, exclude: uuid.UUID | None = None) -> bool:
@@ -194,10 +177,10 @@ async def role_named(session: AsyncSession, name: str) -> Role | None:
 
 
 async def list_roles(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey]) -> Sequence[Role]:
-    return (await session.scalars(_listed(select(Role), ROLE_COLUMNS, filters, sort, Role.id))).all()
+    return (await session.scalars(_listed(select(Role), ROLES.expressions, filters, sort, Role.id))).all()
 
 
 async def list_permissions(session: AsyncSession, filters: list[Filter],
                            sort: Sequence[SortKey]) -> Sequence[Permission]:
-    statement = _listed(select(Permission), PERMISSION_COLUMNS, filters, sort, Permission.id)
+    statement = _listed(select(Permission), PERMISSIONS.expressions, filters, sort, Permission.id)
     return (await session.scalars(statement)).all()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from houndgraph.analysis import esc3, esc4, esc9, esc10, esc13, goldencert, pki
-from houndgraph.analysis.pki import EKU_CERT_REQUEST_AGENT
+from houndgraph.analysis.adcs import esc3, esc4, esc9, esc10, esc13, goldencert, pki
+from houndgraph.analysis.adcs.pki import EKU_CERT_REQUEST_AGENT
 from houndgraph.graph.kinds import ADEdge, ADNode
 from tests.analysis.adcs_fixtures import pki_graph, template
 from tests.analysis.graphs import DOMAIN_SID, Graph

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from houndgraph.analysis import azure_app_roles, azure_approvers, azure_common, azure_roles, hybrid
+from houndgraph.analysis.azure import app_roles as azure_app_roles
+from houndgraph.analysis.azure import approvers as azure_approvers
+from houndgraph.analysis.azure import common as azure_common
+from houndgraph.analysis.azure import hybrid
+from houndgraph.analysis.azure import roles as azure_roles
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.zones import tag_zones
 from houndgraph.graph.kinds import TIER_ZERO_TAG, ADEdge, ADNode, AZEdge, AZNode

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from houndgraph.analysis import backup, local_groups, owns
+from houndgraph.analysis.ad import backup, local_groups, owns
 from houndgraph.graph.kinds import ADEdge, ADNode
 from tests.analysis.graphs import DOMAIN_SID, Graph
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from houndgraph.analysis import dcsync, laps, protect_admin_groups, trust_keys, wellknown
+from houndgraph.analysis.ad import dcsync, laps, protect_admin_groups, trust_keys, wellknown
 from houndgraph.graph.kinds import ADEdge, ADNode
 from tests.analysis.graphs import DOMAIN_SID, Graph
 

@@ -14,7 +14,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from houndgraph.analysis import AnalysisOptions, azure_common, pki, run_rules
+from houndgraph.analysis import AnalysisOptions, run_rules
+from houndgraph.analysis.adcs import pki
+from houndgraph.analysis.azure import common as azure_common
 from houndgraph.analysis.rule_order import finish_run
 from houndgraph.graph.kinds import AD_TRAVERSABLE_EDGES, TIER_ZERO_TAG, ADEdge, ADNode, AZEdge, AZNode
 from tests.analysis.adcs_fixtures import pki_graph, template

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from houndgraph.analysis import gpo
+from houndgraph.analysis.ad import gpo
 from houndgraph.graph.kinds import ADEdge, ADNode
 from tests.analysis.graphs import Graph
 

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from houndgraph.analysis import Rule, azure_roles, dcsync, esc1, esc6, esc9, goldencert, gpo, hybrid
+from houndgraph.analysis import Rule
+from houndgraph.analysis.ad import dcsync, gpo
+from houndgraph.analysis.adcs import esc1, esc6, esc9, goldencert
+from houndgraph.analysis.azure import hybrid
+from houndgraph.analysis.azure import roles as azure_roles
 from houndgraph.graph.kinds import ADEdge, AZEdge
 from tests.analysis.graphs import Graph
 from tests.analysis.harness import load

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from houndgraph.analysis import ntlm, pki
+from houndgraph.analysis.ad import ntlm
+from houndgraph.analysis.adcs import pki
 from houndgraph.graph.kinds import ADEdge, ADNode
 from tests.analysis.adcs_fixtures import pki_graph, template
 from tests.analysis.graphs import DOMAIN_SID, Graph

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from houndgraph.analysis import ALL_RULES, AnalysisReport, dcsync, run_analysis
+from houndgraph.analysis import ALL_RULES, AnalysisReport, run_analysis
+from houndgraph.analysis.ad import dcsync
 from houndgraph.analysis.data_quality import SNAPSHOT_COLUMNS
 from houndgraph.analysis.findings.store import HISTORY_COLUMNS
 from houndgraph.db import Database

@@ -8,7 +8,7 @@ import json
 import pytest
 from psycopg.pq import Format
 
-from houndgraph.analysis import dcsync
+from houndgraph.analysis.ad import dcsync
 from houndgraph.graph.json_values import read_json
 from tests.analysis.graphs import Graph
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from houndgraph.analysis import owns, sink
+from houndgraph.analysis import sink
+from houndgraph.analysis.ad import owns
 from houndgraph.graph.kinds import ADEdge, ADNode
 from tests.analysis.graphs import Graph
 

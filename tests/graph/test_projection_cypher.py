@@ -4,6 +4,7 @@ roots answered from the copy, give the same verdicts."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,18 +17,19 @@ from tests.graph.cypher import test_shortest_many_sources as many
 
 
 @pytest.fixture
-def in_memory(empty_graph: Database, monkeypatch: pytest.MonkeyPatch) -> list[PairSearch]:
-    """Every search of the graph library answered from a copy of the edges read when it starts; the copies made."""
+def in_memory(empty_graph: Database, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[PairSearch]]:
+    """Every search of the graph library answered from a copy of the edges read when it starts; the copies made.
+    One connection reads them all (a connection per search would cost more than the searches)."""
     made: list[PairSearch] = []
 
-    def attached(conn: Any) -> PairSearch:
-        with empty_graph.connect_raw() as reading:
+    with empty_graph.connect_raw() as reading:
+        def attached(conn: Any) -> PairSearch:
             _, projection = read_projection(reading)
-        made.append(PairSearch(projection))
-        return made[-1]
+            made.append(PairSearch(projection))
+            return made[-1]
 
-    monkeypatch.setattr(paths, "attached_search", attached)
-    return made
+        monkeypatch.setattr(paths, "attached_search", attached)
+        yield made
 
 
 @pytest.mark.parametrize("seed", many.SEEDS)

@@ -20,8 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from houndgraph.analysis import adcs, esc1, esc9
-from houndgraph.analysis.adcs import flag, number, strings
+from houndgraph.analysis.adcs import common as adcs
+from houndgraph.analysis.adcs import esc1, esc9
+from houndgraph.analysis.adcs.common import flag, number, strings
 from houndgraph.analysis.context import AUTHENTICATED_USERS_SUFFIX, EVERYONE_SUFFIX, Context
 from houndgraph.analysis.findings.finding_types import (
     COMPUTER_ACCESS_EDGES,

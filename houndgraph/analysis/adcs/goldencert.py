@@ -4,7 +4,7 @@ key for every domain the CA chains to. Every Computer with HostsCAService to a h
 
 from __future__ import annotations
 
-from houndgraph.analysis import adcs
+from houndgraph.analysis.adcs import common as adcs
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge

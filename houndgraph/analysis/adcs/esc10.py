@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from houndgraph.analysis import adcs
+from houndgraph.analysis.adcs import common as adcs
+from houndgraph.analysis.adcs.esc9 import name_template_valid, victim_attacks
 from houndgraph.analysis.context import Context
-from houndgraph.analysis.esc9 import name_template_valid, victim_attacks
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import orjson
 
-from houndgraph.analysis import azure_common
+from houndgraph.analysis.azure import common as azure_common
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge, ADNode, AZEdge, AZNode

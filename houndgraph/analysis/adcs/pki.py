@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from houndgraph.analysis import adcs
+from houndgraph.analysis.adcs import common as adcs
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge, ADNode

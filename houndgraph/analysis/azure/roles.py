@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from houndgraph.analysis import azure_common as roles
-from houndgraph.analysis.azure_common import Tenant
+from houndgraph.analysis.azure import common as roles
+from houndgraph.analysis.azure.common import Tenant
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import AZEdge, AZNode

@@ -13,8 +13,8 @@ All of them -> every domain the CA chains to.
 
 from __future__ import annotations
 
-from houndgraph.analysis import adcs
-from houndgraph.analysis.adcs import flag
+from houndgraph.analysis.adcs import common as adcs
+from houndgraph.analysis.adcs.common import flag
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge

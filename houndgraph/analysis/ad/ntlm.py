@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from houndgraph.analysis import adcs
-from houndgraph.analysis.adcs import flag
+from houndgraph.analysis.adcs import common as adcs
+from houndgraph.analysis.adcs.common import flag
 from houndgraph.analysis.context import AUTHENTICATED_USERS_SUFFIX, Context
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge, ADNode

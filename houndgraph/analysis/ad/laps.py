@@ -3,8 +3,8 @@ can read every LAPS password it replicates -> each Computer of that domain with 
 
 from __future__ import annotations
 
+from houndgraph.analysis.ad.dcsync import holders_of_both
 from houndgraph.analysis.context import Context
-from houndgraph.analysis.dcsync import holders_of_both
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge, ADNode
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from houndgraph.analysis.ad.local_groups import BACKUP_OPERATORS_SUFFIX, direct_local_members, local_groups
 from houndgraph.analysis.context import Context
-from houndgraph.analysis.local_groups import BACKUP_OPERATORS_SUFFIX, direct_local_members, local_groups
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge, ADNode
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from houndgraph.analysis import adcs
-from houndgraph.analysis.adcs import ADCSData, flag
+from houndgraph.analysis.adcs import common as adcs
+from houndgraph.analysis.adcs.common import ADCSData, flag
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from houndgraph.analysis import azure_common
+from houndgraph.analysis.azure import common as azure_common
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import AZEdge, AZNode

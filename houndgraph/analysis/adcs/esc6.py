@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from houndgraph.analysis import adcs
-from houndgraph.analysis.adcs import flag
+from houndgraph.analysis.adcs import common as adcs
+from houndgraph.analysis.adcs.common import flag
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge
