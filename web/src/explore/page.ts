@@ -3,6 +3,7 @@
 import { api, hasPermission } from "../api";
 import { h, replace, toast } from "../dom";
 import { fetchNode, fromApiGraph, literalsToTable, type CypherResult, type GraphData, type GraphNode } from "../graph/model";
+import { loadCustomKinds } from "../graph/customKinds";
 import { GraphView, type LayoutName } from "../graph/view";
 import type { AppContext } from "../main";
 import { cypherTab } from "./cypher";
@@ -40,6 +41,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
     },
     nodeContextMenu: (node, x, y) => showMenu(node, x, y),
     stageClick: () => menu.classList.add("hidden"),
+    pickChange: (picked) => showSelection(picked.length),
   });
 
   function updateStats(): void {
@@ -70,6 +72,10 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
         view.selectByObjectId(node.objectId);
       },
       open: (objectId, kind, name) => void drawNode({ objectid: objectId, type: kind, name }),
+      runCypher: (query) => {
+        selectTab("cypher");
+        cypher.load(query);
+      },
     });
   }
 
@@ -137,6 +143,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
         paths.addDestination(hit);
       }),
       hasPermission(context.self, "graphdb", "Write") && zones.menuItems(node).map(([label, action]) => item(label, action)),
+      item(view.isPicked(node.id) ? "Unselect" : "Select (shift-click)", () => view.togglePicked(node.id)),
       item("Hide from view", () => {
         view.hideNode(node.id);
         updateStats();
@@ -150,12 +157,26 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
   }
   menu.addEventListener("keydown", (event) => event.key === "Escape" && menu.classList.add("hidden"));
 
+  // --- many nodes at once: picked by shift-click or the context menu ------------------------------
+  const canWrite = hasPermission(context.self, "graphdb", "Write");
+  const selectionCount = h("span", { id: "selection-count" });
+  const selectionBar = h("div", { class: "selection-bar hidden", id: "selection-bar", role: "group", "aria-label": "Selected nodes" },
+    selectionCount,
+    canWrite && h("button", { id: "selection-owned", onclick: () => void zones.markAllOwned(view.picked()) }, "Mark as owned"),
+    canWrite && h("button", { id: "selection-zone", onclick: () => void zones.addAllToZone(view.picked()) }, "Add to zone…"),
+    h("button", { id: "selection-clear", onclick: () => view.clearPicked() }, "Clear"));
+  function showSelection(count: number): void {
+    selectionCount.textContent = `${count} selected`;
+    selectionBar.classList.toggle("hidden", count === 0);
+  }
+
   // --- tabs ---------------------------------------------------------------------------------------
+  const cypher = cypherTab(runCypher, context.self.id);
   const search = searchBox({ id: "node-search", label: "Search nodes", placeholder: "Search by name or object ID", onSelect: (hit) => void drawNode(hit) });
   const tabs: Record<string, HTMLElement> = {
     search: h("div", { class: "tab-body" }, search.element),
     pathfinding: paths.element,
-    cypher: h("div", { class: "tab-body" }, cypherTab(runCypher, context.self.id)),
+    cypher: h("div", { class: "tab-body" }, cypher.element),
   };
   const tabButtons = Object.keys(tabs).map((name) => h("button", {
     role: "tab", id: `tab-${name}`, "aria-controls": `tabpanel-${name}`, "aria-selected": "false",
@@ -192,8 +213,10 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
     labelsButton,
     h("button", { id: "export-json", onclick: () => view.exportJson(), title: "Export the graph as JSON" }, "JSON"),
     h("button", { id: "export-png", onclick: () => void view.exportPng(), title: "Export the graph as a PNG image" }, "PNG"),
+    h("button", { id: "export-svg", onclick: () => view.exportSvg(), title: "Export the graph as an SVG image" }, "SVG"),
     h("button", { id: "show-table", onclick: () => (lastLiterals.length ? showTable() : toast("The last query returned no table.")) }, "Table"),
-    stats);
+    h("button", { id: "select-all", onclick: () => view.pickAll(), title: "Select every node (shift-click picks one)" }, "Select all"),
+    stats, selectionBar);
 
   const left = h("aside", { class: "side-panel left", "aria-label": "Explore tools" },
     h("div", { role: "tablist", class: "tabs", "aria-label": "Explore" }, tabButtons), tabPanels);
@@ -205,6 +228,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
   };
   document.addEventListener("keydown", onKey);
   search.input.focus();
+  void loadCustomKinds().then((found) => found && view.restyle());
   return () => {
     document.removeEventListener("keydown", onKey);
     zones.stop();

@@ -13,8 +13,9 @@ import { createNodeCompoundProgram } from "sigma/rendering";
 
 import { download } from "../dom";
 import { drawLabelBelow, hoverDrawer } from "./labels";
-import { kindColor, kindIcon } from "./kinds";
+import { glyphColor, kindColor, kindIcon } from "./kinds";
 import type { GraphData, GraphEdge, GraphNode } from "./model";
+import { graphSvg } from "./svgExport";
 
 export type LayoutName = "force" | "hierarchical";
 
@@ -23,10 +24,18 @@ export interface GraphEvents {
   edgeClick?: (edge: GraphEdge) => void;
   nodeContextMenu?: (node: GraphNode, x: number, y: number) => void;
   stageClick?: () => void;
+  /** The set of picked nodes changed (shift-click, or the context menu's Select). */
+  pickChange?: (picked: GraphNode[]) => void;
 }
 
 const TIER_ZERO_RING = "#f2b705";
 const OWNED_RING = "#e5484d";
+
+/** A node's colour and pictogram, from its kind (custom kinds included). */
+function look(node: GraphNode): { color: string; image: string; pictoColor: string } {
+  const color = kindColor(node.kind);
+  return { color, image: kindIcon(node.kind), pictoColor: glyphColor(color) };
+}
 
 /** The ring around a node: red when owned, gold when Tier Zero. */
 function ring(node: GraphNode): { ringSize: number; ringColor: string } {
@@ -51,6 +60,8 @@ export class GraphView {
   private nodesById = new Map<string, GraphNode>();
   private edgesById = new Map<string, GraphEdge>();
   private selected: string | null = null;
+  // Nodes picked for an action on many at once (mark owned, add to a zone), apart from the one selected.
+  private pickedIds = new Set<string>();
   private labelsVisible = true;
   // Past this many edges their labels are not drawn (unreadable, and the most costly part of a frame).
   static readonly EDGE_LABEL_LIMIT = 500;
@@ -95,6 +106,7 @@ export class GraphView {
       allowInvalidContainer: true,
       nodeReducer: (node, data) => {
         if (this.selected === node) return { ...data, highlighted: true, zIndex: 2 };
+        if (this.pickedIds.has(node)) return { ...data, ringSize: 0.3, ringColor: this.colors.highlight, zIndex: 1 };
         return data;
       },
       edgeReducer: (edge, data) => {
@@ -136,8 +148,13 @@ export class GraphView {
     };
     r.on("upNode", release);
     r.on("upStage", release);
-    r.on("clickNode", ({ node }) => {
+    r.on("clickNode", ({ node, event }) => {
       if (this.dragMoved) return;
+      const original = event.original as MouseEvent;
+      if (original.shiftKey || original.ctrlKey || original.metaKey) {
+        this.togglePicked(node);
+        return;
+      }
       this.select(node);
       const found = this.nodesById.get(node);
       if (found) this.events.nodeClick?.(found);
@@ -170,6 +187,35 @@ export class GraphView {
     return node;
   }
 
+  togglePicked(id: string): void {
+    if (!this.pickedIds.delete(id) && this.graph.hasNode(id)) this.pickedIds.add(id);
+    this.pickChanged();
+  }
+
+  isPicked(id: string): boolean {
+    return this.pickedIds.has(id);
+  }
+
+  picked(): GraphNode[] {
+    return [...this.pickedIds].map((id) => this.nodesById.get(id)).filter((n): n is GraphNode => n !== undefined);
+  }
+
+  pickAll(): void {
+    this.graph.forEachNode((id) => this.pickedIds.add(id));
+    this.pickChanged();
+  }
+
+  clearPicked(): void {
+    if (!this.pickedIds.size) return;
+    this.pickedIds.clear();
+    this.pickChanged();
+  }
+
+  private pickChanged(): void {
+    this.renderer.refresh({ skipIndexation: true });
+    this.events.pickChange?.(this.picked());
+  }
+
   get size(): { nodes: number; edges: number } {
     return { nodes: this.graph.order, edges: this.graph.size };
   }
@@ -187,6 +233,8 @@ export class GraphView {
     this.nodesById.clear();
     this.edgesById.clear();
     this.selected = null;
+    this.pickedIds.clear();
+    this.events.pickChange?.([]);
     this.renderer.setCustomBBox(null);
     this.addData(data, false);
     this.applyLabelSettings();
@@ -198,10 +246,7 @@ export class GraphView {
     const size = data.nodes.length > 1000 ? 6 : data.nodes.length > 100 ? 10 : 16;
     for (const node of data.nodes) {
       this.nodesById.set(node.id, node);
-      this.graph.mergeNode(node.id, {
-        label: node.label, size, color: kindColor(node.kind), image: kindIcon(node.kind), pictoColor: "#ffffff",
-        ...ring(node), x: Math.random(), y: Math.random(),
-      });
+      this.graph.mergeNode(node.id, { label: node.label, size, ...look(node), ...ring(node), x: Math.random(), y: Math.random() });
     }
     for (const edge of data.edges) {
       if (!this.graph.hasNode(edge.source) || !this.graph.hasNode(edge.target) || this.graph.hasEdge(edge.id)) continue;
@@ -220,6 +265,12 @@ export class GraphView {
     this.graph.dropNode(id);
     this.nodesById.delete(id);
     if (this.selected === id) this.selected = null;
+    if (this.pickedIds.delete(id)) this.events.pickChange?.(this.picked());
+  }
+
+  /** Draws every node again with its kind's current look (after the custom kinds were read). */
+  restyle(): void {
+    for (const [id, node] of this.nodesById) this.graph.mergeNodeAttributes(id, look(node));
   }
 
   /** Changes a drawn node's markers (owned, Tier Zero) in place, keeping its position. */
@@ -302,6 +353,19 @@ export class GraphView {
 
   async exportPng(): Promise<void> {
     await downloadAsPNG(this.renderer, { fileName: "houndgraph-graph", backgroundColor: themeColors().background });
+  }
+
+  exportSvg(): void {
+    const colors = themeColors();
+    const svg = graphSvg(this.renderer, this.graph, {
+      colors: { background: colors.background, edge: colors.edge, label: colors.label, edgeLabel: colors.edgeLabel },
+      kindOf: (id) => this.nodesById.get(id)?.kind,
+      nodeLabels: this.labelsVisible,
+      edgeLabels: Boolean(this.renderer.getSetting("renderEdgeLabels")),
+      labelSize: this.renderer.getSetting("labelSize"),
+      edgeLabelSize: this.renderer.getSetting("edgeLabelSize"),
+    });
+    download("houndgraph-graph.svg", new Blob([svg], { type: "image/svg+xml" }));
   }
 
   /** The sigma renderer, for benchmarks. */
