@@ -15,6 +15,7 @@ import { download } from "../dom";
 import { drawLabelBelow, hoverDrawer } from "./labels";
 import { glyphColor, kindColor, kindIcon } from "./kinds";
 import type { GraphData, GraphEdge, GraphNode } from "./model";
+import type { LayoutAnswer, LayoutRequest } from "./layoutWorker";
 import { graphSvg } from "./svgExport";
 
 export type LayoutName = "force" | "hierarchical";
@@ -26,6 +27,8 @@ export interface GraphEvents {
   stageClick?: () => void;
   /** The set of picked nodes changed (shift-click, or the context menu's Select). */
   pickChange?: (picked: GraphNode[]) => void;
+  /** A layout run in the worker has moved the nodes to where it settled (`workerMs`: its time in the worker). */
+  layoutSettled?: (workerMs: number) => void;
 }
 
 const TIER_ZERO_RING = "#f2b705";
@@ -68,6 +71,11 @@ export class GraphView {
   private dragged: string | null = null;
   private dragMoved = false;
   layoutName: LayoutName = "force";
+  // From this many nodes, ForceAtlas2 runs in a worker: the graph is drawn at once and settles when it is done.
+  static readonly WORKER_LAYOUT_FROM = 1000;
+  private layoutRun = 0;  // a worker's answer for an older run (newer data or layout since) is dropped
+  private layoutWorker: Worker | null = null;
+  private pendingIds: string[] = [];  // the nodes of the worker's current run, in the order it numbers them
   private colors = themeColors();
 
   constructor(private container: HTMLElement, private events: GraphEvents = {}) {
@@ -284,6 +292,7 @@ export class GraphView {
 
   layout(name: LayoutName): void {
     this.layoutName = name;
+    this.layoutRun++;
     if (this.graph.order === 0) {
       this.renderer.refresh();
       return;
@@ -296,9 +305,51 @@ export class GraphView {
 
   private force(): void {
     circular.assign(this.graph, { scale: Math.sqrt(this.graph.order) * 10 });
+    if (this.graph.order >= GraphView.WORKER_LAYOUT_FROM) {
+      this.forceInWorker();
+      return;
+    }
     const settings = forceAtlas2.inferSettings(this.graph);
     const iterations = this.graph.order > 2000 ? 40 : this.graph.order > 300 ? 120 : 300;
     forceAtlas2.assign(this.graph, { iterations, settings: { ...settings, adjustSizes: this.graph.order < 300 } });
+  }
+
+  private forceInWorker(): void {
+    const ids = this.graph.nodes();
+    const index = new Map(ids.map((id, i) => [id, i]));
+    const sources = new Int32Array(this.graph.size);
+    const targets = new Int32Array(this.graph.size);
+    let e = 0;
+    this.graph.forEachEdge((_edge, _attributes, source, target) => {
+      sources[e] = index.get(source)!;
+      targets[e++] = index.get(target)!;
+    });
+    const x = new Float32Array(ids.length);
+    const y = new Float32Array(ids.length);
+    ids.forEach((id, i) => {
+      x[i] = this.graph.getNodeAttribute(id, "x");
+      y[i] = this.graph.getNodeAttribute(id, "y");
+    });
+    const run = this.layoutRun;
+    const iterations = ids.length > 2000 ? 40 : 120;
+    if (!this.layoutWorker) {
+      this.layoutWorker = new Worker(new URL("./layoutWorker.ts", import.meta.url), { type: "module" });
+      this.layoutWorker.onmessage = (event: MessageEvent<LayoutAnswer>) => this.settle(event.data);
+    }
+    this.pendingIds = ids;
+    const request: LayoutRequest = { run, order: ids.length, sources, targets, x, y, iterations };
+    this.layoutWorker.postMessage(request, [sources.buffer, targets.buffer, x.buffer, y.buffer]);
+  }
+
+  private settle(answer: LayoutAnswer): void {
+    if (answer.run !== this.layoutRun) return;
+    this.pendingIds.forEach((id, i) => {
+      if (this.graph.hasNode(id)) this.graph.mergeNodeAttributes(id, { x: answer.x[i], y: answer.y[i] });
+    });
+    this.renderer.setCustomBBox(null);
+    this.renderer.refresh();
+    this.fit();
+    this.events.layoutSettled?.(answer.ms);
   }
 
   private hierarchical(): void {
@@ -374,6 +425,7 @@ export class GraphView {
   }
 
   kill(): void {
+    this.layoutWorker?.terminate();
     this.renderer.kill();
   }
 }
