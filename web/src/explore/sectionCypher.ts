@@ -2,6 +2,7 @@
 // paths that put each entry there. Written after the service's relations (houndgraph/graph/related.py): the
 // same edges, directions and depths. Two differ on purpose, being simpler to read: GPO application ignores
 // blocked inheritance, and the members holding a right on a computer include the groups between.
+import { cypherString as literal } from "../graph/model";
 
 const ACL = ["AddAllowedToAct", "AddKeyCredentialLink", "AddMember", "AddSelf", "AllExtendedRights", "DCSync", "Enroll",
   "ForceChangePassword", "GenericAll", "GenericWrite", "GetChanges", "GetChangesAll", "GetChangesInFilteredSet", "ManageCA",
@@ -17,11 +18,6 @@ export interface SectionTarget {
   kind: string;
   objectId: string;
   properties: Record<string, unknown>;
-}
-
-/** A Cypher string literal. */
-export function literal(value: string): string {
-  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 }
 
 type Builder = (n: string, sid: string) => string;
