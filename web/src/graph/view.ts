@@ -373,7 +373,11 @@ export class GraphView {
 
   fit(): void {
     // A little room around the graph for the labels under the outer nodes.
-    this.renderer.getCamera().animate({ x: 0.5, y: 0.5, ratio: 1.3, angle: 0 }, { duration: 200 });
+    const whole = { x: 0.5, y: 0.5, ratio: 1.3, angle: 0 };
+    // A large graph jumps there: each frame of an animation redraws every node and edge, and takes the CPU
+    // that its layout in the worker needs.
+    if (this.graph.order >= GraphView.WORKER_LAYOUT_FROM) this.renderer.getCamera().setState(whole);
+    else this.renderer.getCamera().animate(whole, { duration: 200 });
   }
 
   zoom(factor: number): void {
