@@ -22,6 +22,7 @@ from upload import free_port, served  # bench/upload.py
 from houndgraph.ui.serving import ui_routes
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+WORKER_LAYOUT_FROM = 1000  # GraphView.WORKER_LAYOUT_FROM
 # As the browser tests start it (tests/ui/browser.py): without the network flags, this machine's closed network
 # makes Chromium retry connections.
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-background-networking", "--disable-component-update",
@@ -61,8 +62,10 @@ def main() -> None:
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Chromium {version} "
           "(headless, software WebGL)")
     print(f"graph: {result['nodes']} nodes, {result['edges']} edges")
-    print(f"build + force layout: {result['layout_and_build_ms']} ms")
+    print(f"build + starting layout: {result['layout_and_build_ms']} ms")
     print(f"time to first frame: {result['first_frame_ms']} ms")
+    print(f"force layout settled (in a worker from {WORKER_LAYOUT_FROM} nodes): {result['layout_settled_ms']} ms, "
+          f"of which {result['layout_worker_ms']} ms computing in the worker")
     for name, what in (("drag", "dragging the view with the mouse (edges hidden while moving)"),
                        ("redraw", "full redraw every frame (camera moved by script)")):
         median = result[f"{name}_frame_ms_median"]

@@ -15,4 +15,6 @@ export default defineConfig({
     // bench.html: the graph drawing benchmark page that bench/ui_graph.py opens.
     rollupOptions: { input: { main: "index.html", bench: "bench.html" } },
   },
+  // The graph layout worker is a module of its own, served from this origin (the CSP allows no blob: worker).
+  worker: { format: "es" },
 });

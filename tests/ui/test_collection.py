@@ -108,6 +108,10 @@ def test_a_collected_job_shows_its_per_domain_results_and_log(ui: UI, admin: htt
     expect(detail.locator(".domain-results tbody tr")).to_have_count(1)
     assert "Collected" in detail.locator(".domain-results").inner_text()
     detail.locator(".job-log").wait_for()
+    files = detail.locator(".job-files tbody tr")
+    expect(files).to_have_count(len(list(TESTLAB.glob("*.json"))))
+    assert {row.locator("td").first.inner_text() for row in files.all()} == {p.name for p in TESTLAB.glob("*.json")}
+    assert {row.locator("td").nth(1).inner_text() for row in files.all()} == {"complete"}
     ui.screenshot("collection-jobs")
 
 

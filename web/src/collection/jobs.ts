@@ -1,5 +1,5 @@
-// Collection jobs, newest first: state, client, times; per-domain results and the job's log on demand;
-// cancel a job that has not ended.
+// Collection jobs, newest first: state, client, times; per-domain results, the job's files and its log on
+// demand; cancel a job that has not ended.
 import { api, get, hasPermission } from "../api";
 import { formatDate, h, replace, toast } from "../dom";
 import type { AppContext } from "../main";
@@ -17,6 +17,31 @@ function results(job: Job): HTMLElement {
     h("tbody", null, job.domain_results.map((r) => h("tr", null,
       h("td", null, r.domain_name), h("td", null, r.success ? "Collected" : `Failed: ${r.message}`),
       COUNTS.map(([key]) => h("td", { class: "num" }, String(r[key])))))));
+}
+
+interface JobFile {
+  file_name: string;
+  parent_file_name: string;
+  state: string;
+  errors: string[];
+  warnings: string[];
+  nodes_written: number;
+  edges_written: number;
+}
+
+/** The files the client uploaded into the job: its upload job starts at the very moment the job does. */
+async function jobFiles(job: Job): Promise<HTMLElement> {
+  if (never(job.start_time)) return h("p", { class: "muted" }, "No file: the job has not started.");
+  const uploads = (await get<{ data: { id: number }[] }>(`/file-upload?start_time=eq:${encodeURIComponent(job.start_time)}&limit=1`)).data;
+  if (!uploads.length) return h("p", { class: "muted" }, "No file.");
+  const files = (await get<{ data: JobFile[] }>(`/file-upload/${uploads[0].id}/completed-tasks`)).data;
+  if (!files.length) return h("p", { class: "muted" }, "No file ingested yet.");
+  return h("table", { class: "data-table job-files" },
+    h("thead", null, h("tr", null, ["File", "State", "Nodes", "Edges", "Errors and warnings"].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", null, files.map((f) => h("tr", null,
+      h("td", null, f.parent_file_name ? `${f.parent_file_name} › ${f.file_name}` : f.file_name), h("td", null, f.state),
+      h("td", { class: "num" }, String(f.nodes_written)), h("td", { class: "num" }, String(f.edges_written)),
+      h("td", null, [...f.errors, ...f.warnings].join("; ") || "—")))));
 }
 
 export function jobsSection(root: HTMLElement, context: AppContext): void {
@@ -55,10 +80,11 @@ export function jobsSection(root: HTMLElement, context: AppContext): void {
       const open = detailRow.classList.toggle("hidden") === false;
       toggle.setAttribute("aria-expanded", String(open));
       if (!open) return;
-      replace(detail, results(job), h("p", { class: "muted" }, "Loading the log…"));
+      replace(detail, results(job), h("p", { class: "muted" }, "Loading the files and the log…"));
       try {
-        const log = (await get<{ data: { log: string } }>(`/jobs/${job.id}/log`)).data.log;
-        replace(detail, results(job), h("h3", null, "Log"), h("pre", { class: "job-log" }, log || "(empty)"));
+        const [files, log] = await Promise.all([jobFiles(job), get<{ data: { log: string } }>(`/jobs/${job.id}/log`)]);
+        replace(detail, results(job), h("h3", null, "Files"), files,
+          h("h3", null, "Log"), h("pre", { class: "job-log" }, log.data.log || "(empty)"));
       } catch (error) {
         replace(detail, results(job), h("p", { class: "form-error" }, (error as Error).message));
       }

@@ -15,7 +15,7 @@ interface SavedQuery {
   updated_at: string;
 }
 
-export function cypherTab(run: (query: string) => Promise<void>, selfId: string): HTMLElement {
+export function cypherTab(run: (query: string) => Promise<void>, selfId: string): { element: HTMLElement; load: (query: string) => void } {
   const status = h("p", { class: "muted", role: "status", id: "cypher-status" });
   const editor = cypherEditor("cypher-query", () => void execute());
   const savedList = h("div", { id: "saved-queries" });
@@ -175,7 +175,7 @@ export function cypherTab(run: (query: string) => Promise<void>, selfId: string)
       }, q.name)))))));
 
   void refreshSaved();
-  return h("div", { class: "cypher-tab" },
+  const element = h("div", { class: "cypher-tab" },
     editor.element,
     h("div", { class: "row" },
       h("button", { class: "primary", id: "cypher-run", onclick: () => void execute() }, "Run"),
@@ -189,5 +189,14 @@ export function cypherTab(run: (query: string) => Promise<void>, selfId: string)
       savedList),
     h("h3", { class: "section-title" }, "Pre-built searches"),
     prebuilt);
+  return {
+    element,
+    /** Puts `query` in the editor and runs it (the entity panel's "show the Cypher"). */
+    load(query: string): void {
+      editor.textarea.value = query;
+      editor.textarea.dispatchEvent(new Event("input"));
+      void execute();
+    },
+  };
 }
 

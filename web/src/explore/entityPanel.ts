@@ -4,6 +4,7 @@ import { get } from "../api";
 import { formatValue, h, replace } from "../dom";
 import { kindBadge } from "../graph/kinds";
 import { fromLegacyGraph, type GraphData } from "../graph/model";
+import { objectCypher, sectionCypher } from "./sectionCypher";
 
 // Node kind -> the AD entity route (/api/v2/<slug>/{object_id}) and count key -> list route.
 const AD_ENTITIES: Record<string, { slug: string; lists: Record<string, string> }> = {
@@ -53,6 +54,7 @@ export interface PanelTarget {
 export interface PanelActions {
   draw: (data: GraphData) => void;
   open: (objectId: string, kind: string, name: string) => void;
+  runCypher: (query: string) => void;
 }
 
 interface ListItem {
@@ -138,20 +140,45 @@ export async function renderEntityPanel(root: HTMLElement, target: PanelTarget, 
   }
   const sections: HTMLElement[] = [];
   const properties = Object.entries(props).sort(([a], [b]) => a.localeCompare(b));
-  sections.push(h("details", { class: "panel-section", open: true },
-    h("summary", null, "Object Information"),
+  const cypherTarget = { kind: target.kind, objectId: target.objectId, properties: props };
+  const info = h("details", { open: true },
+    h("summary", null, h("span", null, "Object Information")),
     h("table", { class: "props" }, h("tbody", null,
-      properties.map(([key, value]) => h("tr", null, h("th", { scope: "row" }, key), h("td", null, propertyValue(key, value))))))));
+      properties.map(([key, value]) => h("tr", null, h("th", { scope: "row" }, key), h("td", null, propertyValue(key, value)))))));
+  sections.push(h("div", { class: "panel-section", "data-section": "object-information" }, info,
+    h("div", { class: "section-actions" }, cypherToggle(info, objectCypher(cypherTarget), actions))));
   if (route) {
     for (const [key, count] of countsOf(data)) {
       const listPath = route.list(key);
-      sections.push(countSection(key, count, listPath, actions));
+      sections.push(countSection(key, count, listPath, actions, sectionCypher(cypherTarget, key)));
     }
   }
   body.replaceChildren(...sections);
 }
 
-function countSection(key: string, count: number, listPath: string | null, actions: PanelActions): HTMLElement {
+/** The section's "Cypher" button: shows the query behind the section under its title, with a way to run it.
+ * The section's buttons sit beside its <summary>, never inside it (no control nested in another). */
+function cypherToggle(section: HTMLDetailsElement, query: string | null, actions: PanelActions): HTMLElement | null {
+  if (!query) return null;
+  const block = h("div", { class: "section-cypher" },
+    h("pre", { class: "cypher-text" }, query),
+    h("button", { class: "small", onclick: () => actions.runCypher(query) }, "Run in the Cypher tab"));
+  return h("button", {
+    class: "small", "aria-expanded": "false", title: "Show the Cypher query behind this section",
+    onclick: (event: MouseEvent) => {
+      event.preventDefault();
+      event.stopPropagation();
+      const button = event.currentTarget as HTMLButtonElement;
+      const shown = block.isConnected;
+      if (shown) block.remove();
+      else section.querySelector("summary")!.after(block);
+      button.setAttribute("aria-expanded", String(!shown));
+      if (!shown) section.open = true;
+    },
+  }, "Cypher");
+}
+
+function countSection(key: string, count: number, listPath: string | null, actions: PanelActions, cypher: string | null): HTMLElement {
   const content = h("div", { class: "section-content" });
   let loaded = false;
   const drawButton = listPath && count > 0 ? h("button", {
@@ -168,8 +195,7 @@ function countSection(key: string, count: number, listPath: string | null, actio
       }
     },
   }, "Draw") : null;
-  const details = h("details", { class: "panel-section count-section", "data-count": key },
-    h("summary", null, h("span", null, title(key)), h("span", { class: "count" }, String(count)), drawButton),
+  const details = h("details", null, h("summary", null, h("span", null, title(key)), h("span", { class: "count" }, String(count))),
     content);
   details.addEventListener("toggle", async () => {
     if (!details.open || loaded) return;
@@ -194,5 +220,6 @@ function countSection(key: string, count: number, listPath: string | null, actio
       content.replaceChildren(h("p", { class: "form-error" }, (error as Error).message));
     }
   });
-  return details;
+  return h("div", { class: "panel-section count-section", "data-count": key }, details,
+    h("div", { class: "section-actions" }, drawButton, cypherToggle(details, cypher, actions)));
 }

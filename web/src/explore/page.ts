@@ -1,19 +1,18 @@
 // The Explore page: search, path finding and Cypher on the left, the graph in the middle, the entity or
 // edge panel on the right, a toolbar over the graph and a context menu on nodes.
-import { api, ApiError, get, hasPermission } from "../api";
-import { h, modal, replace, toast } from "../dom";
+import { api, hasPermission } from "../api";
+import { h, replace, toast } from "../dom";
 import { fetchNode, fromApiGraph, literalsToTable, type CypherResult, type GraphData, type GraphNode } from "../graph/model";
+import { loadCustomKinds } from "../graph/customKinds";
 import { GraphView, type LayoutName } from "../graph/view";
 import type { AppContext } from "../main";
 import { cypherTab } from "./cypher";
 import { renderEdgePanel } from "./edgePanel";
 import { renderEntityPanel, type PanelTarget } from "./entityPanel";
+import { pathfindingTab } from "./pathfinding";
 import { renderResultTable } from "./resultTable";
-import { ALL_PATH_KINDS, EDGE_FILTER_GROUPS } from "./filters";
 import { searchBox, type SearchHit } from "./search";
 import { zoneActions } from "./zoneActions";
-
-const excludedKinds = new Set<string>();
 
 export function explorePage(root: HTMLElement, context: AppContext): () => void {
   const graphHost = h("div", { class: "graph-canvas", id: "graph", "aria-label": "Graph", role: "img" });
@@ -42,6 +41,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
     },
     nodeContextMenu: (node, x, y) => showMenu(node, x, y),
     stageClick: () => menu.classList.add("hidden"),
+    pickChange: (picked) => showSelection(picked.length),
   });
 
   function updateStats(): void {
@@ -72,6 +72,10 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
         view.selectByObjectId(node.objectId);
       },
       open: (objectId, kind, name) => void drawNode({ objectid: objectId, type: kind, name }),
+      runCypher: (query) => {
+        selectTab("cypher");
+        cypher.load(query);
+      },
     });
   }
 
@@ -109,44 +113,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
     emptyNote.classList.add("hidden");
   }
 
-  // --- path finding -------------------------------------------------------------------------------
-  const pathStatus = h("p", { class: "muted", role: "status", id: "path-status" });
-  const start = searchBox({ id: "path-start", label: "Start node", placeholder: "Start node", onSelect: () => void findPath() });
-  const end = searchBox({ id: "path-end", label: "End node", placeholder: "End node", onSelect: () => void findPath() });
-
-  async function findPath(): Promise<void> {
-    const from = start.value();
-    const to = end.value();
-    if (!from || !to) return;
-    pathStatus.textContent = "Searching…";
-    pathStatus.dataset.state = "searching";
-    const kinds = ALL_PATH_KINDS.filter((kind) => !excludedKinds.has(kind));
-    const filter = excludedKinds.size ? `&relationship_kinds=in:${kinds.join(",")}` : "";
-    try {
-      const answer = await get<{ data: any }>(`/graphs/shortest-path?start_node=${encodeURIComponent(from.objectid)}&end_node=${encodeURIComponent(to.objectid)}${filter}`);
-      draw(fromApiGraph(answer.data));
-      pathStatus.textContent = "";
-    } catch (error) {
-      pathStatus.textContent = error instanceof ApiError && error.status === 404 ? "No path between these nodes." : (error as Error).message;
-    }
-    pathStatus.dataset.state = "done";
-  }
-
-  async function editFilter(): Promise<void> {
-    const boxes: [string, HTMLInputElement][] = [];
-    const body = EDGE_FILTER_GROUPS.map((group) => h("fieldset", { class: "filter-group" }, h("legend", null, group.group),
-      group.sections.map((section) => h("details", null, h("summary", null, section.name),
-        h("div", { class: "filter-kinds" }, section.kinds.map((kind) => {
-          const box = h("input", { type: "checkbox", checked: !excludedKinds.has(kind), "data-kind": kind });
-          boxes.push([kind, box]);
-          return h("label", { class: "check" }, box, kind);
-        }))))));
-    if ((await modal("Path finding edge filter", body, [{ label: "Cancel", value: "cancel" },
-      { label: "Apply", value: "ok", primary: true }])) !== "ok") return;
-    excludedKinds.clear();
-    for (const [kind, box] of boxes) if (!box.checked) excludedKinds.add(kind);
-    void findPath();
-  }
+  const paths = pathfindingTab(draw);
 
   // --- context menu -------------------------------------------------------------------------------
   // Owned and zone changes show once the analysis they request has run: the node is then redrawn.
@@ -164,16 +131,19 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
     }, label);
     replace(menu,
       item("Set as starting node", () => {
-        start.set(hit);
         selectTab("pathfinding");
-        void findPath();
+        paths.setStart(hit);
       }),
       item("Set as ending node", () => {
-        end.set(hit);
         selectTab("pathfinding");
-        void findPath();
+        paths.setEnd(hit);
+      }),
+      paths.canAddDestination && item("Add as destination", () => {
+        selectTab("pathfinding");
+        paths.addDestination(hit);
       }),
       hasPermission(context.self, "graphdb", "Write") && zones.menuItems(node).map(([label, action]) => item(label, action)),
+      item(view.isPicked(node.id) ? "Unselect" : "Select (shift-click)", () => view.togglePicked(node.id)),
       item("Hide from view", () => {
         view.hideNode(node.id);
         updateStats();
@@ -187,16 +157,26 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
   }
   menu.addEventListener("keydown", (event) => event.key === "Escape" && menu.classList.add("hidden"));
 
+  // --- many nodes at once: picked by shift-click or the context menu ------------------------------
+  const canWrite = hasPermission(context.self, "graphdb", "Write");
+  const selectionCount = h("span", { id: "selection-count" });
+  const selectionBar = h("div", { class: "selection-bar hidden", id: "selection-bar", role: "group", "aria-label": "Selected nodes" },
+    selectionCount,
+    canWrite && h("button", { id: "selection-owned", onclick: () => void zones.markAllOwned(view.picked()) }, "Mark as owned"),
+    canWrite && h("button", { id: "selection-zone", onclick: () => void zones.addAllToZone(view.picked()) }, "Add to zone…"),
+    h("button", { id: "selection-clear", onclick: () => view.clearPicked() }, "Clear"));
+  function showSelection(count: number): void {
+    selectionCount.textContent = `${count} selected`;
+    selectionBar.classList.toggle("hidden", count === 0);
+  }
+
   // --- tabs ---------------------------------------------------------------------------------------
+  const cypher = cypherTab(runCypher, context.self.id);
   const search = searchBox({ id: "node-search", label: "Search nodes", placeholder: "Search by name or object ID", onSelect: (hit) => void drawNode(hit) });
   const tabs: Record<string, HTMLElement> = {
     search: h("div", { class: "tab-body" }, search.element),
-    pathfinding: h("div", { class: "tab-body" }, start.element, end.element,
-      h("div", { class: "row" },
-        h("button", { id: "path-filter", onclick: () => void editFilter() }, "Edge filter"),
-        h("button", { class: "primary", onclick: () => void findPath() }, "Find path")),
-      pathStatus),
-    cypher: h("div", { class: "tab-body" }, cypherTab(runCypher, context.self.id)),
+    pathfinding: paths.element,
+    cypher: h("div", { class: "tab-body" }, cypher.element),
   };
   const tabButtons = Object.keys(tabs).map((name) => h("button", {
     role: "tab", id: `tab-${name}`, "aria-controls": `tabpanel-${name}`, "aria-selected": "false",
@@ -233,8 +213,10 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
     labelsButton,
     h("button", { id: "export-json", onclick: () => view.exportJson(), title: "Export the graph as JSON" }, "JSON"),
     h("button", { id: "export-png", onclick: () => void view.exportPng(), title: "Export the graph as a PNG image" }, "PNG"),
+    h("button", { id: "export-svg", onclick: () => view.exportSvg(), title: "Export the graph as an SVG image" }, "SVG"),
     h("button", { id: "show-table", onclick: () => (lastLiterals.length ? showTable() : toast("The last query returned no table.")) }, "Table"),
-    stats);
+    h("button", { id: "select-all", onclick: () => view.pickAll(), title: "Select every node (shift-click picks one)" }, "Select all"),
+    stats, selectionBar);
 
   const left = h("aside", { class: "side-panel left", "aria-label": "Explore tools" },
     h("div", { role: "tablist", class: "tabs", "aria-label": "Explore" }, tabButtons), tabPanels);
@@ -246,6 +228,7 @@ export function explorePage(root: HTMLElement, context: AppContext): () => void 
   };
   document.addEventListener("keydown", onKey);
   search.input.focus();
+  void loadCustomKinds().then((found) => found && view.restyle());
   return () => {
     document.removeEventListener("keydown", onKey);
     zones.stop();

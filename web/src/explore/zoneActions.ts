@@ -1,6 +1,7 @@
-// The node context menu's zone entries: mark or unmark owned, add to or remove from a zone or label. Each is
-// an object-id selector on the tag (as bhshell and the reference UI do); membership follows at the next
-// analysis, so the node is watched until its markers change and then redrawn.
+// The node context menu's zone entries: mark or unmark owned, add to or remove from a zone or label, for one
+// node or for the nodes picked on the graph. Each node is an object-id selector of its own on the tag (as
+// bhshell and the reference UI do, so that one can be taken out again alone); membership follows at the next
+// analysis, so each node is watched until its markers change and then redrawn.
 import { h, modal, toast } from "../dom";
 import { fetchNode, type GraphNode } from "../graph/model";
 import {
@@ -111,7 +112,49 @@ export function zoneActions(redraw: (id: string, markers: Markers) => void) {
     }
   }
 
+  /** Adds each node to `tag` in turn; the number added before any failure. */
+  async function addEach(tag: Tag, nodes: GraphNode[]): Promise<number> {
+    let added = 0;
+    for (const node of nodes) {
+      await addObject(tag, node.objectId, node.label);
+      added++;
+    }
+    return added;
+  }
+
+  async function markAllOwned(nodes: GraphNode[]): Promise<void> {
+    const pending = nodes.filter((node) => !node.isOwnedObject);
+    if (!pending.length) {
+      toast("Every selected node is owned already.");
+      return;
+    }
+    try {
+      await addEach(await owned(), pending);
+      toast(`${pending.length} nodes marked as owned: the graph follows after the analysis.`);
+      for (const node of pending) watch(node, (now) => now.isOwnedObject);
+    } catch (error) {
+      toast((error as Error).message, "error");
+    }
+  }
+
+  async function addAllToZone(nodes: GraphNode[]): Promise<void> {
+    try {
+      const tags = (await listTags()).filter((tag) => tag.type !== TAG_OWNED);
+      const choice = tagChoice(tags);
+      if ((await modal(`Add ${nodes.length} nodes to a zone`, [h("label", { for: "zone-choice" }, "Zone or label"), choice],
+        [{ label: "Cancel", value: "cancel" }, { label: "Add", value: "ok", primary: true }])) !== "ok") return;
+      const tag = tags.find((t) => String(t.id) === choice.value)!;
+      await addEach(tag, nodes);
+      toast(`${nodes.length} nodes added to ${tag.name}: the graph follows after the analysis.`);
+      if (isTierZero(tag)) for (const node of nodes) watch(node, (now) => now.isTierZero);
+    } catch (error) {
+      toast((error as Error).message, "error");
+    }
+  }
+
   return {
+    markAllOwned,
+    addAllToZone,
     menuItems(node: GraphNode): MenuItem[] {
       return [
         node.isOwnedObject ? ["Unmark as owned", () => void setOwned(node, false)] : ["Mark as owned", () => void setOwned(node, true)],

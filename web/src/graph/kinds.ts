@@ -27,6 +27,13 @@ interface KindStyle {
   glyph: keyof typeof GLYPHS;
 }
 
+/** What a node of a kind looks like: its colour and its pictogram (SVG markup drawn in a viewBox). */
+export interface KindLook {
+  color: string;
+  markup: string;
+  viewBox: string;
+}
+
 const KIND_STYLES: Record<string, KindStyle> = {
   User: { color: "#2fa84f", glyph: "user" },
   Group: { color: "#c9a90f", glyph: "group" },
@@ -65,28 +72,42 @@ const KIND_STYLES: Record<string, KindStyle> = {
 };
 
 const FALLBACK: KindStyle = { color: "#7a8591", glyph: "node" };
-const glyphUrls = new Map<string, string>();
+const iconUrls = new Map<string, string>();
+// Kinds the custom-nodes API describes (OpenGraph and other collectors): they win over the built-in looks.
+const customLooks = new Map<string, KindLook>();
 
-export function kindStyle(kind: string | undefined): KindStyle {
-  return (kind && KIND_STYLES[kind]) || FALLBACK;
+export function setCustomKindLooks(looks: Map<string, KindLook>): void {
+  customLooks.clear();
+  for (const [kind, look] of looks) customLooks.set(kind, look);
+}
+
+export function hasCustomKinds(): boolean {
+  return customLooks.size > 0;
+}
+
+export function kindLook(kind: string | undefined): KindLook {
+  const custom = kind ? customLooks.get(kind) : undefined;
+  if (custom) return custom;
+  const style = (kind && KIND_STYLES[kind]) || FALLBACK;
+  return { color: style.color, markup: GLYPHS[style.glyph], viewBox: "0 0 24 24" };
 }
 
 export function kindColor(kind: string | undefined): string {
-  return kindStyle(kind).color;
+  return kindLook(kind).color;
 }
 
 /** A data URL of the kind's pictogram (black on transparent: the node program recolours it). */
 export function kindIcon(kind: string | undefined): string {
-  const glyph = kindStyle(kind).glyph;
-  let url = glyphUrls.get(glyph);
+  const look = kindLook(kind);
+  const key = `${look.viewBox}|${look.markup}`;
+  let url = iconUrls.get(key);
   if (!url) {
-    const markup = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="96" height="96" fill="#000">${GLYPHS[glyph]}</svg>`;
-    url = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(markup)}`;
-    glyphUrls.set(glyph, url);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${look.viewBox}" width="96" height="96" fill="#000">${look.markup}</svg>`;
+    url = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+    iconUrls.set(key, url);
   }
   return url;
 }
-
 /** A small inline icon for lists (search results, panels). */
 export function kindBadge(kind: string | undefined): HTMLElement {
   const badge = document.createElement("span");
@@ -102,3 +123,13 @@ export function kindBadge(kind: string | undefined): HTMLElement {
 }
 
 export const KNOWN_KINDS = Object.keys(KIND_STYLES);
+
+/** The pictogram's colour on a node of `color`: white, or near-black on a light node (the default custom
+ * kind colour is white). */
+export function glyphColor(color: string): string {
+  const hex = color.replace("#", "");
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join("") : hex.slice(0, 6);
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255);
+  if ([r, g, b].some(Number.isNaN)) return "#ffffff";
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.6 ? "#1b1f24" : "#ffffff";
+}

@@ -105,7 +105,7 @@ export function literalsToTable(literals: Literal[]): { columns: string[]; rows:
 }
 
 /** A Cypher string literal of `value`. */
-function cypherString(value: string): string {
+export function cypherString(value: string): string {
   return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 }
 

@@ -13,8 +13,10 @@ import { createNodeCompoundProgram } from "sigma/rendering";
 
 import { download } from "../dom";
 import { drawLabelBelow, hoverDrawer } from "./labels";
-import { kindColor, kindIcon } from "./kinds";
+import { glyphColor, kindColor, kindIcon } from "./kinds";
 import type { GraphData, GraphEdge, GraphNode } from "./model";
+import type { LayoutAnswer, LayoutRequest } from "./layoutWorker";
+import { graphSvg } from "./svgExport";
 
 export type LayoutName = "force" | "hierarchical";
 
@@ -23,10 +25,20 @@ export interface GraphEvents {
   edgeClick?: (edge: GraphEdge) => void;
   nodeContextMenu?: (node: GraphNode, x: number, y: number) => void;
   stageClick?: () => void;
+  /** The set of picked nodes changed (shift-click, or the context menu's Select). */
+  pickChange?: (picked: GraphNode[]) => void;
+  /** A layout run in the worker has moved the nodes to where it settled (`workerMs`: its time in the worker). */
+  layoutSettled?: (workerMs: number) => void;
 }
 
 const TIER_ZERO_RING = "#f2b705";
 const OWNED_RING = "#e5484d";
+
+/** A node's colour and pictogram, from its kind (custom kinds included). */
+function look(node: GraphNode): { color: string; image: string; pictoColor: string } {
+  const color = kindColor(node.kind);
+  return { color, image: kindIcon(node.kind), pictoColor: glyphColor(color) };
+}
 
 /** The ring around a node: red when owned, gold when Tier Zero. */
 function ring(node: GraphNode): { ringSize: number; ringColor: string } {
@@ -51,12 +63,19 @@ export class GraphView {
   private nodesById = new Map<string, GraphNode>();
   private edgesById = new Map<string, GraphEdge>();
   private selected: string | null = null;
+  // Nodes picked for an action on many at once (mark owned, add to a zone), apart from the one selected.
+  private pickedIds = new Set<string>();
   private labelsVisible = true;
   // Past this many edges their labels are not drawn (unreadable, and the most costly part of a frame).
   static readonly EDGE_LABEL_LIMIT = 500;
   private dragged: string | null = null;
   private dragMoved = false;
   layoutName: LayoutName = "force";
+  // From this many nodes, ForceAtlas2 runs in a worker: the graph is drawn at once and settles when it is done.
+  static readonly WORKER_LAYOUT_FROM = 1000;
+  private layoutRun = 0;  // a worker's answer for an older run (newer data or layout since) is dropped
+  private layoutWorker: Worker | null = null;
+  private pendingIds: string[] = [];  // the nodes of the worker's current run, in the order it numbers them
   private colors = themeColors();
 
   constructor(private container: HTMLElement, private events: GraphEvents = {}) {
@@ -95,6 +114,7 @@ export class GraphView {
       allowInvalidContainer: true,
       nodeReducer: (node, data) => {
         if (this.selected === node) return { ...data, highlighted: true, zIndex: 2 };
+        if (this.pickedIds.has(node)) return { ...data, ringSize: 0.3, ringColor: this.colors.highlight, zIndex: 1 };
         return data;
       },
       edgeReducer: (edge, data) => {
@@ -136,8 +156,13 @@ export class GraphView {
     };
     r.on("upNode", release);
     r.on("upStage", release);
-    r.on("clickNode", ({ node }) => {
+    r.on("clickNode", ({ node, event }) => {
       if (this.dragMoved) return;
+      const original = event.original as MouseEvent;
+      if (original.shiftKey || original.ctrlKey || original.metaKey) {
+        this.togglePicked(node);
+        return;
+      }
       this.select(node);
       const found = this.nodesById.get(node);
       if (found) this.events.nodeClick?.(found);
@@ -170,6 +195,35 @@ export class GraphView {
     return node;
   }
 
+  togglePicked(id: string): void {
+    if (!this.pickedIds.delete(id) && this.graph.hasNode(id)) this.pickedIds.add(id);
+    this.pickChanged();
+  }
+
+  isPicked(id: string): boolean {
+    return this.pickedIds.has(id);
+  }
+
+  picked(): GraphNode[] {
+    return [...this.pickedIds].map((id) => this.nodesById.get(id)).filter((n): n is GraphNode => n !== undefined);
+  }
+
+  pickAll(): void {
+    this.graph.forEachNode((id) => this.pickedIds.add(id));
+    this.pickChanged();
+  }
+
+  clearPicked(): void {
+    if (!this.pickedIds.size) return;
+    this.pickedIds.clear();
+    this.pickChanged();
+  }
+
+  private pickChanged(): void {
+    this.renderer.refresh({ skipIndexation: true });
+    this.events.pickChange?.(this.picked());
+  }
+
   get size(): { nodes: number; edges: number } {
     return { nodes: this.graph.order, edges: this.graph.size };
   }
@@ -187,6 +241,8 @@ export class GraphView {
     this.nodesById.clear();
     this.edgesById.clear();
     this.selected = null;
+    this.pickedIds.clear();
+    this.events.pickChange?.([]);
     this.renderer.setCustomBBox(null);
     this.addData(data, false);
     this.applyLabelSettings();
@@ -198,10 +254,7 @@ export class GraphView {
     const size = data.nodes.length > 1000 ? 6 : data.nodes.length > 100 ? 10 : 16;
     for (const node of data.nodes) {
       this.nodesById.set(node.id, node);
-      this.graph.mergeNode(node.id, {
-        label: node.label, size, color: kindColor(node.kind), image: kindIcon(node.kind), pictoColor: "#ffffff",
-        ...ring(node), x: Math.random(), y: Math.random(),
-      });
+      this.graph.mergeNode(node.id, { label: node.label, size, ...look(node), ...ring(node), x: Math.random(), y: Math.random() });
     }
     for (const edge of data.edges) {
       if (!this.graph.hasNode(edge.source) || !this.graph.hasNode(edge.target) || this.graph.hasEdge(edge.id)) continue;
@@ -220,6 +273,12 @@ export class GraphView {
     this.graph.dropNode(id);
     this.nodesById.delete(id);
     if (this.selected === id) this.selected = null;
+    if (this.pickedIds.delete(id)) this.events.pickChange?.(this.picked());
+  }
+
+  /** Draws every node again with its kind's current look (after the custom kinds were read). */
+  restyle(): void {
+    for (const [id, node] of this.nodesById) this.graph.mergeNodeAttributes(id, look(node));
   }
 
   /** Changes a drawn node's markers (owned, Tier Zero) in place, keeping its position. */
@@ -233,6 +292,7 @@ export class GraphView {
 
   layout(name: LayoutName): void {
     this.layoutName = name;
+    this.layoutRun++;
     if (this.graph.order === 0) {
       this.renderer.refresh();
       return;
@@ -245,9 +305,51 @@ export class GraphView {
 
   private force(): void {
     circular.assign(this.graph, { scale: Math.sqrt(this.graph.order) * 10 });
+    if (this.graph.order >= GraphView.WORKER_LAYOUT_FROM) {
+      this.forceInWorker();
+      return;
+    }
     const settings = forceAtlas2.inferSettings(this.graph);
     const iterations = this.graph.order > 2000 ? 40 : this.graph.order > 300 ? 120 : 300;
     forceAtlas2.assign(this.graph, { iterations, settings: { ...settings, adjustSizes: this.graph.order < 300 } });
+  }
+
+  private forceInWorker(): void {
+    const ids = this.graph.nodes();
+    const index = new Map(ids.map((id, i) => [id, i]));
+    const sources = new Int32Array(this.graph.size);
+    const targets = new Int32Array(this.graph.size);
+    let e = 0;
+    this.graph.forEachEdge((_edge, _attributes, source, target) => {
+      sources[e] = index.get(source)!;
+      targets[e++] = index.get(target)!;
+    });
+    const x = new Float32Array(ids.length);
+    const y = new Float32Array(ids.length);
+    ids.forEach((id, i) => {
+      x[i] = this.graph.getNodeAttribute(id, "x");
+      y[i] = this.graph.getNodeAttribute(id, "y");
+    });
+    const run = this.layoutRun;
+    const iterations = ids.length > 2000 ? 40 : 120;
+    if (!this.layoutWorker) {
+      this.layoutWorker = new Worker(new URL("./layoutWorker.ts", import.meta.url), { type: "module" });
+      this.layoutWorker.onmessage = (event: MessageEvent<LayoutAnswer>) => this.settle(event.data);
+    }
+    this.pendingIds = ids;
+    const request: LayoutRequest = { run, order: ids.length, sources, targets, x, y, iterations };
+    this.layoutWorker.postMessage(request, [sources.buffer, targets.buffer, x.buffer, y.buffer]);
+  }
+
+  private settle(answer: LayoutAnswer): void {
+    if (answer.run !== this.layoutRun) return;
+    this.pendingIds.forEach((id, i) => {
+      if (this.graph.hasNode(id)) this.graph.mergeNodeAttributes(id, { x: answer.x[i], y: answer.y[i] });
+    });
+    this.renderer.setCustomBBox(null);
+    this.renderer.refresh();
+    this.fit();
+    this.events.layoutSettled?.(answer.ms);
   }
 
   private hierarchical(): void {
@@ -271,7 +373,11 @@ export class GraphView {
 
   fit(): void {
     // A little room around the graph for the labels under the outer nodes.
-    this.renderer.getCamera().animate({ x: 0.5, y: 0.5, ratio: 1.3, angle: 0 }, { duration: 200 });
+    const whole = { x: 0.5, y: 0.5, ratio: 1.3, angle: 0 };
+    // A large graph jumps there: each frame of an animation redraws every node and edge, and takes the CPU
+    // that its layout in the worker needs.
+    if (this.graph.order >= GraphView.WORKER_LAYOUT_FROM) this.renderer.getCamera().setState(whole);
+    else this.renderer.getCamera().animate(whole, { duration: 200 });
   }
 
   zoom(factor: number): void {
@@ -304,12 +410,26 @@ export class GraphView {
     await downloadAsPNG(this.renderer, { fileName: "houndgraph-graph", backgroundColor: themeColors().background });
   }
 
+  exportSvg(): void {
+    const colors = themeColors();
+    const svg = graphSvg(this.renderer, this.graph, {
+      colors: { background: colors.background, edge: colors.edge, label: colors.label, edgeLabel: colors.edgeLabel },
+      kindOf: (id) => this.nodesById.get(id)?.kind,
+      nodeLabels: this.labelsVisible,
+      edgeLabels: Boolean(this.renderer.getSetting("renderEdgeLabels")),
+      labelSize: this.renderer.getSetting("labelSize"),
+      edgeLabelSize: this.renderer.getSetting("edgeLabelSize"),
+    });
+    download("houndgraph-graph.svg", new Blob([svg], { type: "image/svg+xml" }));
+  }
+
   /** The sigma renderer, for benchmarks. */
   get sigma(): Sigma {
     return this.renderer;
   }
 
   kill(): void {
+    this.layoutWorker?.terminate();
     this.renderer.kill();
   }
 }
