@@ -32,6 +32,7 @@ from houndgraph.models.saved_query import SavedQuery
 from houndgraph.models.saved_query_permission import SavedQueryPermission
 from houndgraph.models.source_kind import SourceKind as SourceKind
 from houndgraph.models.sso_provider import SSOProvider
+from houndgraph.models.upload_chunk import UploadChunk as UploadChunk
 from houndgraph.models.user import User, users_roles
 from houndgraph.models.user_session import UserSession
 
