@@ -304,13 +304,25 @@ class Database:
                 position = None  # the primary is not answering either: it will say so below
             if position is not None:
                 wait = (position, replica.wait_budget(deadline.remaining() if deadline else 0.0))
+                handed_out = answered = False
                 try:
                     async with self._session(replica.sessionmaker, deadline, replay=wait) as session:
                         session.info[REPLICA_KEY] = True
+                        handed_out = True
                         yield session
+                        answered = True
                     return
                 except ReplicaUnavailable as unavailable:
+                    if handed_out:
+                        raise
                     replica.pass_over(str(unavailable))
+                except (psycopg.Error, DBAPIError) as error:
+                    # The answer is complete and the transaction wrote nothing: that the replica went away before
+                    # it ended changes nothing for the request.
+                    if not (answered and connection_lost(error)):
+                        raise
+                    replica.pass_over("it went away as a read ended")
+                    return
         async with self._session(self.sessionmaker, deadline) as session:
             yield session
 
