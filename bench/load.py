@@ -1,7 +1,7 @@
 """Load: many concurrent clients against `houndgraph serve` on the synthetic 100k-node graph.
 
     .venv/bin/python bench/load.py [--users 60000] [--clients 50] [--seconds 30] [--workers N]
-                                   [--processes 2] [--mix issue|ui] [--attack [N]]
+                                   [--processes 2] [--mix issue|ui] [--attack [N] | --replica]
 
 The service runs as its own process (`houndgraph serve`, on the bench graph's throwaway database; without
 `--workers`, its default: one worker per core). The clients run in `--processes` processes of their own
@@ -15,6 +15,12 @@ entity panels, all with the session token.
 
 `--attack` runs the clients twice on the same service: alone, then beside the attack mix of `bench/attack.py`
 (N clients of each kind: failed logins, slow Cypher, a heavy reader; default 8), and reports both.
+
+`--replica` compares one service process on the primary alone with two service processes (data directories of
+their own, as two hosts) that read the graph from a streaming replica: a real primary and hot standby made with the
+embedded server's binaries (`tests/replication.py`). The clients alternate between the two processes' ports. The
+graph scans the replica served are printed, to show where the reads went. `--mix ui` (mostly graph reads) is the
+mix this comparison is about.
 
 First the clients drive the public `/api/version` for a few seconds: what the generator itself can reach on
 this machine, so a figure below it is the service's. Prints requests/s, p50, p90, p99, errors, the worker
@@ -72,6 +78,7 @@ class Plan:
     first_client: int  # global index of its first one: even clients use the session, odd ones sign
     seconds: float
     trivial: bool = False  # only `/api/version`: the generator's own ceiling
+    other_urls: tuple[str, ...] = ()  # more service processes: client i talks to the (i mod n)th of them all
 
 
 @dataclass
@@ -92,10 +99,12 @@ def load_average() -> str:
     return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
 
 
-def start_service(database_url: str, data_dir: Path, workers: int | None) -> tuple[subprocess.Popen[bytes], str]:
+def start_service(database_url: str, data_dir: Path, workers: int | None,
+                  **extra_env: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "HOUNDGRAPH_DATABASE_URL": database_url, "HOUNDGRAPH_DATA_DIR": str(data_dir),
-           "HOUNDGRAPH_PORT": str(port), "HOUNDGRAPH_ADMIN_PASSWORD": PASSWORD, "HOUNDGRAPH_LOG_LEVEL": "warning"}
+           "HOUNDGRAPH_PORT": str(port), "HOUNDGRAPH_ADMIN_PASSWORD": PASSWORD, "HOUNDGRAPH_LOG_LEVEL": "warning",
+           **extra_env}
     command = [sys.executable, "-m", "houndgraph.cli", "serve"]
     if workers is not None:
         command += ["--workers", str(workers)]
@@ -191,7 +200,9 @@ async def client(plan: Plan, index: int, until: float, outcome: Outcome) -> None
     signs = plan.mix == "issue" and index % 2 == 1
     session = {"Authorization": f"Bearer {credentials.session_token}"}
     number = random.randrange(CREATE_EVERY)  # clients do not all create at the same moment
-    connection = await Connection.open(plan.url)
+    urls = [plan.url, *plan.other_urls]
+    url = urls[index % len(urls)]
+    connection = await Connection.open(url)
     try:
         while time.monotonic() < until:
             number += 1
@@ -212,7 +223,7 @@ async def client(plan: Plan, index: int, until: float, outcome: Outcome) -> None
             except (OSError, asyncio.IncompleteReadError, ValueError) as error:
                 outcome.errors.append(f"{method} {path.split('?')[0]}: {type(error).__name__}")
                 connection.close()
-                connection = await Connection.open(plan.url)
+                connection = await Connection.open(url)
             outcome.timings.append(time.perf_counter() - started)
     finally:
         connection.close()
@@ -315,10 +326,15 @@ def main() -> None:
     parser.add_argument("--mix", choices=("issue", "ui"), default="issue")
     parser.add_argument("--attack", type=int, nargs="?", const=8, default=0,
                         help="also run beside the attack mix, this many clients of each kind (default 8)")
+    parser.add_argument("--replica", action="store_true",
+                        help="one process on the primary alone against two processes reading from a streaming replica")
     args = parser.parse_args()
     # A SIGTERM ends the run through the `finally` blocks: the service stops, the throwaway database goes.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     print(machine())
+    if args.replica:
+        compare_with_replica(args)
+        return
     with throwaway_database("hg-load-") as db, tempfile.TemporaryDirectory(prefix="hg-load-data-") as data_dir:
         build(db, args.users)
         nodes, edges = graph_size(db)
@@ -347,6 +363,66 @@ def main() -> None:
         report(f"{args.mix} mix beside the attack mix ({args.attack} clients of each kind)", attacked,
                attacked_elapsed)
         report_attack(answered)
+
+
+def compare_with_replica(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from houndgraph.db import Database
+    from tests.replication import StreamingCluster
+
+    cluster = StreamingCluster()
+    db = Database(url=cluster.primary.url())
+    try:
+        db.migrate()
+        build(db, args.users)
+        nodes, edges = graph_size(db)
+        print(f"graph: {nodes} nodes, {edges} edges; primary and streaming replica in {cluster.folder}")
+        cluster.wait_for_streaming()
+        shared = {"HOUNDGRAPH_SECRET_KEY": "b" * 48, "HOUNDGRAPH_DATAPIPE_INTERVAL": "2"}
+        with tempfile.TemporaryDirectory(prefix="hg-load-hosts-") as hosts:
+            folders = [Path(hosts) / name for name in ("alone", "host-a", "host-b")]
+            for folder in folders:
+                folder.mkdir()
+            process, url = start_service(db.url, folders[0], args.workers, **shared)
+            try:
+                plan = Plan(url, credentials_for(url), args.mix, args.users, args.clients, 0, args.seconds)
+                alone, alone_elapsed = run(plan, args.processes)
+            finally:
+                process.terminate()
+                process.wait(timeout=120)
+            replicated = {**shared, "HOUNDGRAPH_READ_DATABASE_URL": cluster.replica.url()}
+            started = [start_service(db.url, folder, args.workers, **replicated) for folder in folders[1:]]
+            try:
+                urls = [url for _, url in started]
+                plan = Plan(urls[0], credentials_for(urls[0]), args.mix, args.users, args.clients, 0, args.seconds,
+                            other_urls=tuple(urls[1:]))
+                scans = replica_graph_scans(cluster.replica.conninfo())
+                two, two_elapsed = run(plan, args.processes)
+                scans = replica_graph_scans(cluster.replica.conninfo()) - scans
+            finally:
+                for process, _ in started:
+                    process.terminate()
+                for process, _ in started:
+                    process.wait(timeout=120)
+    finally:
+        db.close()
+        cluster.close()
+    workers = args.workers if args.workers is not None else f"default ({os.cpu_count()})"
+    report(f"{args.mix} mix, {args.clients} clients, {args.seconds:.0f} s: one process ({workers} worker(s)) on the "
+           "primary alone", alone, alone_elapsed)
+    report(f"{args.mix} mix, {args.clients} clients, {args.seconds:.0f} s: two processes ({workers} worker(s) each) "
+           "reading from the replica", two, two_elapsed)
+    print(f"graph-table scans the replica served during the second run: {scans} (statistics reach it within ~10 s "
+          "of a backend going idle: a lower bound)")
+
+
+def replica_graph_scans(replica_conninfo: str) -> int:
+    import psycopg
+
+    with psycopg.connect(replica_conninfo, autocommit=True) as conn:
+        row = conn.execute("SELECT coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0) "
+                           "FROM pg_stat_user_tables WHERE relname IN ('node', 'edge')").fetchone()
+    return int(row[0]) if row else 0
 
 
 def run_beside_attack(plan: Plan, processes: int, per_kind: int) -> tuple[Outcome, float, Counter[str]]:

@@ -7,8 +7,8 @@ nothing more; `CLIENT` routes are for collection clients alone; every other rout
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -30,6 +30,8 @@ from houndgraph.config import endpoints as config_endpoints
 from houndgraph.custom_node import endpoints as custom_node_endpoints
 from houndgraph.data_quality import endpoints as data_quality_endpoints
 from houndgraph.datapipe import endpoints as datapipe_endpoints
+from houndgraph.db import connection_lost
+from houndgraph.deps import GRAPH_READ_STATE, ON_REPLICA_STATE
 from houndgraph.entity import endpoints as entity_endpoints
 from houndgraph.errors import Unauthorized
 from houndgraph.event import endpoints as event_endpoints
@@ -89,6 +91,9 @@ class Route:
     audit: A | None = None
     # A graph search that may run long: counted against the caller's cap (`query_slots`).
     graph_query: bool = False
+    # A read of the graph that writes nothing: the read replica may serve it (`read_replica`). A function decides
+    # per request (a Cypher query without an updating clause).
+    reads_graph: bool | Callable[[Request], Awaitable[bool]] = False
 
 
 class HoundRoute(APIRoute):
@@ -99,6 +104,7 @@ class HoundRoute(APIRoute):
     permission: P | _Public | _ClientOnly | ClientOr | None = AUTHENTICATED
     streams_body: bool = False
     malformed_json_message: str | None = None
+    reads_graph: bool | Callable[[Request], Awaitable[bool]] = False
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
@@ -112,6 +118,19 @@ class HoundRoute(APIRoute):
                 body = await request.body()
                 if body:
                     check_json_text(body)
+            reads = self.reads_graph
+            setattr(request.state, GRAPH_READ_STATE, reads if isinstance(reads, bool) else await reads(request))
+            try:
+                return await handler(request)
+            except Exception as error:
+                if not (getattr(request.state, ON_REPLICA_STATE, False) and connection_lost(error)):
+                    raise
+            # The replica went away under this read (stopped, restarted): the primary answers it instead.
+            replica = request.app.state.database.read_replica
+            if replica is not None:
+                replica.pass_over("a read lost its connection to it")
+            setattr(request.state, GRAPH_READ_STATE, False)
+            setattr(request.state, ON_REPLICA_STATE, False)
             return await handler(request)
 
         return guarded
@@ -120,6 +139,10 @@ class HoundRoute(APIRoute):
 def _may_be_json(content_type: str | None) -> bool:
     media_type = (content_type or "").split(";", 1)[0].strip().lower()
     return not media_type or media_type.endswith("json")
+
+
+def graph_reads(*routes: Route) -> list[Route]:
+    return [replace(route, reads_graph=True) for route in routes]
 
 
 ROUTES: list[Route] = [
@@ -250,54 +273,58 @@ ROUTES: list[Route] = [
           AUTHENTICATED),
     # --- graph queries ------------------------------------------------------------------------
     # A query with an updating clause also needs GraphDBMutate (checked in the service).
+    # The read replica may run a query without an updating clause.
     Route("POST", "/api/v2/graphs/cypher", graph_query_endpoints.run_cypher_query, P.GRAPH_DB_READ,
-          malformed_json_message="JSON malformed.", graph_query=True),
+          malformed_json_message="JSON malformed.", graph_query=True, reads_graph=graph_query_endpoints.reads_only),
     # The Cypher editor's completion, and the ids clear-database deletes by.
     Route("GET", "/api/v2/graphs/kinds", graph_query_endpoints.list_kinds, P.GRAPH_DB_READ),
     Route("GET", "/api/v2/graphs/source-kinds", graph_query_endpoints.list_source_kinds, P.GRAPH_DB_READ),
     # --- graph views: path finding, entity info, search ---------------------------------------
-    Route("GET", "/api/v2/graphs/shortest-path", pathfinding_endpoints.get_shortest_path, P.GRAPH_DB_READ,
-          graph_query=True),
-    Route("GET", "/api/v2/pathfinding", pathfinding_endpoints.get_pathfinding, P.GRAPH_DB_READ, deprecated=True,
-          graph_query=True),
-    Route("GET", "/api/v2/graphs/relay-targets", pathfinding_endpoints.get_relay_targets, P.GRAPH_DB_READ,
-          graph_query=True),
-    Route("GET", "/api/v2/search", search_endpoints.search, P.GRAPH_DB_READ, graph_query=True),
-    Route("GET", "/api/v2/graph-search", search_endpoints.graph_search, P.GRAPH_DB_READ, graph_query=True),
-    Route("GET", "/api/v2/graphs/edge-composition", pathfinding_endpoints.get_edge_composition, P.GRAPH_DB_READ,
-          graph_query=True),
-    Route("GET", "/api/v2/graphs/acl-inheritance", pathfinding_endpoints.get_acl_inheritance, P.GRAPH_DB_READ,
-          graph_query=True),
-    Route("GET", "/api/v2/available-domains", search_endpoints.get_available_domains, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
-    # By the ids the graph gives nodes and edges (Cypher answers carry them).
-    Route("GET", "/api/v2/nodes/{node_id}", entity_endpoints.get_node_by_graph_id, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/relationships/{relationship_id}", entity_endpoints.get_relationship_by_graph_id,
-          P.GRAPH_DB_READ),
     Route("PATCH", "/api/v2/domains/{object_id}", entity_endpoints.update_domain, P.GRAPH_DB_WRITE),
-    Route("GET", "/api/v2/meta-nodes/{domain_id}", entity_endpoints.get_tier_zero_combo_node, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/meta-trees/{domain_id}", entity_endpoints.get_tier_zero_combo_tree, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/azure/{entity_type}", entity_endpoints.get_azure_entity, P.GRAPH_DB_READ),
-    # Every AD entity panel and its related lists (entity/ad_panels.py), all read-only.
-    *(Route("GET", path, handler, P.GRAPH_DB_READ) for path, handler in entity_endpoints.ROUTES),
-    # --- analysis results: data quality, completeness -----------------------------------------
-    Route("GET", "/api/v2/platform/{platform_id}/data-quality-stats", data_quality_endpoints.list_platform_stats,
-          P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/ad-domains/{domain_id}/data-quality-stats", data_quality_endpoints.list_domain_stats,
-          P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/azure-tenants/{tenant_id}/data-quality-stats", data_quality_endpoints.list_tenant_stats,
-          P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/completeness", data_quality_endpoints.get_completeness, P.GRAPH_DB_READ),
-    # --- attack-path findings and posture (computed at the end of every analysis) --------------
-    Route("GET", "/api/v2/attack-path-types", attack_path_endpoints.list_attack_path_types, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/domains/{domain_id}/attack-path-findings", attack_path_endpoints.list_domain_findings,
-          P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/domains/{domain_id}/details", attack_path_endpoints.list_domain_finding_details,
-          P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/domains/{domain_id}/available-types", attack_path_endpoints.list_available_types,
-          P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/domains/{domain_id}/sparkline", attack_path_endpoints.list_sparkline, P.GRAPH_DB_READ),
-    Route("GET", "/api/v2/posture-stats", attack_path_endpoints.list_posture_stats, P.GRAPH_DB_READ),
+    # Reads of the graph and of what analysis derived from it, writing nothing: the read replica may serve them.
+    *graph_reads(
+        Route("GET", "/api/v2/graphs/shortest-path", pathfinding_endpoints.get_shortest_path, P.GRAPH_DB_READ,
+              graph_query=True),
+        Route("GET", "/api/v2/pathfinding", pathfinding_endpoints.get_pathfinding, P.GRAPH_DB_READ, deprecated=True,
+              graph_query=True),
+        Route("GET", "/api/v2/graphs/relay-targets", pathfinding_endpoints.get_relay_targets, P.GRAPH_DB_READ,
+              graph_query=True),
+        Route("GET", "/api/v2/search", search_endpoints.search, P.GRAPH_DB_READ, graph_query=True),
+        Route("GET", "/api/v2/graph-search", search_endpoints.graph_search, P.GRAPH_DB_READ, graph_query=True),
+        Route("GET", "/api/v2/graphs/edge-composition", pathfinding_endpoints.get_edge_composition, P.GRAPH_DB_READ,
+              graph_query=True),
+        Route("GET", "/api/v2/graphs/acl-inheritance", pathfinding_endpoints.get_acl_inheritance, P.GRAPH_DB_READ,
+              graph_query=True),
+        Route("GET", "/api/v2/available-domains", search_endpoints.get_available_domains, P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/meta/{object_id}", entity_endpoints.get_meta_entity, P.GRAPH_DB_READ),
+        # By the ids the graph gives nodes and edges (Cypher answers carry them).
+        Route("GET", "/api/v2/nodes/{node_id}", entity_endpoints.get_node_by_graph_id, P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/relationships/{relationship_id}", entity_endpoints.get_relationship_by_graph_id,
+              P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/meta-nodes/{domain_id}", entity_endpoints.get_tier_zero_combo_node, P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/meta-trees/{domain_id}", entity_endpoints.get_tier_zero_combo_tree, P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/azure/{entity_type}", entity_endpoints.get_azure_entity, P.GRAPH_DB_READ),
+        # Every AD entity panel and its related lists (entity/ad_panels.py), all read-only.
+        *(Route("GET", path, handler, P.GRAPH_DB_READ) for path, handler in entity_endpoints.ROUTES),
+        # --- analysis results: data quality, completeness -----------------------------------------
+        Route("GET", "/api/v2/platform/{platform_id}/data-quality-stats", data_quality_endpoints.list_platform_stats,
+              P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/ad-domains/{domain_id}/data-quality-stats", data_quality_endpoints.list_domain_stats,
+              P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/azure-tenants/{tenant_id}/data-quality-stats", data_quality_endpoints.list_tenant_stats,
+              P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/completeness", data_quality_endpoints.get_completeness, P.GRAPH_DB_READ),
+        # --- attack-path findings and posture (computed at the end of every analysis) --------------
+        Route("GET", "/api/v2/attack-path-types", attack_path_endpoints.list_attack_path_types, P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/domains/{domain_id}/attack-path-findings", attack_path_endpoints.list_domain_findings,
+              P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/domains/{domain_id}/details", attack_path_endpoints.list_domain_finding_details,
+              P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/domains/{domain_id}/available-types", attack_path_endpoints.list_available_types,
+              P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/domains/{domain_id}/sparkline", attack_path_endpoints.list_sparkline, P.GRAPH_DB_READ),
+        Route("GET", "/api/v2/posture-stats", attack_path_endpoints.list_posture_stats, P.GRAPH_DB_READ),
+    ),
     # A refresh is an analysis request; accepting a risk is the reference's risk management permission.
     Route("GET", "/api/v2/attack-paths/report", attack_path_endpoints.download_report, P.GRAPH_DB_READ),
     Route("PUT", "/api/v2/attack-paths", attack_path_endpoints.request_attack_paths, P.GRAPH_DB_WRITE,
@@ -468,3 +495,4 @@ def register_routes(router: APIRouter, routes: list[Route] = ROUTES) -> None:
         added.permission = route.permission
         added.streams_body = route.streams_body
         added.malformed_json_message = route.malformed_json_message
+        added.reads_graph = route.reads_graph

@@ -12,6 +12,7 @@ import contextlib
 import logging
 import re
 import select
+import time
 import warnings
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -29,7 +30,7 @@ from psycopg import pq
 from psycopg.rows import tuple_row
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -44,6 +45,7 @@ from houndgraph.graph.projection import store as projection_store
 from houndgraph.graph.projection.reading import VERSION as EDGE_VERSION
 from houndgraph.graph.projection.search import PairSearch
 from houndgraph.graph.projection.store import ProjectionStore
+from houndgraph.read_replica import ReadReplica, ReplicaUnavailable, wait_for_replay
 from houndgraph.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -226,12 +228,24 @@ class Database:
         self.sync_engine = create_engine(sa_url, pool_size=5, max_overflow=5, pool_pre_ping=True)
         self.sessionmaker = async_sessionmaker(self.async_engine, expire_on_commit=False)
 
+    # Graph reads go to this streaming replica when it can serve them (`read_replica`); None: the primary serves all.
+    read_replica: ReadReplica | None = field(default=None, init=False)
+
     @classmethod
     def open(cls, settings: Settings) -> Database:
         if settings.database_url:
-            return cls(url=settings.database_url)
-        server, url = _start_embedded(settings.pgdata_dir.resolve())
-        return cls(url=url, embedded=server)
+            database = cls(url=settings.database_url)
+        else:
+            server, url = _start_embedded(settings.pgdata_dir.resolve())
+            database = cls(url=url, embedded=server)
+        if settings.read_database_url:
+            database.add_read_replica(settings.read_database_url, settings.read_replica_max_wait_seconds)
+        return database
+
+    def add_read_replica(self, url: str, max_wait_seconds: float) -> None:
+        engine = create_async_engine(_sqlalchemy_url(url), pool_size=10, max_overflow=20, pool_use_lifo=True)
+        event.listen(engine.sync_engine, "checkout", _refuse_dropped)
+        self.read_replica = ReadReplica(engine, self.conninfo, max_wait_seconds)
 
     @property
     def conninfo(self) -> str:
@@ -266,6 +280,8 @@ class Database:
     async def dispose(self) -> None:
         await self.async_engine.dispose()
         self.sync_engine.dispose()
+        if self.read_replica is not None:
+            await self.read_replica.dispose()
 
     def close(self) -> None:
         self.sync_engine.dispose()
@@ -273,19 +289,65 @@ class Database:
             self.embedded.cleanup()
 
     @asynccontextmanager
-    async def session(self, deadline: RequestDeadline | None = None) -> AsyncIterator[AsyncSession]:
+    async def session(self, deadline: RequestDeadline | None = None, *,
+                      graph_read: bool = False) -> AsyncIterator[AsyncSession]:
         """A session whose transaction commits on success. With a `deadline`, all its statements together
         end by it: each runs under a statement timeout of what remains, and the deadline cancels the
-        backend when it passes (or when the request is cancelled)."""
-        async with self.sessionmaker() as session:
+        backend when it passes (or when the request is cancelled). A `graph_read` (a request that writes nothing)
+        is served by the read replica when there is one that has replayed every commit made before now
+        (`read_replica`); otherwise, as every other session, by the primary."""
+        replica = self.read_replica if graph_read and deadline is not None else None
+        if replica is not None and replica.usable():
+            try:
+                position = await replica.position.since(time.monotonic())
+            except psycopg.Error:
+                position = None  # the primary is not answering either: it will say so below
+            if position is not None:
+                wait = (position, replica.wait_budget(deadline.remaining() if deadline else 0.0))
+                handed_out = answered = False
+                try:
+                    async with self._session(replica.sessionmaker, deadline, replay=wait) as session:
+                        session.info[REPLICA_KEY] = True
+                        handed_out = True
+                        yield session
+                        answered = True
+                    return
+                except ReplicaUnavailable as unavailable:
+                    if handed_out:
+                        raise
+                    replica.pass_over(str(unavailable))
+                except (psycopg.Error, DBAPIError) as error:
+                    # The answer is complete and the transaction wrote nothing: that the replica went away before
+                    # it ended changes nothing for the request.
+                    if not (answered and connection_lost(error)):
+                        raise
+                    replica.pass_over("it went away as a read ended")
+                    return
+        async with self._session(self.sessionmaker, deadline) as session:
+            yield session
+
+    @asynccontextmanager
+    async def _session(self, sessionmaker: async_sessionmaker[AsyncSession], deadline: RequestDeadline | None,
+                       replay: tuple[str, float] | None = None) -> AsyncIterator[AsyncSession]:
+        """A session of `sessionmaker`; with `replay` (a WAL position and seconds), a replica's, which raises
+        ReplicaUnavailable before it is handed out if it cannot be reached or has not replayed that far in time."""
+        async with sessionmaker() as session:
             async with session.begin():
                 if deadline is None:
                     yield session
                     return
+                try:
+                    connection = await graph_connection(session)
+                    if replay is not None and not await wait_for_replay(connection, *replay):
+                        raise ReplicaUnavailable(f"it had not replayed {replay[0]} after {replay[1]:.2f} s")
+                    start = await start_request(connection, deadline.remaining())
+                except (psycopg.OperationalError, DBAPIError) as error:
+                    if replay is None or not connection_lost(error):
+                        raise
+                    raise ReplicaUnavailable(f"it cannot be reached ({type(error).__name__})") from error
                 session.info[DEADLINE_KEY] = deadline
                 session.info[PROJECTIONS_KEY] = self.edge_projections
-                connection = await graph_connection(session)
-                start = session.info[REQUEST_START_KEY] = await start_request(connection, deadline.remaining())
+                session.info[REQUEST_START_KEY] = start
                 kind_catalogue.read_at_start(connection, start.kind_count, start.graph_generation)
                 deadline.attach(connection)
                 if self.edge_projections is not None:
@@ -322,7 +384,24 @@ def _refuse_dropped(dbapi_connection: Any, record: ConnectionPoolEntry, proxy: A
         raise DisconnectionError("the server dropped the connection")
 
 
+def on_replica(session: AsyncSession) -> bool:
+    """Whether the session reads from the read replica (where nothing can be written)."""
+    return bool(session.info.get(REPLICA_KEY))
+
+
+def connection_lost(error: BaseException) -> bool:
+    """Whether `error` says the connection to the server is gone (the server stopped, restarted, or ended the
+    backend), rather than that a statement failed; a cancelled statement is not a lost connection."""
+    for cause in _causes(error):
+        if isinstance(cause, DBAPIError) and cause.connection_invalidated:
+            return True
+        if isinstance(cause, psycopg.OperationalError) and not isinstance(cause, psycopg.errors.QueryCanceled):
+            return True
+    return False
+
+
 DEADLINE_KEY = "houndgraph.deadline"
+REPLICA_KEY = "houndgraph.read_replica"
 REQUEST_START_KEY = "houndgraph.request_start"
 PROJECTIONS_KEY = "houndgraph.edge_projections"
 

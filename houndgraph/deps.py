@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.db import Database
+from houndgraph.db import Database, on_replica
 from houndgraph.deadline import RequestDeadline
 from houndgraph.record_writer import WRITER_KEY
 from houndgraph.settings import Settings
@@ -30,11 +30,19 @@ def request_deadline(request: Request) -> RequestDeadline | None:
     return getattr(request.state, "deadline", None)
 
 
+# Set by the route (`api.HoundRoute`) for a request that only reads the graph: the read replica may serve it.
+GRAPH_READ_STATE = "graph_read"
+# Set here when the read replica serves the request's session.
+ON_REPLICA_STATE = "on_replica"
+
+
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's transaction: committed when the handler returns, rolled back when it raises.
     All its statements together end by the request's deadline (middleware.py)."""
     database: Database = request.app.state.database
-    async with database.session(request_deadline(request)) as session:
+    graph_read = bool(getattr(request.state, GRAPH_READ_STATE, False))
+    async with database.session(request_deadline(request), graph_read=graph_read) as session:
+        setattr(request.state, ON_REPLICA_STATE, on_replica(session))
         session.info[WRITER_KEY] = request.app.state.record_writer
         yield session
 

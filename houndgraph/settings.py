@@ -26,6 +26,12 @@ class Settings(BaseSettings):
     port: int = Field(default=8080, ge=1, le=65535)
     data_dir: Path = Path("./.houndgraph")
     database_url: str | None = None
+    # A streaming replica of that PostgreSQL (a hot standby): graph reads go there once it has replayed what
+    # committed before they arrived, and to the primary when it cannot (`read_replica`). Unset, the primary serves all.
+    read_database_url: str | None = None
+    # The longest a graph read waits for the replica to catch up before the primary serves it (never more than half
+    # of what remains of the request's deadline).
+    read_replica_max_wait_seconds: float = Field(default=1.0, ge=0)
     # The URL users reach the service at (https://bloodhound.example.com): single sign-on builds the audience,
     # assertion consumer and callback URLs it checks from it, never from a request's Host header (which the
     # sender chooses). Unset, it is http://HOST:PORT, right only when users reach the service directly.

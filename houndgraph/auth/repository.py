@@ -10,6 +10,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
+from houndgraph.db import on_replica
 from houndgraph.models import AuthSecret, AuthToken, Client, LoginFailure, Role, User, UserSession
 from houndgraph.record_writer import write_apart
 
@@ -57,7 +58,12 @@ async def live_client(session: AsyncSession, client_id: uuid.UUID) -> Client | N
 
 
 async def touch_token(session: AsyncSession, token_id: uuid.UUID, now: datetime) -> None:
-    await session.execute(update(AuthToken).where(AuthToken.id == token_id).values(last_access=now))
+    statement = update(AuthToken).where(AuthToken.id == token_id).values(last_access=now)
+    if on_replica(session):
+        # The read replica takes no writes: the primary records it, on the process's writer.
+        await write_apart(session, statement)
+    else:
+        await session.execute(statement)
 
 
 async def touch_last_login(session: AsyncSession, user_id: uuid.UUID, now: datetime) -> None:

@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, cast, func, null, select, update
+from sqlalchemy import DateTime, cast, func, insert, null, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey, order_by
-from houndgraph.models import IngestJob, IngestTask, User
+from houndgraph.models import IngestJob, IngestTask, UploadChunk, User
 from houndgraph.models.ingest_task import FINISHED_TASK_STATES
 
 _JOB_COLUMNS: dict[str, Any] = {
@@ -51,6 +51,10 @@ async def job_by_id(session: AsyncSession, job_id: int, *, for_update: bool = Fa
         # Attaching a file and ending the job must not interleave: both lock the job row.
         statement = statement.with_for_update()
     return await session.scalar(statement)
+
+
+async def add_chunk(session: AsyncSession, upload_id: uuid.UUID, seq: int, data: bytes) -> None:
+    await session.execute(insert(UploadChunk).values(upload_id=upload_id, seq=seq, data=data))
 
 
 async def add_tasks(session: AsyncSession, job: IngestJob, tasks: Sequence[IngestTask], now: datetime) -> None:

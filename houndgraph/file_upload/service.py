@@ -1,12 +1,12 @@
-"""Upload jobs: start, attach files, end, list. Files are stored before the request's transaction
-commits; the datapipe ingests them. Nothing here commits: the request boundary does."""
+"""Upload jobs: start, attach files, end, list. Files are kept in the database, in the request's transaction with
+their tasks; the datapipe ingests them. Nothing here commits: the request boundary does."""
 
 from __future__ import annotations
 
 import asyncio
 import uuid
+import zipfile
 from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -69,24 +69,36 @@ async def _running_job(session: AsyncSession, job_id: int, refusal: str, *, for_
 
 async def attach_file(session: AsyncSession, settings: Settings, job_id: int, *, is_zip: bool,
                       display_name: str | None, body: AsyncIterator[bytes]) -> list[IngestTask]:
-    """Store one uploaded file (fsynced) and queue a task per JSON document in it."""
+    """Check one uploaded file, keep it in the database and queue a task per JSON document in it (all in the
+    request's transaction)."""
     await _running_job(session, job_id, NOT_RUNNING_TO_ATTACH)
-    directory = storage.job_directory(settings.uploads_dir, job_id)
-    stored = await storage.store_body(body, directory, ".zip" if is_zip else ".json")
+    suffix = ".zip" if is_zip else ".json"
+    spooled = await storage.spool_body(body, settings.uploads_dir, suffix)
     try:
-        name = (display_name or "").strip()[:MAX_DISPLAY_NAME] or stored.path.name
-        tasks = await asyncio.to_thread(_plan_tasks, settings, job_id, stored.path, is_zip, name)
+        name = (display_name or "").strip()[:MAX_DISPLAY_NAME] or f"{spooled.upload_id.hex}{suffix}"
+        tasks = await asyncio.to_thread(_plan_tasks, settings, job_id, spooled,
+                                        storage.stored_name(job_id, spooled, suffix), is_zip, name)
+        await _store_chunks(session, spooled)
         # Checked again under the row lock: the job may have been ended or timed out meanwhile.
         job = await _running_job(session, job_id, NOT_RUNNING_TO_ATTACH, for_update=True)
         await repository.add_tasks(session, job, tasks, utcnow())
-    except BaseException:
-        storage.discard(stored.path)
-        raise
+    finally:
+        storage.discard(spooled.path)
     return tasks
 
 
-def _plan_tasks(settings: Settings, job_id: int, path: Path, is_zip: bool, name: str) -> list[IngestTask]:
-    """The tasks of a stored upload, or BadRequest naming every reason the file is refused."""
+async def _store_chunks(session: AsyncSession, spooled: storage.SpooledUpload) -> None:
+    pieces = storage.read_chunks(spooled.path)
+    seq = 0
+    while (piece := await asyncio.to_thread(next, pieces, None)) is not None:
+        await repository.add_chunk(session, spooled.upload_id, seq, piece)
+        seq += 1
+
+
+def _plan_tasks(settings: Settings, job_id: int, spooled: storage.SpooledUpload, stored_name: str, is_zip: bool,
+                name: str) -> list[IngestTask]:
+    """The tasks of an upload, or BadRequest naming every reason the file is refused."""
+    path = spooled.path
     if not is_zip:
         with path.open("rb") as handle:
             if handle.read(4) in (ZIP_MAGIC, EMPTY_ZIP_MAGIC):
@@ -95,7 +107,7 @@ def _plan_tasks(settings: Settings, job_id: int, path: Path, is_zip: bool, name:
         errors = validate_upload(path)
         if errors:
             raise BadRequest(messages=errors)
-        return [_task(job_id, name, None, path, None)]
+        return [_task(job_id, name, None, spooled, stored_name, None, spooled.size)]
     # An archive's header and limits are checked now; each member is checked when it is read.
     try:
         planned = plan_tasks(path, max_unzipped_bytes=settings.max_unzipped_bytes,
@@ -104,15 +116,18 @@ def _plan_tasks(settings: Settings, job_id: int, path: Path, is_zip: bool, name:
         raise BadRequest(str(exc), messages=[str(exc), *exc.skipped]) from exc
     except IngestError as exc:
         raise BadRequest(str(exc)) from exc
-    return [_task(job_id, task.file_name, name, path, task.member_name, task.warnings) for task in planned]
+    with zipfile.ZipFile(path) as archive:
+        sizes = {info.filename: info.file_size for info in archive.infolist()}
+    return [_task(job_id, task.file_name, name, spooled, stored_name, task.member_name,
+                  sizes.get(task.member_name or "", 0), task.warnings) for task in planned]
 
 
-def _task(job_id: int, file_name: str, parent: str | None, path: Path, member: str | None,
-          warnings: list[str] | None = None) -> IngestTask:
+def _task(job_id: int, file_name: str, parent: str | None, spooled: storage.SpooledUpload, stored_name: str,
+          member: str | None, document_bytes: int, warnings: list[str] | None = None) -> IngestTask:
     return IngestTask(
-        job_id=job_id, file_name=file_name, parent_file_name=parent, stored_path=str(path), member_name=member,
-        owns_file=True, state=TaskState.PENDING, errors=[], warnings=warnings or [], attempts=0, nodes_written=0,
-        edges_written=0,
+        job_id=job_id, file_name=file_name, parent_file_name=parent, stored_path=stored_name,
+        upload_id=spooled.upload_id, document_bytes=document_bytes, member_name=member, owns_file=True,
+        state=TaskState.PENDING, errors=[], warnings=warnings or [], attempts=0, nodes_written=0, edges_written=0,
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from fastapi import Request, Response
 
 from houndgraph.auth.dependencies import CurrentAuth
@@ -21,6 +23,16 @@ async def run_cypher_query(body: CypherQueryRequest, auth: CurrentAuth, session:
                                      request_id=getattr(request.state, "request_id", None))
     # Optional keys are left out rather than sent as null, as the reference does.
     return JSONResponse({"data": graph.model_dump(mode="json", by_alias=True, exclude_none=True)})
+
+
+async def reads_only(request: Request) -> bool:
+    """Whether the body's Cypher query has no updating clause, so that the read replica may run it. A body that is
+    not a query is refused by the handler, on the primary."""
+    try:
+        text = json.loads(await request.body()).get("query")
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(text, str) and service.reads_only(text)
 
 
 async def list_kinds(session: SessionDep) -> DataEnvelope[KindList]:

@@ -46,6 +46,14 @@ TIMED_OUT = "transaction timed out, reduce query complexity or try again later"
 SCALAR_TYPES = (T.JSON, T.BOOL, T.DATETIME, T.DURATION)
 
 
+def reads_only(text: str) -> bool:
+    """Whether the query parses and has no updating clause (parsed once: `run_cypher` finds it in the cache)."""
+    try:
+        return not has_mutation(parse_query(text))
+    except CypherError:
+        return False
+
+
 async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQueryRequest, *,
                      mutations_enabled: bool, complexity_limit: bool = True,
                      request_id: str | None = None) -> CypherGraph:

@@ -37,6 +37,7 @@ from houndgraph.models.schema_relationship_finding import SchemaRelationshipFind
 from houndgraph.models.schema_relationship_kind import SchemaRelationshipKind as SchemaRelationshipKind
 from houndgraph.models.source_kind import SourceKind as SourceKind
 from houndgraph.models.sso_provider import SSOProvider
+from houndgraph.models.upload_chunk import UploadChunk as UploadChunk
 from houndgraph.models.user import User, users_roles
 from houndgraph.models.user_session import UserSession
 

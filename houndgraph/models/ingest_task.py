@@ -1,10 +1,11 @@
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Uuid
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -34,7 +35,13 @@ class IngestTask(Timestamps, Base):
     file_name: Mapped[str] = mapped_column(String, nullable=False)
     # The uploaded archive's name for a zip member.
     parent_file_name: Mapped[str | None] = mapped_column(String)
+    # Relative to the uploads folder of the host that reads it for an upload (kept in `upload_chunks` meanwhile);
+    # absolute for a file `houndgraph ingest` reads in place.
     stored_path: Mapped[str] = mapped_column(String, nullable=False)
+    # The upload (`upload_chunks`) the task reads; null for a file read in place.
+    upload_id: Mapped[uuid.UUID | None] = mapped_column(Uuid)
+    # The size of the task's JSON document (a zip member's uncompressed size), known at upload.
+    document_bytes: Mapped[int | None] = mapped_column(BigInteger)
     # The member of the archive at `stored_path` this task reads; null: the stored file is the document.
     member_name: Mapped[str | None] = mapped_column(String)
     # False for files `houndgraph ingest` reads in place: the datapipe never deletes those.

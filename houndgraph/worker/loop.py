@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
 
 import psycopg
 
@@ -176,7 +175,10 @@ class Datapipe:
         """Once per process: uploads left behind by a crash (files never committed as tasks, or whose
         tasks are finished) are removed. Interrupted tasks need nothing: they are read again."""
         with self._status(conn, PipeStatus.STARTING):
-            files.sweep_uploads(self._settings.uploads_dir, repo.unfinished_stored_paths(conn))
+            uploads = self._settings.uploads_dir
+            files.sweep_uploads(uploads, {str(files.local_path(uploads, path))
+                                          for path in repo.unfinished_stored_paths(conn)})
+            repo.delete_unneeded_uploads(conn)
             # Indexes a job deferred before the process stopped or crashed (`graph.store.bulk`).
             self._rebuild_indexes(conn)
 
@@ -216,7 +218,8 @@ class Datapipe:
                     if partial and not request.delete_all_graph:
                         repo.request_analysis(conn)
                     purge_repo.delete_request(conn, request.id)
-                files.discard_all(discard)
+                    repo.delete_unneeded_uploads(conn)
+                files.discard_all(self._settings.uploads_dir, discard)
                 request = purge_repo.next_request(conn)
 
     def _ingest_step(self, conn: psycopg.Connection, observer: Observer) -> None:
@@ -241,7 +244,7 @@ class Datapipe:
 
     def _defer_indexes(self, conn: psycopg.Connection) -> None:
         """Bulk mode for the files queued now when they are large against the graph (`graph.store.bulk`)."""
-        document_bytes = files.document_bytes(repo.pending_documents(conn))
+        document_bytes = files.document_bytes(self._settings.uploads_dir, repo.pending_documents(conn))
         if bulk.worth_deferring(conn, document_bytes, self._bulk_min_bytes):
             dropped = bulk.defer(conn)
             log.info("bulk ingest of %.0f MB of documents: indexes %s are built after the files",
@@ -268,6 +271,10 @@ class Datapipe:
         if task.attempts > MAX_ATTEMPTS:
             errors = [GAVE_UP.format(attempts=task.attempts - 1)]
         else:
+            self._copy_out(conn, task)
+            if taken.following is not None:
+                self._copy_out(conn, taken.following)
+
             def outcome(written: WriteStats) -> tuple[WriteStats, bool, repo.Taken]:
                 # In the task's transaction, after its last batch: its outcome and the next take commit with the file.
                 return (written, repo.complete_task(conn, task, warnings, written.nodes, written.edges),
@@ -295,7 +302,7 @@ class Datapipe:
                 still_needed = repo.fail_task(conn, task, errors, warnings)
                 following = repo.take_task(conn, done)
         if task.owns_file and not still_needed:
-            files.discard(Path(task.stored_path))
+            files.discard(files.local_path(self._settings.uploads_dir, task.stored_path))
         seconds = time.perf_counter() - started
         INGEST_SECONDS.labels("failed" if errors else "complete").observe(seconds)
         if errors:
@@ -305,6 +312,13 @@ class Datapipe:
                      stats.records, stats.nodes, stats.edges, seconds, stats.edges / max(seconds, 1e-6))
         observer.task_finished(task, TaskState.FAILED if errors else TaskState.COMPLETE, stats, errors)
         return following
+
+    def _copy_out(self, conn: psycopg.Connection, task: TaskRow) -> None:
+        """This host's copy of the task's upload, from the database, unless it has it already (the members of an
+        archive share one)."""
+        path = files.local_path(self._settings.uploads_dir, task.stored_path)
+        if task.upload_id is not None and not path.exists():
+            files.copy_out(repo.upload_pieces(conn, task.upload_id), path)
 
     def _advance_ingested_jobs(self, conn: psycopg.Connection) -> None:
         """Ended jobs whose files are all read: on to analysis, or finished if nothing was ingested."""

@@ -6,7 +6,8 @@ functions here never commit. The graph deletions of clear-database are in `clear
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import uuid
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -38,9 +39,11 @@ class TaskRow:
     id: int
     job_id: int
     file_name: str
+    # Relative to the host's uploads folder for an upload (`upload_id`), absolute for a file read in place.
     stored_path: str
     member_name: str | None
     owns_file: bool
+    upload_id: uuid.UUID | None
     attempts: int
     warnings: list[str]
     # The `lastseen` the task writes: its job's start, one moment for every file of a collection, so an edge
@@ -220,7 +223,7 @@ def job_tasks(conn: psycopg.Connection, job_id: int) -> list[TaskSummary]:
 # --- tasks -------------------------------------------------------------------------------------
 
 _TASK_COLUMNS = "task.id, task.job_id, task.file_name, task.stored_path, task.member_name, task.owns_file, " \
-                "task.attempts, task.warnings, job.start_time"
+                "task.upload_id, task.attempts, task.warnings, job.start_time"
 
 
 # SharpHound's files by the last word of their names (`20260101000000_users.json`), in the order a job reads them:
@@ -262,6 +265,7 @@ def take_task(conn: psycopg.Connection, done: Collection[int]) -> Taken:
         "start_time = clock_timestamp(), end_time = NULL, updated_at = now() "
         "WHERE id = (SELECT id FROM queue WHERE position = 1) RETURNING id, attempts) "
         "SELECT queue.id, queue.job_id, queue.file_name, queue.stored_path, queue.member_name, queue.owns_file, "
+        "queue.upload_id, "
         "coalesce(taken.attempts, queue.attempts), queue.warnings, queue.start_time "
         "FROM queue LEFT JOIN taken ON taken.id = queue.id ORDER BY queue.position",
         {"order": list(SHARPHOUND_READING_ORDER), "open": [str(TaskState.PENDING), str(TaskState.RUNNING)],
@@ -271,14 +275,15 @@ def take_task(conn: psycopg.Connection, done: Collection[int]) -> Taken:
     return Taken(tasks[0] if tasks else None, tasks[1] if len(tasks) > 1 else None)
 
 
-def pending_documents(conn: psycopg.Connection) -> list[tuple[str, str | None]]:
-    """(stored path, zip member or None) of every task still to read, of jobs not canceled."""
+def pending_documents(conn: psycopg.Connection) -> list[tuple[str, str | None, int | None]]:
+    """(stored path, zip member or None, the document's size if known at upload) of every task still to read, of jobs
+    not canceled."""
     rows = conn.execute(
-        "SELECT task.stored_path, task.member_name FROM ingest_tasks AS task JOIN ingest_jobs AS job "
-        "ON job.id = task.job_id WHERE task.state = ANY(%s) AND job.status <> %s",
+        "SELECT task.stored_path, task.member_name, task.document_bytes FROM ingest_tasks AS task "
+        "JOIN ingest_jobs AS job ON job.id = task.job_id WHERE task.state = ANY(%s) AND job.status <> %s",
         ([str(TaskState.PENDING), str(TaskState.RUNNING)], JobStatus.CANCELED),
     ).fetchall()
-    return [(str(path), member) for path, member in rows]
+    return [(str(path), member, size) for path, member, size in rows]
 
 
 def release_task(conn: psycopg.Connection, task_id: int) -> None:
@@ -316,14 +321,42 @@ def _finish(conn: psycopg.Connection, task: TaskRow, state: TaskState, errors: l
         "WHERE id = %(id)s), "
         "job AS (UPDATE ingest_jobs SET completed_files = completed_files + %(completed)s, "
         "failed_files = failed_files + %(failed)s, nodes_written = nodes_written + %(nodes)s, "
-        "edges_written = edges_written + %(edges)s, updated_at = now() WHERE id = %(job)s) "
+        "edges_written = edges_written + %(edges)s, updated_at = now() WHERE id = %(job)s), "
+        # The upload is read: its rows go with the last of its tasks (the statement sees the tasks as they were
+        # before it, this one still open, hence `id <>`).
+        "read AS (DELETE FROM upload_chunks WHERE upload_id = %(upload)s AND NOT EXISTS (SELECT 1 FROM ingest_tasks "
+        "WHERE upload_id = %(upload)s AND state = ANY(%(open)s) AND id <> %(id)s)) "
         "SELECT EXISTS (SELECT 1 FROM ingest_tasks WHERE stored_path = %(path)s AND state = ANY(%(open)s) "
         "AND id <> %(id)s)",
         {"state": str(state), "errors": Jsonb(errors), "warnings": Jsonb(warnings), "nodes": nodes, "edges": edges,
          "id": task.id, "completed": 0 if failed else 1, "failed": 1 if failed else 0, "job": task.job_id,
-         "path": task.stored_path, "open": [str(TaskState.PENDING), str(TaskState.RUNNING)]},
+         "path": task.stored_path, "upload": task.upload_id, "open": [str(TaskState.PENDING), str(TaskState.RUNNING)]},
     ).fetchone()
     return bool(row and row[0])
+
+
+def delete_unneeded_uploads(conn: psycopg.Connection) -> int:
+    """Uploads no unfinished task reads any more (their tasks canceled or deleted). An upload still being sent is
+    not seen: its rows commit with its tasks."""
+    return conn.execute(
+        "DELETE FROM upload_chunks AS chunk WHERE NOT EXISTS (SELECT 1 FROM ingest_tasks AS task "
+        "WHERE task.upload_id = chunk.upload_id AND task.state = ANY(%s))",
+        ([str(TaskState.PENDING), str(TaskState.RUNNING)],),
+    ).rowcount
+
+
+def upload_chunk(conn: psycopg.Connection, upload_id: uuid.UUID, seq: int) -> bytes | None:
+    """One piece of a stored upload; None past its last."""
+    row = conn.execute("SELECT data FROM upload_chunks WHERE upload_id = %s AND seq = %s", (upload_id, seq)).fetchone()
+    return bytes(row[0]) if row else None
+
+
+def upload_pieces(conn: psycopg.Connection, upload_id: uuid.UUID) -> Iterator[bytes]:
+    """A stored upload's pieces in order, one query (and one piece in memory) at a time."""
+    seq = 0
+    while (piece := upload_chunk(conn, upload_id, seq)) is not None:
+        yield piece
+        seq += 1
 
 
 def unfinished_stored_paths(conn: psycopg.Connection) -> set[str]:

@@ -18,6 +18,7 @@ from houndgraph.graph.store import GraphStore, WriteStats, rfc3339
 from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.read_ahead import ReadAhead
 from houndgraph.settings import Settings
+from houndgraph.worker import files
 from houndgraph.worker.loop_repository import TaskRow
 from houndgraph.worker.read_process import ReadJob, reading_process
 
@@ -45,7 +46,8 @@ Outcome = TypeVar("Outcome")
 
 def read_job(task: TaskRow, settings: Settings, batch_size: int = BATCH_SIZE) -> ReadJob:
     """What the reading process is asked to read for `task`."""
-    return ReadJob(file_name=task.file_name, stored_path=task.stored_path, member_name=task.member_name,
+    return ReadJob(file_name=task.file_name, stored_path=str(files.local_path(settings.uploads_dir, task.stored_path)),
+                   member_name=task.member_name,
                    batch_size=batch_size, lastseen=rfc3339(task.seen_at),
                    max_unzipped_bytes=settings.max_unzipped_bytes, max_zip_ratio=settings.max_zip_ratio)
 

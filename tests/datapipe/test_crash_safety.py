@@ -108,10 +108,11 @@ def test_kill_9_during_ingest_loses_nothing(service: ServiceDirectory, tmp_path:
             assert time.monotonic() < deadline, "no batch was written"
             time.sleep(0.01)
         first.kill()
-        state, attempts, stored = conn.execute(
-            "SELECT state, attempts, stored_path FROM ingest_tasks WHERE job_id = %s", (job_id,)).fetchone()
+        state, attempts, upload_id = conn.execute(
+            "SELECT state, attempts, upload_id FROM ingest_tasks WHERE job_id = %s", (job_id,)).fetchone()
         assert (state, attempts) == ("running", 1), "the kill must land in the middle of the ingest"
-        assert Path(stored).exists(), "the accepted file is still on disk"
+        kept = "SELECT count(*) FROM upload_chunks WHERE upload_id = %s"
+        assert conn.execute(kept, (upload_id,)).fetchone()[0] > 0, "the accepted file is still kept"
         assert graph_fingerprint(conn)[:2] == (0, 0), "nothing of the half-read file is in the graph"
 
     second = Uploads(service.start())
@@ -121,7 +122,7 @@ def test_kill_9_during_ingest_loses_nothing(service: ServiceDirectory, tmp_path:
     with connect(data_dir) as conn:
         assert conn.execute("SELECT attempts FROM ingest_tasks WHERE job_id = %s", (job_id,)).fetchone() == (2,)
         recovered = graph_fingerprint(conn)
-        assert not Path(stored).exists(), "the file is deleted once read"
+        assert conn.execute(kept, (upload_id,)).fetchone() == (0,), "the file is deleted once read"
 
     # The same file, ingested cleanly into an empty graph.
     assert second.http.post("/api/v2/clear-database", json={"deleteCollectedGraphData": True}).status_code == 204

@@ -80,4 +80,9 @@ def test_a_file_interrupted_three_times_is_given_up(admin: httpx.Client, databas
     [task] = completed_tasks(admin, started["id"])
     assert task["errors"] == ["ingest of this file was interrupted 3 times (the service stopped while reading "
                               "it): given up"]
-    assert not any((server_settings.uploads_dir.resolve() / str(started["id"])).iterdir())
+    copies = server_settings.uploads_dir.resolve() / str(started["id"])
+    assert not copies.exists() or not any(copies.iterdir())
+    with database.connect_raw() as check:
+        assert check.execute("SELECT count(*) FROM upload_chunks WHERE upload_id IN (SELECT upload_id "
+                             "FROM ingest_tasks WHERE job_id = %s)", (started["id"],)).fetchone() == (0,), \
+            "the given-up upload is not kept"

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from houndgraph.db import Database
+from houndgraph.file_upload.storage import INCOMING_FOLDER
 from houndgraph.settings import Settings
 from tests.auth.signing import signed_headers
 from tests.conftest import LiveServer, another_server
@@ -31,8 +32,9 @@ META = {"type": "users", "version": 6, "methods": 0, "count": 0}
 
 
 def stored_files(settings: Settings, job_id: int) -> list[Path]:
-    directory = settings.uploads_dir.resolve() / str(job_id)
-    return sorted(directory.iterdir()) if directory.exists() else []
+    """What a refused upload might have left on disk: the spooled body being checked, or a copy of the job's files."""
+    folders = [settings.uploads_dir.resolve() / folder for folder in (INCOMING_FOLDER, str(job_id))]
+    return sorted(path for folder in folders if folder.exists() for path in folder.iterdir())
 
 
 @pytest.fixture
