@@ -14,7 +14,7 @@ Revises: 0033
 from alembic import op
 
 revision = "0040"
-down_revision = "0033"
+down_revision = "0035"
 branch_labels = None
 depends_on = None
 
