@@ -14,6 +14,7 @@ from typing import Any
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
+from houndgraph.graph.cypher.translate import constants
 from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import lists
 from houndgraph.graph.cypher.translate import subqueries as sq
@@ -50,6 +51,8 @@ def like_escape(text: str) -> str:
 def expr(st: Translation, e: a.Expr, scope: Scope) -> Typed:
     if (column := st.node_keys.get(e)) is not None:
         return Typed(column, T.JSON)
+    if (value := constants.folded(st, e, scope)) is not None:
+        return value
     handler = _handlers().get(type(e))
     if handler is None:
         raise UnsupportedCypher(type(e).__name__)

@@ -20,7 +20,7 @@ from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import patterns as pt
 from houndgraph.graph.cypher.translate import set_answer
 from houndgraph.graph.cypher.translate.state import FoundPath, Translation
-from houndgraph.graph.cypher.translate.values import From, Inputs, Scope, T, Typed, as_json
+from houndgraph.graph.cypher.translate.values import NOT_CONSTANT, From, Inputs, Scope, T, Typed, as_json
 from houndgraph.graph.cypher.validate import walk
 
 Columns = list[tuple[str, T]]
@@ -143,6 +143,11 @@ def with_clause(st: Translation, frm: From, scope: Scope, outer: Scope, clause: 
     frm = From([f"({select}) AS {alias}"])
     scope = outer.child()
     bind_columns(st, frm, scope, alias, columns)
+    for (name, _), value in zip(columns, st.projected_constants, strict=True):
+        if value is not NOT_CONSTANT:
+            # A value computed while translating is the same on every row: later expressions may read it.
+            bound = scope.lookup(name)
+            scope.bind(name, Typed(bound.sql, bound.type, bound.alias, value))
     if clause.where is not None:
         frm.where.append(ex.pred(st, clause.where, scope))
     return frm, scope
@@ -252,6 +257,7 @@ def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Proje
         sql += f" OFFSET {count_expression(st, projection.skip, scope, 'SKIP')}"
     if projection.limit is not None:
         sql += f" LIMIT {count_expression(st, projection.limit, scope, 'LIMIT')}"
+    st.projected_constants = [value.constant for value in compiled]
     return sql, [(name, value.type) for name, value in zip(names, compiled, strict=True)]
 
 
