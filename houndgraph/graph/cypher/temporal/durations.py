@@ -26,7 +26,7 @@ from houndgraph.graph.cypher.temporal.values import (
     shift_days,
 )
 
-UNIT_SECONDS = {"hours": 3600, "minutes": 60, "seconds": 1, "milliseconds": Decimal("0.001"),
+UNIT_SECONDS: dict[str, Decimal | int] = {"hours": 3600, "minutes": 60, "seconds": 1, "milliseconds": Decimal("0.001"),
                 "microseconds": Decimal("0.000001"), "nanoseconds": Decimal("0.000000001")}
 UNITS = {"years", "months", "weeks", "days", *UNIT_SECONDS}
 
@@ -74,8 +74,8 @@ DURATION_AS_DATE = re.compile(r"^P(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}
 def parse(text: str) -> Duration:
     match = DURATION_AS_DATE.match(text)
     if match:
-        names = ("years", "months", "days", "hours", "minutes", "seconds")
-        return of_amounts({name: Decimal(part) for name, part in zip(names, match.groups(), strict=True)})
+        fields = ("years", "months", "days", "hours", "minutes", "seconds")
+        return of_amounts({name: Decimal(part) for name, part in zip(fields, match.groups(), strict=True)})
     match = DURATION.match(text)
     if not match or text.upper().endswith("T") or text.upper() in ("P", "-P", "+P"):
         raise TemporalError(f"Text cannot be parsed to a Duration: '{text}'")
@@ -158,6 +158,7 @@ def between(unit: str, start: Temporal, end: Temporal) -> Duration | None:
         return Duration.of(nanos=second[1] - first[1]) if unit in ("between", "seconds") else Duration(0, 0, 0, 0)
     day1, nanos1, offset1 = first
     day2, nanos2, offset2 = second
+    assert day1 is not None and day2 is not None
     instant1 = _instant(day1, nanos1, offset1)
     instant2 = _instant(day2, nanos2, offset2)
     if unit == "seconds":
@@ -166,7 +167,7 @@ def between(unit: str, start: Temporal, end: Temporal) -> Duration | None:
     if unit == "months":
         return Duration(months, 0, 0, 0)
     if unit == "days":
-        return Duration(_days_until(day1, nanos1, day2, nanos2), 0, 0, 0)
+        return Duration(0, _days_until(day1, nanos1, day2, nanos2), 0, 0)
     shifted = add_months(day1, months)
     days = _days_until(shifted, nanos1, day2, nanos2)
     moved = shift_days(shifted, days)

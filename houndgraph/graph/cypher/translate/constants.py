@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from houndgraph.graph.cypher import ast as a
-from houndgraph.graph.cypher.errors import CypherError
+from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
 from houndgraph.graph.cypher.temporal import construct, durations, truncate
 from houndgraph.graph.cypher.temporal.values import (
     DateTime,
@@ -52,8 +52,9 @@ def folded(st: Translation, e: a.Expr, scope: Scope) -> Typed | None:
     if isinstance(e, a.Literal | a.Variable) or not (mentions_temporal(e) or _reads_constant(e, scope)):
         return None
     try:
-        value = evaluate(e, scope)
+        value = evaluate(e, scope, st.clock)
     except NotConstant:
+        _refuse_mixed(e, scope, st.clock)
         return None
     return constant(st, value)
 
@@ -85,13 +86,13 @@ def _reads_constant(e: a.Expr, scope: Scope) -> bool:
     return False
 
 
-def evaluate(e: a.Expr, scope: Scope) -> Any:
+def evaluate(e: a.Expr, scope: Scope, clock: list[datetime]) -> Any:
     if isinstance(e, a.Literal):
         return e.value
     if isinstance(e, a.ListLiteral):
-        return [evaluate(item, scope) for item in e.items]
+        return [evaluate(item, scope, clock) for item in e.items]
     if isinstance(e, a.MapLiteral):
-        return {key: evaluate(item, scope) for key, item in e.items}
+        return {key: evaluate(item, scope, clock) for key, item in e.items}
     if isinstance(e, a.Variable):
         if not scope.has(e.name):
             raise NotConstant
@@ -100,9 +101,9 @@ def evaluate(e: a.Expr, scope: Scope) -> Any:
             raise NotConstant
         return value
     if isinstance(e, a.FunctionCall) and not e.distinct:
-        return _call(e.name, [evaluate(arg, scope) for arg in e.args])
+        return _call(e.name, clock, [evaluate(arg, scope, clock) for arg in e.args])
     if isinstance(e, a.Property):
-        subject = evaluate(e.subject, scope)
+        subject = evaluate(e.subject, scope, clock)
         if subject is None:
             return None
         if is_temporal(subject):
@@ -111,30 +112,32 @@ def evaluate(e: a.Expr, scope: Scope) -> Any:
             return subject.get(e.key)
         raise NotConstant
     if isinstance(e, a.Binary):
-        return _binary(e.op, evaluate(e.left, scope), evaluate(e.right, scope))
+        return _binary(e.op, evaluate(e.left, scope, clock), evaluate(e.right, scope, clock))
     if isinstance(e, a.Unary) and e.op == "-":
-        value = evaluate(e.operand, scope)
+        value = evaluate(e.operand, scope, clock)
         if isinstance(value, Duration):
             return durations.scaled(value, -1)
         if isinstance(value, int | float) and not isinstance(value, bool):
             return -value
     if isinstance(e, a.IsNull):
-        value = evaluate(e.operand, scope)
+        value = evaluate(e.operand, scope, clock)
         return (value is not None) if e.negated else (value is None)
     raise NotConstant
 
 
-def _call(name: str, args: list[Any]) -> Any:
+def _call(name: str, clock: list[datetime], args: list[Any]) -> Any:
     if name == "tostring" and len(args) == 1 and is_temporal(args[0]):
         return iso(args[0])
     if name not in TEMPORAL_FUNCTIONS:
         raise NotConstant
     if name in CLOCKS or (name in CONSTRUCTORS and not args):
-        return _now(name.partition(".")[0], args[0] if args else None)
+        if args and args[0] is None:
+            return None
+        return _now(clock, name.partition(".")[0], args[0] if args else None)
     if name in CONSTRUCTORS:
         _arity(name, args, 1)
         if isinstance(args[0], dict) and "timezone" in {str(k).lower() for k in args[0]} and len(args[0]) == 1:
-            return _now(name, args[0])
+            return _now(clock, name, args[0])
         return construct.construct(name, args[0])
     if name == "duration":
         _arity(name, args, 1)
@@ -162,9 +165,11 @@ def _arity(name: str, args: list[Any], count: int) -> None:
         raise CypherError(f"{name}() takes {count} argument{'s' if count > 1 else ''}")
 
 
-def _now(kind: str, zone: object) -> Any:
-    """The clock read once per query: every clock function of one query answers the same instant."""
-    moment = datetime.now(UTC)
+def _now(clock: list[datetime], kind: str, zone: object) -> Any:
+    """The clock, read once per query: every clock function of one query answers the same instant."""
+    if not clock:
+        clock.append(datetime.now(UTC))
+    moment = clock[0]
     nanos = ((moment.hour * 60 + moment.minute) * 60 + moment.second) * 1_000_000_000 + moment.microsecond * 1000
     value = DateTime(moment.date(), nanos, 0, None)
     if isinstance(zone, dict):
@@ -172,6 +177,20 @@ def _now(kind: str, zone: object) -> Any:
     if kind == "datetime":
         return value
     return construct.construct(kind, value)
+
+
+def _refuse_mixed(e: a.Expr, scope: Scope, clock: list[datetime]) -> None:
+    """Arithmetic between a temporal value computed here and a value of the rows is refused: the statement holds
+    temporal values as text, and would add or subtract that text (`date + n.duration`) as strings or numbers."""
+    if not (isinstance(e, a.Binary) and e.op in ("+", "-", "*", "/", "%", "^")):
+        return
+    for side in (e.left, e.right):
+        try:
+            value = evaluate(side, scope, clock)
+        except NotConstant:
+            continue
+        if is_temporal(value):
+            raise UnsupportedCypher(f"the operator {e.op} between a temporal value and a value read from the graph")
 
 
 def _binary(op: str, left: Any, right: Any) -> Any:

@@ -14,9 +14,8 @@ from typing import Any
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
-from houndgraph.graph.cypher.translate import constants
+from houndgraph.graph.cypher.translate import constants, lists
 from houndgraph.graph.cypher.translate import functions as fn
-from houndgraph.graph.cypher.translate import lists
 from houndgraph.graph.cypher.translate import subqueries as sq
 from houndgraph.graph.cypher.translate.regex import java_to_postgres
 from houndgraph.graph.cypher.translate.state import Translation

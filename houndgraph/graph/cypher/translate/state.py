@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from houndgraph.graph.cypher import ast as a
@@ -54,6 +55,8 @@ class Translation:
     text_functions: dict[str, dict[str, str]] = field(default_factory=dict)
     # The values the translator computed of the last projection's columns (constants.py), NOT_CONSTANT elsewhere.
     projected_constants: list[Any] = field(default_factory=list)
+    # The instant the clock functions of this query answer (date(), datetime.statement(), ...), once read.
+    clock: list[datetime] = field(default_factory=list)
 
     @contextmanager
     def within(self, *, aggregating: bool | None = None, top_match: bool | None = None,
