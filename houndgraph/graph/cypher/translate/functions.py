@@ -114,11 +114,17 @@ def _length(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     value = one(args, e.name)
     if value.type is T.PATH:
         return Typed(f"to_jsonb((cardinality({value.sql}) - 1) / 2)", T.JSON)
+    if value.type in (T.NODE, T.REL):
+        raise CypherSemanticError(f"Type mismatch: length() expects a path, not a {value.type.value} "
+                                  "(InvalidArgumentType)")
     return Typed(f"hg_size({as_json(value).sql})", T.JSON)
 
 
 def _size(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     value = one(args, e.name)
+    if value.type in (T.PATH, T.NODE, T.REL):
+        raise CypherSemanticError(f"Type mismatch: size() expects a list or a string, not a {value.type.value} "
+                                  "(InvalidArgumentType)")
     if value.type in (T.NODES, T.RELS):
         return Typed(f"to_jsonb(cardinality({value.sql}))", T.JSON)
     if value.type is T.PATHS:
@@ -134,6 +140,19 @@ def _head_or_last(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Type
         return Typed(f"({value.sql})[{index}]", element)
     position = "0" if e.name == "head" else "-1"
     return Typed(f"hg_index({as_json(value).sql}, '{position}'::jsonb)", T.JSON)
+
+
+def _tail(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
+    value = one(args, e.name)
+    if value.type in (T.NODES, T.RELS):
+        return Typed(f"({value.sql})[2:]", value.type)
+    json = as_json(value).sql
+    return Typed(f"(CASE WHEN jsonb_typeof({json}) = 'array' THEN hg_slice({json}, '1'::jsonb, NULL) END)", T.JSON)
+
+
+def _rand(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
+    exactly(args, 0, e.name)
+    return Typed("to_jsonb(random())", T.JSON)
 
 
 def _coalesce(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
@@ -196,7 +215,11 @@ def _keys(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 
 def _properties(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    return Typed(_properties_source(one(args, e.name)), T.JSON)
+    value = one(args, e.name)
+    if (kind := ex.constant_kind(value.constant)) not in (None, "Null", "Map"):
+        raise CypherSemanticError(f"Type mismatch: properties() expects a map, node or relationship, not {kind} "
+                                  "(InvalidArgumentType)")
+    return Typed(_properties_source(value), T.JSON)
 
 
 def _exists(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
@@ -207,6 +230,9 @@ def _exists(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 
 def _range(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
+    for arg in args:
+        if (kind := ex.constant_kind(arg.constant)) not in (None, "Integer"):
+            raise CypherSemanticError(f"Type mismatch: range() takes integers, not {kind} (InvalidArgumentType)")
     bounds = [f"(({as_json(arg).sql})::numeric)::bigint" for arg in args]
     if len(bounds) not in (2, 3):
         raise CypherSemanticError("range() takes two or three arguments")
@@ -249,7 +275,7 @@ def one(args: list[Typed], name: str) -> Typed:
 
 def exactly(args: list[Typed], count: int, name: str) -> list[Typed]:
     if len(args) != count:
-        raise CypherSemanticError(f"{name}() takes {count} argument{'s' if count > 1 else ''}")
+        raise CypherSemanticError(f"{name}() takes {count} argument{'s' if count != 1 else ''}")
     return args
 
 
@@ -380,5 +406,5 @@ _FUNCTIONS: dict[str, FunctionHandler] = {
     "substring": _substring, "left": _left_or_right, "right": _left_or_right,
     "keys": _keys, "properties": _properties, "exists": _exists, "range": _range,
     "datetime": _datetime, "localdatetime": _datetime, "date": _datetime, "timestamp": _timestamp,
-    "duration": _duration,
+    "duration": _duration, "tail": _tail, "rand": _rand,
 }

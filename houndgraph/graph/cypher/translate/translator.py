@@ -89,6 +89,8 @@ def evaluate(expressions: Sequence[a.Expr], kinds: Mapping[str, int], inputs: In
 
 
 def query_sql(st: Translation, query: a.Query, outer: Scope, top: bool) -> tuple[str, Columns]:
+    if len(set(query.union_all)) > 1:
+        raise CypherSemanticError("UNION and UNION ALL cannot be mixed in one query (InvalidClauseComposition)")
     compiled = [single_sql(st, part, outer, top) for part in query.parts]
     sql, columns = compiled[0]
     if len(compiled) == 1:
@@ -138,6 +140,10 @@ def single_sql(st: Translation, single: a.SingleQuery, outer: Scope, top: bool) 
 
 def with_clause(st: Translation, frm: From, scope: Scope, outer: Scope, clause: a.With) -> tuple[From, Scope]:
     """Closes the query part into a derived table: the FROM list and scope the next part starts from."""
+    for item in clause.projection.items:
+        if not item.aliased and not isinstance(item.expression, a.Variable):
+            raise CypherSemanticError(f"Expression in WITH must be aliased (use AS): {item.alias} "
+                                      "(NoExpressionAlias)")
     select, columns = projection_sql(st, frm, scope, clause.projection)
     alias = st.aliases.new("w")
     frm = From([f"({select}) AS {alias}"])
