@@ -17,10 +17,10 @@ from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCyphe
 from houndgraph.graph.cypher.translate import constants, lists
 from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import subqueries as sq
+from houndgraph.graph.cypher.translate import type_checks as types
 from houndgraph.graph.cypher.translate.regex import java_to_postgres
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import (
-    NOT_CONSTANT,
     NULL_JSON,
     Scope,
     T,
@@ -96,42 +96,8 @@ def _handlers() -> dict[type[a.Expr], Handler]:
 
 
 def pred(st: Translation, e: a.Expr, scope: Scope) -> str:
-    refuse_non_boolean_literal(e)
+    types.refuse_non_boolean_literal(e)
     return as_bool(expr(st, e, scope))
-
-
-def refuse_non_boolean_literal(e: a.Expr) -> None:
-    """A literal that is not a boolean where a boolean must stand (`NOT 0`, `true OR []`) is Neo4j's compile-time
-    InvalidArgumentType, not a null."""
-    kind = literal_kind(e)
-    if kind is not None and kind not in ("Boolean", "Null"):
-        raise CypherSemanticError(f"Type mismatch: expected Boolean but was {kind} (InvalidArgumentType)")
-
-
-def constant_kind(value: Any) -> str | None:
-    """Cypher's name of the type of a value the translator knows (Typed.constant), None when it does not."""
-    if value is NOT_CONSTANT:
-        return None
-    if value is None:
-        return "Null"
-    if isinstance(value, list):
-        return "List"
-    if isinstance(value, dict):
-        return "Map"
-    return {bool: "Boolean", int: "Integer", float: "Float", str: "String"}.get(type(value), "Temporal")
-
-
-def literal_kind(e: a.Expr) -> str | None:
-    """Cypher's name of a literal's type, or None for an expression that is not a literal."""
-    if isinstance(e, a.ListLiteral):
-        return "List"
-    if isinstance(e, a.MapLiteral):
-        return "Map"
-    if not isinstance(e, a.Literal):
-        return None
-    if e.value is None:
-        return "Null"
-    return {bool: "Boolean", int: "Integer", float: "Float", str: "String"}.get(type(e.value))
 
 
 def json_sql(st: Translation, e: a.Expr, scope: Scope) -> str:
@@ -203,9 +169,7 @@ def property_text(st: Translation, e: a.Expr, scope: Scope) -> tuple[str, str] |
 
 def property_access(st: Translation, e: a.Property, scope: Scope) -> Typed:
     subject = expr(st, e.subject, scope)
-    if (kind := constant_kind(subject.constant)) in ("Boolean", "Integer", "Float", "String", "List"):
-        raise CypherSemanticError(f"Type mismatch: expected a map, node, relationship or temporal value but was "
-                                  f"{kind} (InvalidArgumentType)")
+    types.refuse_property_of_scalar(subject)
     if subject.type in (T.NODE, T.REL):
         # A property stored as JSON null reads as missing: Cypher has no stored nulls.
         return Typed(f"nullif({entity_properties(subject)}->{st.params.key(e.key)}, 'null'::jsonb)", T.JSON)
@@ -221,13 +185,7 @@ def property_access(st: Translation, e: a.Property, scope: Scope) -> Typed:
 def index_access(st: Translation, e: a.Index, scope: Scope) -> Typed:
     subject = expr(st, e.subject, scope)
     index = expr(st, e.index, scope)
-    subject_kind, index_kind = constant_kind(subject.constant), constant_kind(index.constant)
-    if subject_kind in ("Boolean", "Integer", "Float", "String"):
-        raise CypherSemanticError(f"Type mismatch: expected a list or a map but was {subject_kind} "
-                                  "(InvalidArgumentType)")
-    if subject_kind == "List" and index_kind not in (None, "Null", "Integer"):
-        raise CypherSemanticError(f"Type mismatch: a list index must be an Integer, not {index_kind} "
-                                  "(InvalidArgumentType)")
+    types.refuse_index_of_scalar(subject, index)
     if subject.type in (T.NODES, T.RELS, T.PATH) and index.type is T.JSON:
         element = T.NODE if subject.type is T.NODES else T.REL
         array = subject.sql
@@ -485,7 +443,7 @@ def regex(st: Translation, e: a.Binary, scope: Scope) -> Typed:
 
 def membership(st: Translation, e: a.Binary, scope: Scope) -> Typed:
     right_ast = e.right
-    if (kind := literal_kind(right_ast)) not in (None, "List", "Null"):
+    if (kind := types.literal_kind(right_ast)) not in (None, "List", "Null"):
         raise CypherSemanticError(f"Type mismatch: IN expects a list, not {kind} (InvalidArgumentType)")
     if isinstance(right_ast, a.ListLiteral) and all(
             isinstance(i, a.Literal) and isinstance(i.value, str) for i in right_ast.items):

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.translate import expressions as ex
+from houndgraph.graph.cypher.translate import type_checks as types
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import NULL_JSON, Scope, T, Typed, as_json
 from houndgraph.graph.cypher.validate import walk
@@ -172,8 +173,22 @@ def string_call(function: str, text: str) -> str:
     return function.replace("(s)", f"({text})", 1)
 
 
+# What the ...OrNull conversions convert; any other value is null to them, where the plain conversion raises
+# Neo4j's InvalidArgumentValue (helpers.sql).
+OR_NULL_ACCEPTS = {
+    "tointegerornull": "jsonb_typeof(v) IN ('string', 'number', 'boolean')",
+    "tofloatornull": "jsonb_typeof(v) IN ('string', 'number')",
+    "tobooleanornull": "(jsonb_typeof(v) IN ('string', 'boolean') OR hg_is_int(v))",
+    "tostringornull": "jsonb_typeof(v) IN ('string', 'number', 'boolean')",
+}
+
+
 def _json_helper(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    return Typed(f"{JSON_HELPERS[e.name]}({as_json(one(args, e.name)).sql})", T.JSON)
+    value = as_json(one(args, e.name)).sql
+    if e.name in OR_NULL_ACCEPTS:
+        accepts = OR_NULL_ACCEPTS[e.name].replace("(v)", f"({value})")
+        return Typed(f"(CASE WHEN {accepts} THEN {JSON_HELPERS[e.name]}({value}) END)", T.JSON)
+    return Typed(f"{JSON_HELPERS[e.name]}({value})", T.JSON)
 
 
 def _numeric_function(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
@@ -216,7 +231,7 @@ def _keys(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 def _properties(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     value = one(args, e.name)
-    if (kind := ex.constant_kind(value.constant)) not in (None, "Null", "Map"):
+    if (kind := types.constant_kind(value.constant)) not in (None, "Null", "Map"):
         raise CypherSemanticError(f"Type mismatch: properties() expects a map, node or relationship, not {kind} "
                                   "(InvalidArgumentType)")
     return Typed(_properties_source(value), T.JSON)
@@ -231,7 +246,7 @@ def _exists(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 def _range(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     for arg in args:
-        if (kind := ex.constant_kind(arg.constant)) not in (None, "Integer"):
+        if (kind := types.constant_kind(arg.constant)) not in (None, "Integer"):
             raise CypherSemanticError(f"Type mismatch: range() takes integers, not {kind} (InvalidArgumentType)")
     bounds = [f"(({as_json(arg).sql})::numeric)::bigint" for arg in args]
     if len(bounds) not in (2, 3):
