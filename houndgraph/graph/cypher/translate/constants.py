@@ -8,7 +8,8 @@ API writes it; its `Typed.constant` keeps the value itself for the expressions t
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -49,7 +50,9 @@ def mentions_temporal(e: a.Expr) -> bool:
 
 def folded(st: Translation, e: a.Expr, scope: Scope) -> Typed | None:
     """`e` computed now, or None where it depends on the rows or holds no temporal value."""
-    if isinstance(e, a.Literal | a.Variable) or not (mentions_temporal(e) or _reads_constant(e, scope)):
+    if isinstance(e, a.Literal | a.Variable):
+        return None
+    if not (mentions_temporal(e) or (st.temporal_bound and _reads_constant(e, scope))):
         return None
     try:
         value = evaluate(e, scope, st.clock)
@@ -75,6 +78,27 @@ def plain(value: Any) -> Any:
         return [plain(item) for item in value]
     if isinstance(value, dict):
         return {key: plain(item) for key, item in value.items()}
+    return value
+
+
+def beside_sql_temporal(st: Translation, left: Typed, right: Typed) -> tuple[Typed, Typed]:
+    """Operands of one operator where one is a timestamp or an interval the statement computes (`datetime({epochSeconds:
+    n.lastlogon})`): a datetime or duration computed here beside it becomes the same SQL type, so that the two
+    compare and add as instants and intervals, not as texts."""
+    if left.type in (T.DATETIME, T.DURATION) or right.type in (T.DATETIME, T.DURATION):
+        return _as_sql_temporal(st, left), _as_sql_temporal(st, right)
+    return left, right
+
+
+def _as_sql_temporal(st: Translation, value: Typed) -> Typed:
+    known = value.constant
+    if isinstance(known, DateTime):
+        instant = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=known.epoch_nanos // 1000)
+        return Typed(st.params.add(instant, "timestamptz"), T.DATETIME, constant=known)
+    if isinstance(known, Duration):
+        seconds = Decimal(known.total_nanos) / 1_000_000_000
+        text = f"{known.months} months {known.days} days {seconds} seconds"
+        return Typed(st.params.add(text, "interval"), T.DURATION, constant=known)
     return value
 
 
@@ -184,7 +208,10 @@ def _refuse_mixed(e: a.Expr, scope: Scope, clock: list[datetime]) -> None:
     temporal values as text, and would add or subtract that text (`date + n.duration`) as strings or numbers."""
     if not (isinstance(e, a.Binary) and e.op in ("+", "-", "*", "/", "%", "^")):
         return
-    for side in (e.left, e.right):
+    for side, other in ((e.left, e.right), (e.right, e.left)):
+        if mentions_temporal(other):
+            # The other side is a timestamp or an interval the statement builds (`datetime({epochSeconds: x})`).
+            continue
         try:
             value = evaluate(side, scope, clock)
         except NotConstant:

@@ -300,7 +300,7 @@ def binary(st: Translation, e: a.Binary, scope: Scope) -> Typed:
         return regex(st, e, scope)
     if op == "IN":
         return membership(st, e, scope)
-    left, right = expr(st, e.left, scope), expr(st, e.right, scope)
+    left, right = constants.beside_sql_temporal(st, *(expr(st, e.left, scope), expr(st, e.right, scope)))
     if left.type is T.DATETIME or right.type is T.DATETIME or left.type is T.DURATION:
         return fn.temporal_arithmetic(op, left, right)
     if op == "+":
@@ -316,7 +316,7 @@ def comparison(st: Translation, e: a.Binary, scope: Scope) -> Typed:
         fast = literal_equality(st, e, scope)
         if fast is not None:
             return Typed(fast if op == "=" else f"(NOT {fast})", T.BOOL)
-    left, right = expr(st, e.left, scope), expr(st, e.right, scope)
+    left, right = constants.beside_sql_temporal(st, *(expr(st, e.left, scope), expr(st, e.right, scope)))
     if left.type in (T.NODE, T.REL) or right.type in (T.NODE, T.REL):
         if left.type != right.type and T.JSON not in (left.type, right.type):
             return Typed("FALSE", T.BOOL)

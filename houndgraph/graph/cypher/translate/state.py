@@ -55,6 +55,8 @@ class Translation:
     text_functions: dict[str, dict[str, str]] = field(default_factory=dict)
     # The values the translator computed of the last projection's columns (constants.py), NOT_CONSTANT elsewhere.
     projected_constants: list[Any] = field(default_factory=list)
+    # Whether a WITH bound a temporal value computed while translating (constants.folded looks for its readers).
+    temporal_bound: bool = False
     # The instant the clock functions of this query answer (date(), datetime.statement(), ...), once read.
     clock: list[datetime] = field(default_factory=list)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.statistics import KindStatistics
+from houndgraph.graph.cypher.temporal.values import is_temporal
 from houndgraph.graph.cypher.translate import expressions as ex
 from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import patterns as pt
@@ -154,6 +155,7 @@ def with_clause(st: Translation, frm: From, scope: Scope, outer: Scope, clause: 
             # A value computed while translating is the same on every row: later expressions may read it.
             bound = scope.lookup(name)
             scope.bind(name, Typed(bound.sql, bound.type, bound.alias, value))
+            st.temporal_bound = st.temporal_bound or is_temporal(value)
     if clause.where is not None:
         frm.where.append(ex.pred(st, clause.where, scope))
     return frm, scope
