@@ -143,6 +143,18 @@ def _head_or_last(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Type
     return Typed(f"hg_index({as_json(value).sql}, '{position}'::jsonb)", T.JSON)
 
 
+def _reverse(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
+    """reverse() of a string or of a list."""
+    value = one(args, e.name)
+    if value.type in (T.NODES, T.RELS):
+        return Typed(f"ARRAY(SELECT x FROM unnest({value.sql}) WITH ORDINALITY AS u(x, i) ORDER BY i DESC)",
+                     value.type)
+    json = as_json(value).sql
+    return Typed(f"(CASE jsonb_typeof({json}) WHEN 'string' THEN to_jsonb(reverse(({json}) #>> '{{}}')) "
+                 f"WHEN 'array' THEN (SELECT coalesce(jsonb_agg(x ORDER BY i DESC), '[]'::jsonb) "
+                 f"FROM jsonb_array_elements({json}) WITH ORDINALITY AS u(x, i)) END)", T.JSON)
+
+
 def _tail(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     value = one(args, e.name)
     if value.type in (T.NODES, T.RELS):
@@ -307,6 +319,9 @@ def aggregate(st: Translation, e: a.FunctionCall, scope: Scope) -> Typed:
         raise CypherSemanticError(f"{e.name}() can only be used in WITH or RETURN")
     if len(e.args) != 1:
         raise CypherSemanticError(f"{e.name}() takes one argument")
+    if any(isinstance(node, a.FunctionCall) and node.name == "rand" for node in walk(e.args[0])):
+        raise CypherSemanticError(f"Can't use non-deterministic (random) functions inside of aggregate functions: "
+                                  f"{e.name}() (NonConstantExpression)")
     with st.within(aggregating=False):  # aggregates do not nest
         value = ex.expr(st, e.args[0], scope)
     distinct = "DISTINCT " if e.distinct else ""
@@ -421,5 +436,5 @@ _FUNCTIONS: dict[str, FunctionHandler] = {
     "substring": _substring, "left": _left_or_right, "right": _left_or_right,
     "keys": _keys, "properties": _properties, "exists": _exists, "range": _range,
     "datetime": _datetime, "localdatetime": _datetime, "date": _datetime, "timestamp": _timestamp,
-    "duration": _duration, "tail": _tail, "rand": _rand,
+    "duration": _duration, "tail": _tail, "rand": _rand, "reverse": _reverse,
 }
