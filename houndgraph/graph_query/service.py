@@ -23,7 +23,7 @@ from houndgraph.db import (
 from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ResponseTooLarge, ServiceError
 from houndgraph.graph.budget import ResultTooLarge, WorkExhausted
 from houndgraph.graph.cypher.ast import Query
-from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed
+from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed, runtime_error_message
 from houndgraph.graph.cypher.execute import Result, run_query
 from houndgraph.graph.cypher.parse_cache import parse_query
 from houndgraph.graph.cypher.translate.values import T
@@ -102,7 +102,8 @@ async def _run(session: AsyncSession, query: Query, allow_mutations: bool, compl
     except (psycopg.Error, DBAPIError) as error:
         if is_query_canceled(error):
             raise InternalError(TIMED_OUT) from error
-        if (message := data_error_message(error) or refused_statement_message(error)) is not None:
+        if (message := runtime_error_message(error) or data_error_message(error)
+                or refused_statement_message(error)) is not None:
             raise BadRequest(message) from error
         raise
 

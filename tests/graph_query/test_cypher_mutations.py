@@ -4,33 +4,16 @@ updating clause, the graph checked with SQL afterwards, and the audit entries of
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from houndgraph.db import Database
-from houndgraph.settings import Settings
-from tests.conftest import LiveServer, another_server
 from tests.factories import user_with_role
 
 URL = "/api/v2/graphs/cypher"
 FORBIDDEN = "Permission denied: User may not modify the graph."
-
-
-@pytest.fixture(scope="module")
-def mutable_server(server_settings: Settings, database: Database) -> Iterator[LiveServer]:
-    with another_server(server_settings, database, enable_cypher_mutations=True) as server:
-        yield server
-
-
-@pytest.fixture
-def writer(mutable_server: LiveServer, admin_token: str) -> Iterator[httpx.Client]:
-    """The administrator (who holds GraphDBMutate) on the server that allows mutations."""
-    with httpx.Client(base_url=mutable_server.base_url, timeout=60,
-                      headers={"Authorization": f"Bearer {admin_token}"}) as http:
-        yield http
 
 
 def post(client: httpx.Client, query: str, **extra: Any) -> httpx.Response:

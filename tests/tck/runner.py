@@ -80,6 +80,12 @@ class Runner:
             answer = self.post(query)
             if answer.status != 200:
                 return f"setup query answers {answer.status}: {answer.message[:100]}"
+        if scenario.first is not None and (reason := self.checked(scenario.first)) is not None:
+            return f"before the control query: {reason}"
+        return self.checked(scenario)
+
+    def checked(self, scenario: Scenario) -> str | None:
+        """None when the scenario's query answers as it must on the graph as it is, else a one-line reason."""
         watched = scenario.side_effects is not None or scenario.error is not None
         before = self.snapshot() if watched else ()
         answer = self.post(scenario.query)

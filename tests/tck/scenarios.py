@@ -36,6 +36,8 @@ class Scenario:
     unordered_lists: bool = False
     error: tuple[str, str, str] | None = None  # (class, phase, detail)
     side_effects: dict[str, int] | None = None  # None: not asserted
+    # A scenario with a control query: its first query and what that must answer, checked before this one's.
+    first: Scenario | None = None
 
     @property
     def folder(self) -> str:
@@ -93,6 +95,13 @@ def _read_step(scenario: Scenario, text: str, argument: dict[str, Any]) -> None:
         scenario.uses_parameters = True
     elif text.startswith("there exists a procedure"):
         scenario.uses_procedures = True
+    elif text == "executing control query:" and scenario.query:
+        scenario.first = Scenario(scenario.id, scenario.name, [], scenario.query, columns=scenario.columns,
+                                  rows=scenario.rows, ordered=scenario.ordered,
+                                  unordered_lists=scenario.unordered_lists, error=scenario.error,
+                                  side_effects=scenario.side_effects)
+        scenario.query, scenario.columns, scenario.rows, scenario.side_effects = doc, [], None, None
+        scenario.ordered = scenario.unordered_lists = False
     elif text in ("executing query:", "executing control query:"):
         scenario.query = doc
     elif text == "the result should be empty":

@@ -218,6 +218,7 @@ class Unwind(Clause):
 class ProjectionItem:
     expression: Expr
     alias: str  # the explicit alias, or the expression's text as written
+    aliased: bool = True  # whether the alias was written (`AS name`)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import psycopg
+
 # Reference messages (reference/behaviour.md §1); clients match on them.
 UPDATING_NOT_SUPPORTED = "updating clauses are not supported"
 PROCEDURES_NOT_SUPPORTED = "procedure invocation is not supported"
@@ -41,3 +43,18 @@ class MutationNotAllowed(CypherError):
 class QueryTooComplex(CypherError):
     def __init__(self) -> None:
         super().__init__(TOO_COMPLEX)
+
+
+# The SQLSTATE the hg_* helpers of helpers.sql raise for an error of Cypher's found while the query runs
+# (`toBoolean([])`: Neo4j's TypeError InvalidArgumentValue): their message is written for the user.
+RUNTIME_ERROR_STATE = "HG001"
+
+
+def runtime_error_message(error: BaseException) -> str | None:
+    """The message of a Cypher error the statement raised (RUNTIME_ERROR_STATE), or None."""
+    current: BaseException | None = error
+    while current is not None:
+        if isinstance(current, psycopg.Error) and current.sqlstate == RUNTIME_ERROR_STATE and current.diag:
+            return current.diag.message_primary
+        current = getattr(current, "orig", None) or current.__cause__
+    return None

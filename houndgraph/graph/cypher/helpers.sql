@@ -100,8 +100,19 @@ $$ SELECT CASE WHEN jsonb_typeof(a) = 'array' THEN (
       AND i - 1 < CASE WHEN t IS NULL OR t = 'null'::jsonb THEN jsonb_array_length(a)
                        WHEN t::numeric < 0 THEN jsonb_array_length(a) + t::numeric ELSE t::numeric END) END $$;
 
+-- A conversion of a list or a map is Neo4j's runtime TypeError (InvalidArgumentValue), raised with the SQLSTATE
+-- errors.RUNTIME_ERROR_STATE whose message the service shows as it is.
+CREATE OR REPLACE FUNCTION hg_refuse_conversion(fn text, a jsonb) RETURNS void LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS
+$$ BEGIN
+    RAISE EXCEPTION 'Type mismatch: % cannot convert a % (InvalidArgumentValue)', fn,
+        CASE jsonb_typeof(a) WHEN 'array' THEN 'list' WHEN 'object' THEN 'map' WHEN 'boolean' THEN 'boolean'
+                             ELSE 'float' END USING ERRCODE = 'HG001';
+END $$;
+
 CREATE OR REPLACE FUNCTION hg_to_integer(a jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS
-$$ BEGIN RETURN CASE jsonb_typeof(a)
+$$ BEGIN
+   IF jsonb_typeof(a) IN ('array', 'object') THEN PERFORM hg_refuse_conversion('toInteger()', a); END IF;
+   RETURN CASE jsonb_typeof(a)
     WHEN 'number' THEN to_jsonb(trunc(a::numeric))
     WHEN 'boolean' THEN to_jsonb(CASE WHEN a = 'true'::jsonb THEN 1 ELSE 0 END)
     WHEN 'string' THEN CASE WHEN (a #>> '{}') ~ '^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$'
@@ -109,18 +120,26 @@ $$ BEGIN RETURN CASE jsonb_typeof(a)
    END; END $$;
 
 CREATE OR REPLACE FUNCTION hg_to_float(a jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS
-$$ BEGIN RETURN CASE jsonb_typeof(a)
+$$ BEGIN
+   IF jsonb_typeof(a) IN ('array', 'object', 'boolean') THEN PERFORM hg_refuse_conversion('toFloat()', a); END IF;
+   RETURN CASE jsonb_typeof(a)
     WHEN 'number' THEN hg_float(a::float8)
     WHEN 'string' THEN CASE WHEN (a #>> '{}') ~ '^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$'
                             THEN hg_float((a #>> '{}')::float8) END
    END; END $$;
 
-CREATE OR REPLACE FUNCTION hg_to_boolean(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
-$$ SELECT CASE jsonb_typeof(a)
+CREATE OR REPLACE FUNCTION hg_to_boolean(a jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ BEGIN
+   IF jsonb_typeof(a) IN ('array', 'object') OR (jsonb_typeof(a) = 'number' AND scale(a::numeric) > 0) THEN
+       PERFORM hg_refuse_conversion('toBoolean()', a);
+   END IF;
+   RETURN CASE jsonb_typeof(a)
     WHEN 'boolean' THEN a
     WHEN 'string' THEN CASE lower(btrim(a #>> '{}')) WHEN 'true' THEN 'true'::jsonb WHEN 'false' THEN 'false'::jsonb END
     WHEN 'number' THEN to_jsonb(a::numeric <> 0)
-   END $$;
+   END; END $$;
 
-CREATE OR REPLACE FUNCTION hg_to_string(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
-$$ SELECT CASE WHEN jsonb_typeof(a) IN ('string', 'number', 'boolean') THEN to_jsonb(hg_str(a)) END $$;
+CREATE OR REPLACE FUNCTION hg_to_string(a jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ BEGIN
+   IF jsonb_typeof(a) IN ('array', 'object') THEN PERFORM hg_refuse_conversion('toString()', a); END IF;
+   RETURN CASE WHEN jsonb_typeof(a) IN ('string', 'number', 'boolean') THEN to_jsonb(hg_str(a)) END; END $$;

@@ -178,11 +178,9 @@ class _Builder(PatternBuilder, LiteralBuilder):
         items = []
         for item in items_ctx.oC_ProjectionItem():
             expression = self.expr(item.oC_Expression())
-            if item.oC_Variable() is not None:
-                alias = self.variable(item.oC_Variable())
-            else:
-                alias = self.source(item.oC_Expression())
-            items.append(a.ProjectionItem(expression, alias))
+            aliased = item.oC_Variable() is not None
+            alias = self.variable(item.oC_Variable()) if aliased else self.source(item.oC_Expression())
+            items.append(a.ProjectionItem(expression, alias, aliased))
         order: tuple[a.SortItem, ...] = ()
         if (o := ctx.oC_Order()) is not None:
             order = tuple(

@@ -404,7 +404,8 @@ def test_the_key_columns_give_the_pairs_of_the_plain_join(run: Any) -> None:
 @pytest.mark.parametrize("query", [
     "MATCH (n) WHERE toInteger(split(n.objectid, '-')[5]) >= 1102 RETURN n.name",
     "MATCH (n) WHERE 1102.5 > toInteger(split(n.objectid, '-')[5]) RETURN n.name",
-    "UNWIND ['12', ' 7 ', '1e2', 'x', '', null, true, 3.7, -2, [1], {k: 1}] AS v "
+    # (toFloat() of a boolean, and either of a list or a map, is Neo4j's InvalidArgumentValue: not among them.)
+    "UNWIND ['12', ' 7 ', '1e2', 'x', '', null, 3.7, -2] AS v "
     "WITH v, toInteger(v) AS i, toFloat(v) AS f "
     "RETURN v, toInteger(v) < 10, toFloat(v) >= 3.7, toIntegerOrNull(v) <= -2, toFloatOrNull(v) > 99, i, f",
 ])

@@ -14,9 +14,10 @@ from typing import Any
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
+from houndgraph.graph.cypher.translate import constants, lists
 from houndgraph.graph.cypher.translate import functions as fn
-from houndgraph.graph.cypher.translate import lists
 from houndgraph.graph.cypher.translate import subqueries as sq
+from houndgraph.graph.cypher.translate import type_checks as types
 from houndgraph.graph.cypher.translate.regex import java_to_postgres
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import (
@@ -50,6 +51,8 @@ def like_escape(text: str) -> str:
 def expr(st: Translation, e: a.Expr, scope: Scope) -> Typed:
     if (column := st.node_keys.get(e)) is not None:
         return Typed(column, T.JSON)
+    if (value := constants.folded(st, e, scope)) is not None:
+        return value
     handler = _handlers().get(type(e))
     if handler is None:
         raise UnsupportedCypher(type(e).__name__)
@@ -72,7 +75,7 @@ def row_independent(e: a.Expr) -> bool:
     for node in walk(e):
         if not isinstance(node, _ROW_INDEPENDENT):
             return False
-        if isinstance(node, a.FunctionCall) and (node.name in fn.AGGREGATES):
+        if isinstance(node, a.FunctionCall) and (node.name in fn.AGGREGATES or node.name == "rand"):
             return False
     return True
 
@@ -93,6 +96,7 @@ def _handlers() -> dict[type[a.Expr], Handler]:
 
 
 def pred(st: Translation, e: a.Expr, scope: Scope) -> str:
+    types.refuse_non_boolean_literal(e)
     return as_bool(expr(st, e, scope))
 
 
@@ -104,16 +108,19 @@ def json_sql(st: Translation, e: a.Expr, scope: Scope) -> str:
 
 
 def literal(st: Translation, e: a.Literal, scope: Scope) -> Typed:
+    # The value rides along (Typed.constant) so that a WITH passing it on still knows its type: `WITH 123 AS x
+    # RETURN x.num` is a type error, as Neo4j finds it.
     if e.value is None:
-        return NULL_JSON
+        return Typed(NULL_JSON.sql, T.JSON, constant=None)
     if isinstance(e.value, bool):
-        return Typed("TRUE" if e.value else "FALSE", T.BOOL)
-    return Typed(st.params.json(e.value), T.JSON)
+        return Typed("TRUE" if e.value else "FALSE", T.BOOL, constant=e.value)
+    return Typed(st.params.json(e.value), T.JSON, constant=e.value)
 
 
 def list_literal(st: Translation, e: a.ListLiteral, scope: Scope) -> Typed:
     if all(isinstance(i, a.Literal) for i in e.items):
-        return Typed(st.params.json([i.value for i in e.items]), T.JSON)  # type: ignore[attr-defined]
+        values = [i.value for i in e.items]  # type: ignore[attr-defined]
+        return Typed(st.params.json(values), T.JSON, constant=values)
     items = [expr(st, i, scope) for i in e.items]
     if items and all(i.type is T.NODE for i in items):
         return Typed(f"ARRAY[{', '.join(i.sql for i in items)}]::bigint[]", T.NODES)
@@ -162,6 +169,7 @@ def property_text(st: Translation, e: a.Expr, scope: Scope) -> tuple[str, str] |
 
 def property_access(st: Translation, e: a.Property, scope: Scope) -> Typed:
     subject = expr(st, e.subject, scope)
+    types.refuse_property_of_scalar(subject)
     if subject.type in (T.NODE, T.REL):
         # A property stored as JSON null reads as missing: Cypher has no stored nulls.
         return Typed(f"nullif({entity_properties(subject)}->{st.params.key(e.key)}, 'null'::jsonb)", T.JSON)
@@ -177,6 +185,7 @@ def property_access(st: Translation, e: a.Property, scope: Scope) -> Typed:
 def index_access(st: Translation, e: a.Index, scope: Scope) -> Typed:
     subject = expr(st, e.subject, scope)
     index = expr(st, e.index, scope)
+    types.refuse_index_of_scalar(subject, index)
     if subject.type in (T.NODES, T.RELS, T.PATH) and index.type is T.JSON:
         element = T.NODE if subject.type is T.NODES else T.REL
         array = subject.sql
@@ -291,7 +300,7 @@ def binary(st: Translation, e: a.Binary, scope: Scope) -> Typed:
         return regex(st, e, scope)
     if op == "IN":
         return membership(st, e, scope)
-    left, right = expr(st, e.left, scope), expr(st, e.right, scope)
+    left, right = constants.beside_sql_temporal(st, *(expr(st, e.left, scope), expr(st, e.right, scope)))
     if left.type is T.DATETIME or right.type is T.DATETIME or left.type is T.DURATION:
         return fn.temporal_arithmetic(op, left, right)
     if op == "+":
@@ -307,7 +316,7 @@ def comparison(st: Translation, e: a.Binary, scope: Scope) -> Typed:
         fast = literal_equality(st, e, scope)
         if fast is not None:
             return Typed(fast if op == "=" else f"(NOT {fast})", T.BOOL)
-    left, right = expr(st, e.left, scope), expr(st, e.right, scope)
+    left, right = constants.beside_sql_temporal(st, *(expr(st, e.left, scope), expr(st, e.right, scope)))
     if left.type in (T.NODE, T.REL) or right.type in (T.NODE, T.REL):
         if left.type != right.type and T.JSON not in (left.type, right.type):
             return Typed("FALSE", T.BOOL)
@@ -434,6 +443,8 @@ def regex(st: Translation, e: a.Binary, scope: Scope) -> Typed:
 
 def membership(st: Translation, e: a.Binary, scope: Scope) -> Typed:
     right_ast = e.right
+    if (kind := types.literal_kind(right_ast)) not in (None, "List", "Null"):
+        raise CypherSemanticError(f"Type mismatch: IN expects a list, not {kind} (InvalidArgumentType)")
     if isinstance(right_ast, a.ListLiteral) and all(
             isinstance(i, a.Literal) and isinstance(i.value, str) for i in right_ast.items):
         forms = property_text(st, e.left, scope)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.translate import expressions as ex
+from houndgraph.graph.cypher.translate import type_checks as types
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import NULL_JSON, Scope, T, Typed, as_json
 from houndgraph.graph.cypher.validate import walk
@@ -114,11 +115,17 @@ def _length(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     value = one(args, e.name)
     if value.type is T.PATH:
         return Typed(f"to_jsonb((cardinality({value.sql}) - 1) / 2)", T.JSON)
+    if value.type in (T.NODE, T.REL):
+        raise CypherSemanticError(f"Type mismatch: length() expects a path, not a {value.type.value} "
+                                  "(InvalidArgumentType)")
     return Typed(f"hg_size({as_json(value).sql})", T.JSON)
 
 
 def _size(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     value = one(args, e.name)
+    if value.type in (T.PATH, T.NODE, T.REL):
+        raise CypherSemanticError(f"Type mismatch: size() expects a list or a string, not a {value.type.value} "
+                                  "(InvalidArgumentType)")
     if value.type in (T.NODES, T.RELS):
         return Typed(f"to_jsonb(cardinality({value.sql}))", T.JSON)
     if value.type is T.PATHS:
@@ -134,6 +141,31 @@ def _head_or_last(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Type
         return Typed(f"({value.sql})[{index}]", element)
     position = "0" if e.name == "head" else "-1"
     return Typed(f"hg_index({as_json(value).sql}, '{position}'::jsonb)", T.JSON)
+
+
+def _reverse(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
+    """reverse() of a string or of a list."""
+    value = one(args, e.name)
+    if value.type in (T.NODES, T.RELS):
+        return Typed(f"ARRAY(SELECT x FROM unnest({value.sql}) WITH ORDINALITY AS u(x, i) ORDER BY i DESC)",
+                     value.type)
+    json = as_json(value).sql
+    return Typed(f"(CASE jsonb_typeof({json}) WHEN 'string' THEN to_jsonb(reverse(({json}) #>> '{{}}')) "
+                 f"WHEN 'array' THEN (SELECT coalesce(jsonb_agg(x ORDER BY i DESC), '[]'::jsonb) "
+                 f"FROM jsonb_array_elements({json}) WITH ORDINALITY AS u(x, i)) END)", T.JSON)
+
+
+def _tail(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
+    value = one(args, e.name)
+    if value.type in (T.NODES, T.RELS):
+        return Typed(f"({value.sql})[2:]", value.type)
+    json = as_json(value).sql
+    return Typed(f"(CASE WHEN jsonb_typeof({json}) = 'array' THEN hg_slice({json}, '1'::jsonb, NULL) END)", T.JSON)
+
+
+def _rand(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
+    exactly(args, 0, e.name)
+    return Typed("to_jsonb(random())", T.JSON)
 
 
 def _coalesce(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
@@ -153,8 +185,22 @@ def string_call(function: str, text: str) -> str:
     return function.replace("(s)", f"({text})", 1)
 
 
+# What the ...OrNull conversions convert; any other value is null to them, where the plain conversion raises
+# Neo4j's InvalidArgumentValue (helpers.sql).
+OR_NULL_ACCEPTS = {
+    "tointegerornull": "jsonb_typeof(v) IN ('string', 'number', 'boolean')",
+    "tofloatornull": "jsonb_typeof(v) IN ('string', 'number')",
+    "tobooleanornull": "(jsonb_typeof(v) IN ('string', 'boolean') OR hg_is_int(v))",
+    "tostringornull": "jsonb_typeof(v) IN ('string', 'number', 'boolean')",
+}
+
+
 def _json_helper(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    return Typed(f"{JSON_HELPERS[e.name]}({as_json(one(args, e.name)).sql})", T.JSON)
+    value = as_json(one(args, e.name)).sql
+    if e.name in OR_NULL_ACCEPTS:
+        accepts = OR_NULL_ACCEPTS[e.name].replace("(v)", f"({value})")
+        return Typed(f"(CASE WHEN {accepts} THEN {JSON_HELPERS[e.name]}({value}) END)", T.JSON)
+    return Typed(f"{JSON_HELPERS[e.name]}({value})", T.JSON)
 
 
 def _numeric_function(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
@@ -196,7 +242,11 @@ def _keys(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 
 def _properties(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    return Typed(_properties_source(one(args, e.name)), T.JSON)
+    value = one(args, e.name)
+    if (kind := types.constant_kind(value.constant)) not in (None, "Null", "Map"):
+        raise CypherSemanticError(f"Type mismatch: properties() expects a map, node or relationship, not {kind} "
+                                  "(InvalidArgumentType)")
+    return Typed(_properties_source(value), T.JSON)
 
 
 def _exists(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
@@ -207,6 +257,9 @@ def _exists(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 
 def _range(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
+    for arg in args:
+        if (kind := types.constant_kind(arg.constant)) not in (None, "Integer"):
+            raise CypherSemanticError(f"Type mismatch: range() takes integers, not {kind} (InvalidArgumentType)")
     bounds = [f"(({as_json(arg).sql})::numeric)::bigint" for arg in args]
     if len(bounds) not in (2, 3):
         raise CypherSemanticError("range() takes two or three arguments")
@@ -249,7 +302,7 @@ def one(args: list[Typed], name: str) -> Typed:
 
 def exactly(args: list[Typed], count: int, name: str) -> list[Typed]:
     if len(args) != count:
-        raise CypherSemanticError(f"{name}() takes {count} argument{'s' if count > 1 else ''}")
+        raise CypherSemanticError(f"{name}() takes {count} argument{'s' if count != 1 else ''}")
     return args
 
 
@@ -266,6 +319,9 @@ def aggregate(st: Translation, e: a.FunctionCall, scope: Scope) -> Typed:
         raise CypherSemanticError(f"{e.name}() can only be used in WITH or RETURN")
     if len(e.args) != 1:
         raise CypherSemanticError(f"{e.name}() takes one argument")
+    if any(isinstance(node, a.FunctionCall) and node.name == "rand" for node in walk(e.args[0])):
+        raise CypherSemanticError(f"Can't use non-deterministic (random) functions inside of aggregate functions: "
+                                  f"{e.name}() (NonConstantExpression)")
     with st.within(aggregating=False):  # aggregates do not nest
         value = ex.expr(st, e.args[0], scope)
     distinct = "DISTINCT " if e.distinct else ""
@@ -380,5 +436,5 @@ _FUNCTIONS: dict[str, FunctionHandler] = {
     "substring": _substring, "left": _left_or_right, "right": _left_or_right,
     "keys": _keys, "properties": _properties, "exists": _exists, "range": _range,
     "datetime": _datetime, "localdatetime": _datetime, "date": _datetime, "timestamp": _timestamp,
-    "duration": _duration,
+    "duration": _duration, "tail": _tail, "rand": _rand, "reverse": _reverse,
 }

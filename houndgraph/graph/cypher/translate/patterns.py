@@ -321,12 +321,20 @@ def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart, 
                 raise UnsupportedCypher(f"re-using the relationship variable `{rel.variable}` in a pattern")
             scope.bind(rel.variable, value)
     if part.variable is not None:
+        refuse_bound_path(scope, part.variable)
         assert placed[0] is not None
         path = f"ARRAY[{placed[0].sql}]::bigint[]"
         for segment in segments:
             path = f"({path} || ({segment})[2:])"
         scope.bind(part.variable, Typed(path, T.PATH))
     return rels
+
+
+def refuse_bound_path(scope: Scope, name: str) -> None:
+    """A path variable names a new path: one bound already (a node, a relationship, another path) is Neo4j's
+    VariableAlreadyBound."""
+    if scope.has(name):
+        raise CypherSemanticError(f"Variable `{name}` already declared (VariableAlreadyBound)")
 
 
 def edge_end_only(st: Translation, scope: Scope, part: a.PatternPart, index: int) -> bool:

@@ -241,5 +241,6 @@ def shortest_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart)
     if rel.variable is not None:
         scope.bind(rel.variable, value)
     if part.variable is not None:
+        pt.refuse_bound_path(scope, part.variable)
         scope.bind(part.variable, Typed(f"{alias}.path", T.PATH))
     return [(rel, value)]

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.statistics import KindStatistics
@@ -51,6 +53,12 @@ class Translation:
     texts: dict[str, str] = field(default_factory=dict)
     # And the columns of its string functions, by the function's SQL (`lower(s)`).
     text_functions: dict[str, dict[str, str]] = field(default_factory=dict)
+    # The values the translator computed of the last projection's columns (constants.py), NOT_CONSTANT elsewhere.
+    projected_constants: list[Any] = field(default_factory=list)
+    # Whether a WITH bound a temporal value computed while translating (constants.folded looks for its readers).
+    temporal_bound: bool = False
+    # The instant the clock functions of this query answer (date(), datetime.statement(), ...), once read.
+    clock: list[datetime] = field(default_factory=list)
 
     @contextmanager
     def within(self, *, aggregating: bool | None = None, top_match: bool | None = None,

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.statistics import KindStatistics
+from houndgraph.graph.cypher.temporal.values import is_temporal
 from houndgraph.graph.cypher.translate import expressions as ex
 from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import patterns as pt
 from houndgraph.graph.cypher.translate import set_answer
 from houndgraph.graph.cypher.translate.state import FoundPath, Translation
-from houndgraph.graph.cypher.translate.values import From, Inputs, Scope, T, Typed, as_json
+from houndgraph.graph.cypher.translate.values import NOT_CONSTANT, From, Inputs, Scope, T, Typed, as_json
 from houndgraph.graph.cypher.validate import walk
 
 Columns = list[tuple[str, T]]
@@ -89,6 +90,8 @@ def evaluate(expressions: Sequence[a.Expr], kinds: Mapping[str, int], inputs: In
 
 
 def query_sql(st: Translation, query: a.Query, outer: Scope, top: bool) -> tuple[str, Columns]:
+    if len(set(query.union_all)) > 1:
+        raise CypherSemanticError("UNION and UNION ALL cannot be mixed in one query (InvalidClauseComposition)")
     compiled = [single_sql(st, part, outer, top) for part in query.parts]
     sql, columns = compiled[0]
     if len(compiled) == 1:
@@ -138,11 +141,21 @@ def single_sql(st: Translation, single: a.SingleQuery, outer: Scope, top: bool) 
 
 def with_clause(st: Translation, frm: From, scope: Scope, outer: Scope, clause: a.With) -> tuple[From, Scope]:
     """Closes the query part into a derived table: the FROM list and scope the next part starts from."""
+    for item in clause.projection.items:
+        if not item.aliased and not isinstance(item.expression, a.Variable):
+            raise CypherSemanticError(f"Expression in WITH must be aliased (use AS): {item.alias} "
+                                      "(NoExpressionAlias)")
     select, columns = projection_sql(st, frm, scope, clause.projection)
     alias = st.aliases.new("w")
     frm = From([f"({select}) AS {alias}"])
     scope = outer.child()
     bind_columns(st, frm, scope, alias, columns)
+    for (name, _), value in zip(columns, st.projected_constants, strict=True):
+        if value is not NOT_CONSTANT:
+            # A value computed while translating is the same on every row: later expressions may read it.
+            bound = scope.lookup(name)
+            scope.bind(name, Typed(bound.sql, bound.type, bound.alias, value))
+            st.temporal_bound = st.temporal_bound or is_temporal(value)
     if clause.where is not None:
         frm.where.append(ex.pred(st, clause.where, scope))
     return frm, scope
@@ -252,6 +265,7 @@ def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Proje
         sql += f" OFFSET {count_expression(st, projection.skip, scope, 'SKIP')}"
     if projection.limit is not None:
         sql += f" LIMIT {count_expression(st, projection.limit, scope, 'LIMIT')}"
+    st.projected_constants = [value.constant for value in compiled]
     return sql, [(name, value.type) for name, value in zip(names, compiled, strict=True)]
 
 

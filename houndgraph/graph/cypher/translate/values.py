@@ -31,12 +31,18 @@ class T(Enum):
     DURATION = "duration"  # interval
 
 
+# Typed.constant of a value the statement computes.
+NOT_CONSTANT: Any = type("NotConstant", (), {"__repr__": lambda self: "NOT_CONSTANT"})()
+
+
 @dataclass(frozen=True)
 class Typed:
     sql: str
     type: T
     # For NODE / REL bindings: the alias of a joined node / edge row (properties, kinds).
     alias: str | None = None
+    # The value itself where the translator computed it (translate/constants.py: temporal values).
+    constant: Any = field(default=NOT_CONSTANT, compare=False)
 
     @property
     def is_entity(self) -> bool:

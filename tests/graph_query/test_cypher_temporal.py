@@ -1,0 +1,105 @@
+"""Temporal values over POST /api/v2/graphs/cypher: Neo4j's six types built, read, compared, shifted and measured,
+answered and stored as ISO 8601 text; and the type errors Neo4j raises before it runs a query."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+
+URL = "/api/v2/graphs/cypher"
+
+
+def answers(client: httpx.Client, query: str) -> dict[str, Any]:
+    response = client.post(URL, json={"query": query})
+    assert response.status_code == 200, response.text
+    return {literal["key"]: literal.get("value") for literal in response.json()["data"]["literals"]}
+
+
+def refusal(client: httpx.Client, query: str) -> str:
+    response = client.post(URL, json={"query": query})
+    assert response.status_code == 400, response.text
+    return str(response.json()["errors"][0]["message"])
+
+
+def test_the_six_types_from_maps_and_text(admin: httpx.Client, graph: dict[str, int]) -> None:
+    assert answers(admin, "RETURN date({year: 1984, week: 10, dayOfWeek: 3}) AS week, "
+                          "date('2015-202') AS ordinal, localtime({hour: 12, minute: 31, second: 14, "
+                          "nanosecond: 789, millisecond: 123, microsecond: 456}) AS local, "
+                          "time('214032-0100') AS time, localdatetime('2015-W30-2T214032.142') AS ldt, "
+                          "datetime({year: 1984, month: 10, day: 11, hour: 12, timezone: 'Europe/Stockholm'}) AS dt, "
+                          "duration({months: 0.75}) AS d") == {
+        "week": "1984-03-07", "ordinal": "2015-07-21", "local": "12:31:14.123456789", "time": "21:40:32-01:00",
+        "ldt": "2015-07-21T21:40:32.142", "dt": "1984-10-11T12:00+01:00[Europe/Stockholm]",
+        "d": "P22DT19H51M49.5S"}
+
+
+def test_accessors_comparison_and_arithmetic_of_values_a_with_passes_on(admin: httpx.Client,
+                                                                         graph: dict[str, int]) -> None:
+    assert answers(admin, "WITH date({year: 1984, month: 10, day: 11}) AS d, "
+                          "datetime('2017-10-28T23:00+02:00[Europe/Stockholm]') AS before "
+                          "RETURN d.week AS week, d.dayOfQuarter AS q, d < date('1984-10-12') AS earlier, "
+                          "toString(d + duration('P1M20D')) AS later, "
+                          "before + duration({hours: 5}) AS across_the_clock_change") == {
+        "week": 41, "q": 11, "earlier": True, "later": "1984-12-01",
+        "across_the_clock_change": "2017-10-29T03:00+01:00[Europe/Stockholm]"}
+
+
+def test_truncate_and_the_distance_between_instants(admin: httpx.Client, graph: dict[str, int]) -> None:
+    assert answers(admin, "RETURN date.truncate('weekYear', date({year: 1984, month: 2, day: 1}), {day: 5}) AS t, "
+                          "duration.between(date('1984-10-11'), datetime('2015-07-21T21:40:32.142+0100')) AS b, "
+                          "duration.inDays(date('1984-10-11'), date('2015-06-24')) AS days, "
+                          "duration.inSeconds(localtime('12:44:54.7'), localtime('12:34:55.3')) AS s") == {
+        "t": "1984-01-05", "b": "P30Y9M10DT21H40M32.142S", "days": "P11213D", "s": "PT-9M-59.4S"}
+
+
+def test_the_epoch_second_arithmetic_of_the_public_queries_still_filters(admin: httpx.Client,
+                                                                          graph: dict[str, int]) -> None:
+    # BloodHound's own epoch-second properties against the clock, as the prebuilt queries write it.
+    year_ago = int(time.time()) - 365 * 86400
+    expected = answers(admin, f"MATCH (u:User) WHERE u.pwdlastset < {year_ago} RETURN count(u) AS stale")
+    assert answers(admin, "MATCH (u:User) WHERE u.pwdlastset < (datetime().epochseconds - (365 * 86400)) "
+                          "RETURN count(u) AS stale") == expected
+    assert answers(admin, "MATCH (u:User) WHERE datetime({epochSeconds: u.pwdlastset}) < "
+                          "datetime() - duration({days: 365}) RETURN count(u) AS stale") == expected
+    assert answers(admin, "RETURN datetime() - duration({days: 90}) < datetime() AS earlier, "
+                          "datetime().epochSeconds > 1700000000 AS now") == {"earlier": True, "now": True}
+
+
+def test_arithmetic_between_a_temporal_value_and_a_stored_one_is_refused(admin: httpx.Client,
+                                                                        graph: dict[str, int]) -> None:
+    assert "read from the graph" in refusal(admin, "MATCH (u:User) RETURN date('2020-01-01') + u.name AS x")
+
+
+@pytest.mark.parametrize(("query", "error"), [
+    ("RETURN NOT 0", "InvalidArgumentType"),
+    ("RETURN true OR []", "InvalidArgumentType"),
+    ("RETURN 1 IN 'foo'", "InvalidArgumentType"),
+    ("WITH 123 AS x RETURN x.num", "InvalidArgumentType"),
+    ("WITH [1, 2] AS l, 'a' AS i RETURN l[i]", "InvalidArgumentType"),
+    ("RETURN range(0, 1.5)", "InvalidArgumentType"),
+    ("MATCH p = (p)-[]->() RETURN p", "VariableAlreadyBound"),
+    ("RETURN 1 AS a UNION RETURN 2 AS a UNION ALL RETURN 3 AS a", "InvalidClauseComposition"),
+    ("MATCH (n) WITH count(*) RETURN 1", "NoExpressionAlias"),
+])
+def test_type_and_semantic_errors_name_neo4js_class(admin: httpx.Client, graph: dict[str, int], query: str,
+                                                     error: str) -> None:
+    assert error in refusal(admin, query)
+
+
+def test_a_stored_temporal_property_reads_back_as_neo4j_answers_it(writer: httpx.Client) -> None:
+    name = f"temporal-{uuid.uuid4()}"
+    created = writer.post(URL, json={"query": f"CREATE (:Base {{name: '{name}', "
+                                              "when: datetime({year: 1984, month: 10, day: 11, hour: 12, "
+                                              "timezone: '+01:00'}), "
+                                              "each: [duration({days: 14, hours: 16}), duration('PT0.75M')]})"})
+    assert created.status_code in (200, 404), created.text
+    try:
+        assert answers(writer, f"MATCH (n:Base {{name: '{name}'}}) RETURN n.when AS w, n.each AS e, "
+                               "n.when = datetime('1984-10-11T12:00+01:00') AS same") == {
+            "w": "1984-10-11T12:00+01:00", "e": ["P14DT16H", "PT45S"], "same": True}
+    finally:
+        writer.post(URL, json={"query": f"MATCH (n:Base {{name: '{name}'}}) DELETE n"})
