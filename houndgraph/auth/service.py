@@ -25,6 +25,7 @@ from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
 from houndgraph.db import cache_generation
 from houndgraph.errors import BadRequest, Forbidden, NotFound, ServiceError, TooManyRequests, Unauthorized
+from houndgraph.query_slots import QuerySlots
 from houndgraph.settings import Settings
 from houndgraph.user import mfa
 from houndgraph.user.schemas import UserView
@@ -277,3 +278,9 @@ async def touch_token(session: AsyncSession, token_id: uuid.UUID, cache: AuthCac
     """Record the token's last access, at most once a second per process (`cache.TOUCH_INTERVAL_SECONDS`)."""
     if cache.should_touch(token_id):
         await repository.touch_token(session, token_id, _now())
+
+
+async def take_query_slot(session: AsyncSession, slots: QuerySlots, user_id: uuid.UUID) -> None:
+    """A graph-query slot of the user's for the rest of the request, or 429 (`query_slots`)."""
+    if not await repository.take_query_slot(session, QuerySlots.owner_key(user_id), slots.per_user):
+        raise slots.refusal()
