@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import string
+import threading
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
@@ -40,33 +43,66 @@ def verify_password(digest: str | None, password: str) -> bool:
         return False
 
 
+# How much lower than the requests' threads the password checks run (a nice value, Linux): argon2 is CPU work
+# that anyone may ask for without credentials, so a login flood takes only the CPU the requests leave over.
+HASHING_NICENESS = 10
+
+
 class PasswordPool:
-    """Password verification off the event loop, a few at a time (argon2 releases the GIL while it works).
+    """Password verification off the event loop, a few at a time (argon2 releases the GIL while it works), at a
+    lower CPU priority than the requests' own work.
 
     A login flood queues here instead of stalling every other request; past `max_waiting` queued
-    verifications a login is refused at once (`PasswordPoolBusy`), so the queue cannot grow without bound.
-    Created once by the composition root."""
+    verifications a login is refused at once (`PasswordPoolBusy`), so the queue cannot grow without bound, and
+    one address may have no more than `per_address` checks queued or running: a flood from one address cannot
+    take the queue from everyone else's logins. Created once by the composition root."""
 
     def __init__(self, workers: int) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=max(workers, 1), thread_name_prefix="password-hash")
+        self._executor = ThreadPoolExecutor(max_workers=max(workers, 1), thread_name_prefix="password-hash",
+                                            initializer=_lower_priority)
         self.max_waiting = max(workers, 1) * 8
+        self.per_address = max(workers, 1)
         self._in_flight = 0
+        self._by_address: Counter[str] = Counter()
 
-    async def verify(self, digest: str | None, password: str) -> bool:
+    async def verify(self, digest: str | None, password: str, address: str = "") -> bool:
         if self._in_flight >= self.max_waiting:
-            raise PasswordPoolBusy()
+            raise PasswordPoolBusy(BUSY)
+        if self._by_address[address] >= self.per_address:
+            raise PasswordPoolBusy(BUSY_ADDRESS)
         self._in_flight += 1
+        self._by_address[address] += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._executor, verify_password, digest, password)
         finally:
             self._in_flight -= 1
+            self._by_address[address] -= 1
+            if not self._by_address[address]:
+                del self._by_address[address]
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
+def _lower_priority() -> None:
+    """Each hashing thread's own nice value (threads inherit it, argon2's lane threads included)."""
+    try:
+        thread = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, thread, min(os.getpriority(os.PRIO_PROCESS, thread) + HASHING_NICENESS, 19))
+    except (AttributeError, OSError):  # not Linux, or not allowed: the checks run at the process's priority
+        pass
+
+
+BUSY = "too many logins at once; try again shortly"
+BUSY_ADDRESS = "too many logins at once from this address; try again shortly"
+
+
 class PasswordPoolBusy(Exception):
-    """More logins are waiting for a password check than the pool accepts."""
+    """More logins are waiting for a password check than the pool accepts (from everyone, or from one address)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 def random_password(length: int = 24) -> str:

@@ -24,6 +24,7 @@ from houndgraph.auth.pace import AddressPace
 from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
 from houndgraph.db import cache_generation
+from houndgraph.deps import RequestSessions
 from houndgraph.errors import BadRequest, Forbidden, NotFound, ServiceError, TooManyRequests, Unauthorized
 from houndgraph.query_slots import QuerySlots
 from houndgraph.settings import Settings
@@ -56,15 +57,56 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-async def login(session: AsyncSession, settings: Settings, passwords: PasswordPool, pace: AddressPace,
+async def login(sessions: RequestSessions, settings: Settings, passwords: PasswordPool, pace: AddressPace,
                 attempt: LoginAttempt) -> LoginResult:
     """Check a password login, as slow for an unknown user as for a known one.
 
     Throttled per (account, address) and, for addresses that failed on it, per account: a flooding client
     gets 429 while the account's owner still logs in from elsewhere. An address with many failures whatever
-    the accounts is paced (`AddressPace`). Every failure is recorded for the throttle and in the audit log."""
+    the accounts is paced (`AddressPace`). Every failure is recorded for the throttle and in the audit log.
+    No database connection is held while the password is checked (argon2 takes a core for tens of ms; a flood
+    of logins waiting for it held the pool): the login reads in one transaction and writes in another."""
     now = _now()
     window_start = now - timedelta(seconds=settings.login_failure_window_seconds)
+    async with sessions.open() as session:
+        await _check_throttles(session, settings, pace, attempt, window_start)
+        user = await repository.user_by_principal(session, attempt.username)
+        secret_row = await repository.secret_for(session, user.id) if user is not None else None
+    try:
+        valid = await passwords.verify(secret_row.digest if secret_row else None, attempt.secret, attempt.address)
+    except PasswordPoolBusy as busy_pool:
+        busy = TooManyRequests(busy_pool.message, headers={"Retry-After": "1"})
+        async with sessions.open() as session:
+            await _audit_failure(session, attempt, "busy", busy)
+        raise busy from None
+    async with sessions.open() as session:
+        if user is None or secret_row is None or not valid or user.is_disabled:
+            await repository.record_failure(session, attempt.username, attempt.address)
+            # One message for every cause, so a caller cannot probe which usernames exist.
+            refused = Unauthorized("Your username or password is incorrect")
+            await _audit_failure(session, attempt, "invalid credentials", refused)
+            raise refused
+        try:
+            await mfa.check_login_code(session, user.id, attempt.otp)
+        except ServiceError as error:
+            # A wrong one-time code counts against the throttle like a wrong password: six digits are guessable.
+            await repository.record_failure(session, attempt.username, attempt.address)
+            await _audit_failure(session, attempt, "one-time password", error)
+            raise
+        await repository.clear_failures(session, attempt.username, attempt.address)
+        await repository.delete_failures_before(session, window_start)
+        token = await issue_session(session, settings, user.id, now)
+        action = AuditedAction(None, AuditAction.LOGIN_ATTEMPT, {"username": attempt.username,
+                                                                 "client_address": attempt.address},
+                               attempt.request_id)
+        await audit_service.succeeded(session, action, actor=(user.id, attempt.username))
+    return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
+
+
+async def _check_throttles(session: AsyncSession, settings: Settings, pace: AddressPace, attempt: LoginAttempt,
+                           window_start: datetime) -> None:
+    """429 for an (account, address) or an account past its failure limit, or an address past its own that
+    must wait for its next paced attempt."""
     failures = await repository.recent_failures(session, attempt.username, attempt.address, window_start)
     if (failures.account_from_address >= settings.login_max_failures
             or (failures.account >= settings.login_max_failures_per_account and failures.account_from_address)):
@@ -76,34 +118,6 @@ async def login(session: AsyncSession, settings: Settings, passwords: PasswordPo
                                 headers={"Retry-After": str(wait)})
         await _audit_failure(session, attempt, "paced", paced)
         raise paced
-    user = await repository.user_by_principal(session, attempt.username)
-    secret_row = await repository.secret_for(session, user.id) if user is not None else None
-    try:
-        valid = await passwords.verify(secret_row.digest if secret_row else None, attempt.secret)
-    except PasswordPoolBusy:
-        busy = TooManyRequests("too many logins at once; try again shortly", headers={"Retry-After": "1"})
-        await _audit_failure(session, attempt, "busy", busy)
-        raise busy from None
-    if user is None or secret_row is None or not valid or user.is_disabled:
-        await repository.record_failure(session, attempt.username, attempt.address)
-        # One message for every cause, so a caller cannot probe which usernames exist.
-        refused = Unauthorized("Your username or password is incorrect")
-        await _audit_failure(session, attempt, "invalid credentials", refused)
-        raise refused
-    try:
-        await mfa.check_login_code(session, user.id, attempt.otp)
-    except ServiceError as error:
-        # A wrong one-time code counts against the throttle like a wrong password: six digits are guessable.
-        await repository.record_failure(session, attempt.username, attempt.address)
-        await _audit_failure(session, attempt, "one-time password", error)
-        raise
-    await repository.clear_failures(session, attempt.username, attempt.address)
-    await repository.delete_failures_before(session, window_start)
-    token = await issue_session(session, settings, user.id, now)
-    action = AuditedAction(None, AuditAction.LOGIN_ATTEMPT, {"username": attempt.username,
-                                                             "client_address": attempt.address}, attempt.request_id)
-    await audit_service.succeeded(session, action, actor=(user.id, attempt.username))
-    return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
 
 
 async def issue_session(session: AsyncSession, settings: Settings, user_id: uuid.UUID, now: datetime) -> str:
