@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import string
-import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from houndgraph.kit.offload import lower_thread_priority
 from houndgraph.settings import Settings
 
 _hasher = PasswordHasher()
@@ -43,14 +42,10 @@ def verify_password(digest: str | None, password: str) -> bool:
         return False
 
 
-# How much lower than the requests' threads the password checks run (a nice value, Linux): argon2 is CPU work
-# that anyone may ask for without credentials, so a login flood takes only the CPU the requests leave over.
-HASHING_NICENESS = 10
-
-
 class PasswordPool:
     """Password verification off the event loop, a few at a time (argon2 releases the GIL while it works), at a
-    lower CPU priority than the requests' own work.
+    lower CPU priority than the requests' own work: anyone may ask for argon2's CPU without credentials, so a
+    login flood gets only what the requests leave over.
 
     A login flood queues here instead of stalling every other request; past `max_waiting` queued
     verifications a login is refused at once (`PasswordPoolBusy`), so the queue cannot grow without bound, and
@@ -59,7 +54,7 @@ class PasswordPool:
 
     def __init__(self, workers: int) -> None:
         self._executor = ThreadPoolExecutor(max_workers=max(workers, 1), thread_name_prefix="password-hash",
-                                            initializer=_lower_priority)
+                                            initializer=lower_thread_priority)
         self.max_waiting = max(workers, 1) * 8
         self.per_address = max(workers, 1)
         self._in_flight = 0
@@ -82,15 +77,6 @@ class PasswordPool:
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
-
-
-def _lower_priority() -> None:
-    """Each hashing thread's own nice value (threads inherit it, argon2's lane threads included)."""
-    try:
-        thread = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, thread, min(os.getpriority(os.PRIO_PROCESS, thread) + HASHING_NICENESS, 19))
-    except (AttributeError, OSError):  # not Linux, or not allowed: the checks run at the process's priority
-        pass
 
 
 BUSY = "too many logins at once; try again shortly"
