@@ -8,13 +8,15 @@ are untouched.
 The slots are PostgreSQL advisory locks taken in the request's own transaction (`auth.repository.
 take_query_slot`), so the cap holds for the whole service however many worker processes share the load (a cap
 per process let one user run it times the worker count), needs no connection of its own, and a slot is given
-back when the transaction ends, however it ends."""
+back when the transaction ends, however it ends. A query finding every slot taken waits a moment for one (an
+automation's short queries through one account take turns) before it is refused."""
 
 from __future__ import annotations
 
 import uuid
 import zlib
 from dataclasses import dataclass
+from typing import ClassVar
 
 from houndgraph.errors import TooManyRequests
 
@@ -24,6 +26,9 @@ TOO_MANY = "too many graph queries running at once for this user; wait for one t
 @dataclass(frozen=True, slots=True)
 class QuerySlots:
     per_user: int
+    # Seconds a query waits for one of its user's slots to free before it is refused.
+    patience: float = 2.0
+    RETRY_SECONDS: ClassVar[float] = 0.05
 
     @staticmethod
     def owner_key(user: uuid.UUID) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import hashlib
@@ -23,7 +24,7 @@ from houndgraph.auth.context import AuthContext
 from houndgraph.auth.pace import AddressPace
 from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
-from houndgraph.db import cache_generation
+from houndgraph.db import cache_generation, remaining_seconds
 from houndgraph.deps import RequestSessions
 from houndgraph.errors import BadRequest, Forbidden, NotFound, ServiceError, TooManyRequests, Unauthorized
 from houndgraph.query_slots import QuerySlots
@@ -295,6 +296,12 @@ async def touch_token(session: AsyncSession, token_id: uuid.UUID, cache: AuthCac
 
 
 async def take_query_slot(session: AsyncSession, slots: QuerySlots, user_id: uuid.UUID) -> None:
-    """A graph-query slot of the user's for the rest of the request, or 429 (`query_slots`)."""
-    if not await repository.take_query_slot(session, QuerySlots.owner_key(user_id), slots.per_user):
-        raise slots.refusal()
+    """A graph-query slot of the user's for the rest of the request, or 429 (`query_slots`). A short query finds
+    one within milliseconds even when its account runs many at once, so a query waits up to `slots.patience`
+    seconds for one (within its deadline) before it is refused."""
+    owner = QuerySlots.owner_key(user_id)
+    give_up = time.monotonic() + min(slots.patience, remaining_seconds(session))
+    while not await repository.take_query_slot(session, owner, slots.per_user):
+        if time.monotonic() + QuerySlots.RETRY_SECONDS > give_up:
+            raise slots.refusal()
+        await asyncio.sleep(QuerySlots.RETRY_SECONDS)
