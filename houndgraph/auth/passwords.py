@@ -60,10 +60,14 @@ class PasswordPool:
         self._in_flight = 0
         self._by_address: Counter[str] = Counter()
 
+    def crowded(self, address: str) -> bool:
+        """Whether `address` already has as many checks queued or running as it may."""
+        return self._by_address[address] >= self.per_address
+
     async def verify(self, digest: str | None, password: str, address: str = "") -> bool:
         if self._in_flight >= self.max_waiting:
             raise PasswordPoolBusy(BUSY)
-        if self._by_address[address] >= self.per_address:
+        if self.crowded(address):
             raise PasswordPoolBusy(BUSY_ADDRESS)
         self._in_flight += 1
         self._by_address[address] += 1

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import NoReturn
 
 import jwt
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -22,7 +23,7 @@ from houndgraph.auth import repository
 from houndgraph.auth.cache import AuthCache, BearerClaims, KnownSession, KnownToken
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.pace import AddressPace
-from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
+from houndgraph.auth.passwords import BUSY_ADDRESS, PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
 from houndgraph.db import cache_generation, remaining_seconds
 from houndgraph.deps import RequestSessions
@@ -69,6 +70,8 @@ async def login(sessions: RequestSessions, settings: Settings, passwords: Passwo
     of logins waiting for it held the pool): the login reads in one transaction and writes in another."""
     now = _now()
     window_start = now - timedelta(seconds=settings.login_failure_window_seconds)
+    if passwords.crowded(attempt.address):  # refused before any other work: a flood's answers must come cheap
+        await _refuse_busy(sessions, attempt, PasswordPoolBusy(BUSY_ADDRESS))
     async with sessions.open() as session:
         await _check_throttles(session, settings, pace, attempt, window_start)
         user = await repository.user_by_principal(session, attempt.username)
@@ -76,10 +79,7 @@ async def login(sessions: RequestSessions, settings: Settings, passwords: Passwo
     try:
         valid = await passwords.verify(secret_row.digest if secret_row else None, attempt.secret, attempt.address)
     except PasswordPoolBusy as busy_pool:
-        busy = TooManyRequests(busy_pool.message, headers={"Retry-After": "1"})
-        async with sessions.open() as session:
-            await _audit_failure(session, attempt, "busy", busy)
-        raise busy from None
+        await _refuse_busy(sessions, attempt, busy_pool)
     async with sessions.open() as session:
         if user is None or secret_row is None or not valid or user.is_disabled:
             await repository.record_failure(session, attempt.username, attempt.address)
@@ -102,6 +102,13 @@ async def login(sessions: RequestSessions, settings: Settings, passwords: Passwo
                                attempt.request_id)
         await audit_service.succeeded(session, action, actor=(user.id, attempt.username))
     return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
+
+
+async def _refuse_busy(sessions: RequestSessions, attempt: LoginAttempt, cause: PasswordPoolBusy) -> NoReturn:
+    busy = TooManyRequests(cause.message, headers={"Retry-After": "1"})
+    async with sessions.open() as session:
+        await _audit_failure(session, attempt, "busy", busy)
+    raise busy from None
 
 
 async def _check_throttles(session: AsyncSession, settings: Settings, pace: AddressPace, attempt: LoginAttempt,
