@@ -1,33 +1,40 @@
-"""A per-user cap on graph queries running at once in this process.
+"""A per-user cap on graph queries running at once, across every process of the service.
 
-A graph query holds a pooled database connection for as long as it runs (up to the request timeout): one
-reader sending thirty long queries at once took the whole pool, and everyone else, health checks included,
-waited. Past the cap a user's next query is refused at once with 429; the others' are untouched."""
+A graph query holds a pooled database connection, and PostgreSQL's CPU, for as long as it runs (up to the
+request timeout): one reader sending thirty long queries at once took the whole pool, and everyone else,
+health checks included, waited. Past the cap a user's next query is refused at once with 429; the others'
+are untouched.
+
+The slots are PostgreSQL advisory locks taken in the request's own transaction (`auth.repository.
+take_query_slot`), so the cap holds for the whole service however many worker processes share the load (a cap
+per process let one user run it times the worker count), needs no connection of its own, and a slot is given
+back when the transaction ends, however it ends. A query finding every slot taken waits a moment for one (an
+automation's short queries through one account take turns) before it is refused."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Hashable, Iterator
-from contextlib import contextmanager
+import uuid
+import zlib
+from dataclasses import dataclass
+from typing import ClassVar
 
 from houndgraph.errors import TooManyRequests
 
 TOO_MANY = "too many graph queries running at once for this user; wait for one to finish"
 
 
+@dataclass(frozen=True, slots=True)
 class QuerySlots:
-    def __init__(self, per_user: int) -> None:
-        self.per_user = per_user
-        self._running: Counter[Hashable] = Counter()
+    per_user: int
+    # Seconds a query waits for one of its user's slots to free before it is refused.
+    patience: float = 2.0
+    RETRY_SECONDS: ClassVar[float] = 0.05
 
-    @contextmanager
-    def take(self, user: Hashable) -> Iterator[None]:
-        if self._running[user] >= self.per_user:
-            raise TooManyRequests(TOO_MANY, headers={"Retry-After": "1"})
-        self._running[user] += 1
-        try:
-            yield
-        finally:
-            self._running[user] -= 1
-            if not self._running[user]:
-                del self._running[user]
+    @staticmethod
+    def owner_key(user: uuid.UUID) -> int:
+        """The user's key in the slots' lock space: a signed 32-bit number (the advisory lock's first key)."""
+        return zlib.crc32(user.bytes) - (1 << 31)
+
+    @staticmethod
+    def refusal() -> TooManyRequests:
+        return TooManyRequests(TOO_MANY, headers={"Retry-After": "1"})

@@ -76,10 +76,10 @@ class Settings(BaseSettings):
     # Worker processes of `houndgraph serve` sharing its port: one per core, as requests are CPU-bound
     # Python and one process uses one core.
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
-    # Graph queries (Cypher, path finding, search) one user may run at once in each process; more answer 429.
-    # Each holds a database connection while it runs, and a process has thirty: eight leave twenty-two for
-    # everyone else (an automation sharing one account may send several at once).
-    graph_queries_per_user: int = Field(default=8, ge=1)
+    # Graph queries (Cypher, path finding, search) one user may run at once, across all the service's processes;
+    # more answer 429. Each holds a database connection and up to a core of PostgreSQL while it runs: four leave
+    # the pool and the CPU to everyone else (an automation sharing one account may still send several at once).
+    graph_queries_per_user: int = Field(default=4, ge=1)
     # Seconds of work a request may do, its database work included. `Prefer: wait=N` may only lower it;
     # raising it is for the administrator who runs the service, here.
     request_timeout_seconds: int = Field(default=30, ge=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tempfile
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
@@ -131,11 +131,10 @@ async def address_pace(request: Request) -> AddressPace:
     return request.app.state.address_pace
 
 
-async def graph_query_slot(request: Request, auth: CurrentAuth) -> AsyncIterator[None]:
-    """One of the caller's graph-query slots for the request's duration (429 when they are all taken)."""
+async def graph_query_slot(request: Request, auth: CurrentAuth, session: SessionDep) -> None:
+    """One of the caller's graph-query slots, held by the request's transaction (429 when all are taken)."""
     slots: QuerySlots = request.app.state.graph_query_slots
-    with slots.take(auth.user_id):
-        yield
+    await service.take_query_slot(session, slots, auth.user_id)
 
 
 PasswordPoolDep = Annotated[PasswordPool, Depends(password_pool)]

@@ -5,18 +5,18 @@ from fastapi import Request, Response
 from houndgraph.auth import service
 from houndgraph.auth.dependencies import AddressPaceDep, ClientAddress, CurrentAuth, PasswordPoolDep, auth_cache
 from houndgraph.auth.schemas import LoginRequest, LoginResponse
-from houndgraph.deps import SessionDep, SettingsDep
+from houndgraph.deps import SessionDep, SessionsDep, SettingsDep
 from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.user.schemas import UserView
 
 
-async def login(body: LoginRequest, request: Request, session: SessionDep, settings: SettingsDep,
+async def login(body: LoginRequest, request: Request, sessions: SessionsDep, settings: SettingsDep,
                 passwords: PasswordPoolDep, pace: AddressPaceDep,
                 address: ClientAddress) -> DataEnvelope[LoginResponse]:
     attempt = service.LoginAttempt(body.username, body.secret, address, getattr(request.state, "request_id", None),
                                    body.otp)
-    result = await service.login(session, settings, passwords, pace, attempt)
+    result = await service.login(sessions, settings, passwords, pace, attempt)
     return DataEnvelope(data=LoginResponse(user_id=result.user_id, auth_expired=result.auth_expired,
                                            session_token=result.session_token))
 

@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -103,3 +103,20 @@ async def clear_failures(session: AsyncSession, username: str, address: str) -> 
 
 async def delete_failures_before(session: AsyncSession, before: datetime) -> None:
     await session.execute(delete(LoginFailure).where(LoginFailure.failed_at <= before))
+
+
+# The second key of a graph-query slot's advisory lock (the first is the user's): "hg" and the slot's number,
+# apart from every other advisory lock of the service, which all take a single 64-bit key.
+QUERY_SLOT_SPACE = 0x68670000
+TAKE_QUERY_SLOT = text(
+    # The LIMIT stops the scan at the first slot taken, so no more than one lock is ever held per request.
+    "SELECT slot FROM generate_series(0, :slots - 1) AS slot "
+    "WHERE pg_try_advisory_xact_lock(:owner, :space + slot) LIMIT 1"
+)
+
+
+async def take_query_slot(session: AsyncSession, owner: int, slots: int) -> bool:
+    """Take one of `owner`'s `slots` graph-query slots until the session's transaction ends; False when every
+    one is held (by any process of the service)."""
+    taken = await session.scalar(TAKE_QUERY_SLOT, {"slots": slots, "owner": owner, "space": QUERY_SLOT_SPACE})
+    return taken is not None

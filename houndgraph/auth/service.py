@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import hashlib
@@ -11,6 +12,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import NoReturn
 
 import jwt
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,10 +23,12 @@ from houndgraph.auth import repository
 from houndgraph.auth.cache import AuthCache, BearerClaims, KnownSession, KnownToken
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.pace import AddressPace
-from houndgraph.auth.passwords import PasswordPool, PasswordPoolBusy
+from houndgraph.auth.passwords import BUSY_ADDRESS, PasswordPool, PasswordPoolBusy
 from houndgraph.config import service as config_service
-from houndgraph.db import cache_generation
+from houndgraph.db import cache_generation, remaining_seconds
+from houndgraph.deps import RequestSessions
 from houndgraph.errors import BadRequest, Forbidden, NotFound, ServiceError, TooManyRequests, Unauthorized
+from houndgraph.query_slots import QuerySlots
 from houndgraph.settings import Settings
 from houndgraph.user import mfa
 from houndgraph.user.schemas import UserView
@@ -55,15 +59,62 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-async def login(session: AsyncSession, settings: Settings, passwords: PasswordPool, pace: AddressPace,
+async def login(sessions: RequestSessions, settings: Settings, passwords: PasswordPool, pace: AddressPace,
                 attempt: LoginAttempt) -> LoginResult:
     """Check a password login, as slow for an unknown user as for a known one.
 
     Throttled per (account, address) and, for addresses that failed on it, per account: a flooding client
     gets 429 while the account's owner still logs in from elsewhere. An address with many failures whatever
-    the accounts is paced (`AddressPace`). Every failure is recorded for the throttle and in the audit log."""
+    the accounts is paced (`AddressPace`). Every failure is recorded for the throttle and in the audit log.
+    No database connection is held while the password is checked (argon2 takes a core for tens of ms; a flood
+    of logins waiting for it held the pool): the login reads in one transaction and writes in another."""
     now = _now()
     window_start = now - timedelta(seconds=settings.login_failure_window_seconds)
+    if passwords.crowded(attempt.address):  # refused before any other work: a flood's answers must come cheap
+        await _refuse_busy(sessions, attempt, PasswordPoolBusy(BUSY_ADDRESS))
+    async with sessions.open() as session:
+        await _check_throttles(session, settings, pace, attempt, window_start)
+        user = await repository.user_by_principal(session, attempt.username)
+        secret_row = await repository.secret_for(session, user.id) if user is not None else None
+    try:
+        valid = await passwords.verify(secret_row.digest if secret_row else None, attempt.secret, attempt.address)
+    except PasswordPoolBusy as busy_pool:
+        await _refuse_busy(sessions, attempt, busy_pool)
+    async with sessions.open() as session:
+        if user is None or secret_row is None or not valid or user.is_disabled:
+            await repository.record_failure(session, attempt.username, attempt.address)
+            # One message for every cause, so a caller cannot probe which usernames exist.
+            refused = Unauthorized("Your username or password is incorrect")
+            await _audit_failure(session, attempt, "invalid credentials", refused)
+            raise refused
+        try:
+            await mfa.check_login_code(session, user.id, attempt.otp)
+        except ServiceError as error:
+            # A wrong one-time code counts against the throttle like a wrong password: six digits are guessable.
+            await repository.record_failure(session, attempt.username, attempt.address)
+            await _audit_failure(session, attempt, "one-time password", error)
+            raise
+        await repository.clear_failures(session, attempt.username, attempt.address)
+        await repository.delete_failures_before(session, window_start)
+        token = await issue_session(session, settings, user.id, now)
+        action = AuditedAction(None, AuditAction.LOGIN_ATTEMPT, {"username": attempt.username,
+                                                                 "client_address": attempt.address},
+                               attempt.request_id)
+        await audit_service.succeeded(session, action, actor=(user.id, attempt.username))
+    return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
+
+
+async def _refuse_busy(sessions: RequestSessions, attempt: LoginAttempt, cause: PasswordPoolBusy) -> NoReturn:
+    busy = TooManyRequests(cause.message, headers={"Retry-After": "1"})
+    async with sessions.open() as session:
+        await _audit_failure(session, attempt, "busy", busy)
+    raise busy from None
+
+
+async def _check_throttles(session: AsyncSession, settings: Settings, pace: AddressPace, attempt: LoginAttempt,
+                           window_start: datetime) -> None:
+    """429 for an (account, address) or an account past its failure limit, or an address past its own that
+    must wait for its next paced attempt."""
     failures = await repository.recent_failures(session, attempt.username, attempt.address, window_start)
     if (failures.account_from_address >= settings.login_max_failures
             or (failures.account >= settings.login_max_failures_per_account and failures.account_from_address)):
@@ -75,34 +126,6 @@ async def login(session: AsyncSession, settings: Settings, passwords: PasswordPo
                                 headers={"Retry-After": str(wait)})
         await _audit_failure(session, attempt, "paced", paced)
         raise paced
-    user = await repository.user_by_principal(session, attempt.username)
-    secret_row = await repository.secret_for(session, user.id) if user is not None else None
-    try:
-        valid = await passwords.verify(secret_row.digest if secret_row else None, attempt.secret)
-    except PasswordPoolBusy:
-        busy = TooManyRequests("too many logins at once; try again shortly", headers={"Retry-After": "1"})
-        await _audit_failure(session, attempt, "busy", busy)
-        raise busy from None
-    if user is None or secret_row is None or not valid or user.is_disabled:
-        await repository.record_failure(session, attempt.username, attempt.address)
-        # One message for every cause, so a caller cannot probe which usernames exist.
-        refused = Unauthorized("Your username or password is incorrect")
-        await _audit_failure(session, attempt, "invalid credentials", refused)
-        raise refused
-    try:
-        await mfa.check_login_code(session, user.id, attempt.otp)
-    except ServiceError as error:
-        # A wrong one-time code counts against the throttle like a wrong password: six digits are guessable.
-        await repository.record_failure(session, attempt.username, attempt.address)
-        await _audit_failure(session, attempt, "one-time password", error)
-        raise
-    await repository.clear_failures(session, attempt.username, attempt.address)
-    await repository.delete_failures_before(session, window_start)
-    token = await issue_session(session, settings, user.id, now)
-    action = AuditedAction(None, AuditAction.LOGIN_ATTEMPT, {"username": attempt.username,
-                                                             "client_address": attempt.address}, attempt.request_id)
-    await audit_service.succeeded(session, action, actor=(user.id, attempt.username))
-    return LoginResult(user.id, token, secret_row.must_change or secret_row.expires_at <= now)
 
 
 async def issue_session(session: AsyncSession, settings: Settings, user_id: uuid.UUID, now: datetime) -> str:
@@ -277,3 +300,15 @@ async def touch_token(session: AsyncSession, token_id: uuid.UUID, cache: AuthCac
     """Record the token's last access, at most once a second per process (`cache.TOUCH_INTERVAL_SECONDS`)."""
     if cache.should_touch(token_id):
         await repository.touch_token(session, token_id, _now())
+
+
+async def take_query_slot(session: AsyncSession, slots: QuerySlots, user_id: uuid.UUID) -> None:
+    """A graph-query slot of the user's for the rest of the request, or 429 (`query_slots`). A short query finds
+    one within milliseconds even when its account runs many at once, so a query waits up to `slots.patience`
+    seconds for one (within its deadline) before it is refused."""
+    owner = QuerySlots.owner_key(user_id)
+    give_up = time.monotonic() + min(slots.patience, remaining_seconds(session))
+    while not await repository.take_query_slot(session, owner, slots.per_user):
+        if time.monotonic() + QuerySlots.RETRY_SECONDS > give_up:
+            raise slots.refusal()
+        await asyncio.sleep(QuerySlots.RETRY_SECONDS)

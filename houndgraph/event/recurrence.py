@@ -10,14 +10,18 @@ taken once, at its first instance.
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
+from types import FrameType
+from typing import Any, TypeVar
 
 from dateutil import rrule as dateutil_rrule
 from dateutil import tz
+
+T = TypeVar("T")
 
 # How long the search for a rule's next occurrence may take. dateutil steps through every occurrence from
 # DTSTART (one in year 1 with FREQ=HOURLY has seventeen million before today), and one that never occurs
@@ -102,39 +106,68 @@ def _unknown_zone(normalized: str) -> bool:
 
 def next_occurrence(text: str, moment: datetime, *, inclusive: bool = False,
                     seconds: float = SEARCH_SECONDS) -> datetime | None:
-    """`parse(text).next_after(...)` computed by a child Python that is killed after `seconds`: the search is
-    pure Python that cannot be interrupted, and it must neither hold the event loop (nor the GIL) nor run on
-    without end. The rule is parsed here first, so a malformed one costs no process. RecurrenceError when the
-    rule is refused or its search takes too long."""
-    parse(text)
-    question = json.dumps({"rule": text, "moment": moment.isoformat(), "inclusive": inclusive})
-    child = subprocess.Popen([sys.executable, "-c", SEARCH_PROGRAM], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True)
+    """`parse(text).next_after(...)`, bounded: a rule without COUNT starts its search from its last period before
+    `moment` rather than from DTSTART (dateutil steps through every occurrence from DTSTART: one in year 1 with
+    FREQ=HOURLY has seventeen million before today), and whatever is left is stopped after `seconds`
+    (`_within`). Call it off the event loop: the search is Python that holds the GIL while it runs.
+    RecurrenceError when the rule is refused or its search takes too long."""
+    recurrence = _near(parse(text), moment)
+    return _within(seconds, lambda: recurrence.next_after(moment, inclusive=inclusive))
+
+
+# Periods of the frequencies whose occurrences repeat with whole periods of fixed length: their DTSTART may move
+# by whole periods without changing one occurrence (a month or a year has no fixed length, and such rules take
+# a few thousand steps from year 1 anyway).
+_FIXED_PERIODS = {dateutil_rrule.WEEKLY: timedelta(weeks=1), dateutil_rrule.DAILY: timedelta(days=1),
+                  dateutil_rrule.HOURLY: timedelta(hours=1)}
+# How far before the moment the moved DTSTART lands: `next_after` looks from three hours earlier.
+_LEAD = timedelta(days=8)
+
+
+def _near(recurrence: Recurrence, moment: datetime) -> Recurrence:
+    """The same rule with its DTSTART moved forward by whole periods to just before `moment`, when that leaves
+    every occurrence from then on as it was: no COUNT (which counts from the first occurrence) and a frequency of
+    fixed periods. dateutil derives the defaults of BYDAY, BYHOUR, BYMINUTE and BYSECOND from DTSTART, which
+    whole days and weeks (on the wall clock of DTSTART's zone, as dateutil steps) leave unchanged."""
+    only = getattr(recurrence.rule, "_rrule")[0]  # noqa: B009 - parse checked there is exactly one
+    period = _FIXED_PERIODS.get(getattr(only, "_freq"))  # noqa: B009
+    start: datetime = getattr(only, "_dtstart")  # noqa: B009
+    if period is None or getattr(only, "_count") is not None:  # noqa: B009
+        return recurrence
+    local = moment.astimezone(recurrence.zone)
+    if recurrence.naive:
+        local = local.replace(tzinfo=None)
+    step = period * getattr(only, "_interval")  # noqa: B009
+    periods = (local.replace(tzinfo=None) - start.replace(tzinfo=None) - _LEAD) // step
+    if periods <= 0:
+        return recurrence
+    moved = dateutil_rrule.rruleset()
+    moved.rrule(only.replace(dtstart=start + periods * step))
+    for excluded in getattr(recurrence.rule, "_exdate"):  # noqa: B009
+        moved.exdate(excluded)
+    return Recurrence(recurrence.text, moved, recurrence.zone, recurrence.naive)
+
+
+class _OutOfTime(Exception):
+    """Raised inside the search when its time is up (not a ValueError, which dateutil catches in places)."""
+
+
+def _within(seconds: float, search: Callable[[], T]) -> T:
+    """`search()` stopped once `seconds` have passed: a trace function of this thread alone, called at each
+    Python call the search makes (dateutil calls several per period it steps through), raises in it. The search
+    runs in the caller's thread, and no process is started for it."""
+    give_up = time.monotonic() + max(seconds, 0.0)
+
+    def watch(frame: FrameType, event: str, arg: Any) -> None:
+        if time.monotonic() > give_up:
+            raise _OutOfTime
+        return None  # no line events: calls alone are enough to notice the deadline
+
+    previous = sys.gettrace()
+    sys.settrace(watch)
     try:
-        answer, _ = child.communicate(question, timeout=max(seconds, 0.0))
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.wait()
+        return search()
+    except _OutOfTime:
         raise RecurrenceError(f"its next occurrence could not be found within {seconds:.3g} seconds") from None
-    try:
-        found = json.loads(answer)
-    except ValueError:
-        raise RecurrenceError("its next occurrence could not be computed") from None
-    if found["error"]:
-        raise RecurrenceError(found["error"])
-    return datetime.fromisoformat(found["next"]) if found["next"] else None
-
-
-SEARCH_PROGRAM = "from houndgraph.event.recurrence import answer_search; answer_search()"
-
-
-def answer_search() -> None:
-    """The child's side of `next_occurrence`: the question on stdin, the answer on stdout."""
-    question = json.load(sys.stdin)
-    try:
-        found = parse(question["rule"]).next_after(datetime.fromisoformat(question["moment"]),
-                                                   inclusive=question["inclusive"])
-        answer = {"error": "", "next": found.isoformat() if found else None}
-    except RecurrenceError as error:
-        answer = {"error": str(error), "next": None}
-    json.dump(answer, sys.stdout)
+    finally:
+        sys.settrace(previous)

@@ -9,9 +9,10 @@ from fastapi import Request, Response
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.graph_query import service
-from houndgraph.graph_query.schemas import CypherAnswer, CypherQueryRequest, KindList, SourceKindList
+from houndgraph.graph_query.schemas import CypherAnswer, CypherGraph, CypherQueryRequest, KindList, SourceKindList
 from houndgraph.kit.answers import answers
 from houndgraph.kit.envelopes import DataEnvelope
+from houndgraph.kit.offload import off_loop
 from houndgraph.kit.responses import JSONResponse
 
 
@@ -21,6 +22,10 @@ async def run_cypher_query(body: CypherQueryRequest, auth: CurrentAuth, session:
     graph = await service.run_cypher(session, auth, body, mutations_enabled=settings.enable_cypher_mutations,
                                      complexity_limit=not settings.disable_cypher_complexity_limit,
                                      request_id=getattr(request.state, "request_id", None))
+    return await off_loop(_response, graph) if service.is_large(graph) else _response(graph)
+
+
+def _response(graph: CypherGraph) -> Response:
     # Optional keys are left out rather than sent as null, as the reference does.
     return JSONResponse({"data": graph.model_dump(mode="json", by_alias=True, exclude_none=True)})
 

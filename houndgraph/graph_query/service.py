@@ -40,10 +40,14 @@ from houndgraph.graph_query.schemas import (
     SourceKindView,
 )
 from houndgraph.kit.graph_shapes import graph_edge, graph_node
+from houndgraph.kit.offload import off_loop
 
 MUTATION_FORBIDDEN = "Permission denied: User may not modify the graph."
 TIMED_OUT = "transaction timed out, reduce query complexity or try again later"
 SCALAR_TYPES = (T.JSON, T.BOOL, T.DATETIME, T.DURATION)
+# Nodes, edges and rows past which an answer is shaped off the event loop (`kit.offload`): a few hundred take
+# milliseconds, thousands hundreds of them.
+LARGE_ANSWER = 500
 
 
 def reads_only(text: str) -> bool:
@@ -62,7 +66,7 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
     except CypherError as error:
         raise BadRequest(error.message) from error
     if not has_mutation(query):
-        graph = to_graph(await _run(session, query, False, complexity_limit), request.include_properties)
+        graph = await _shaped(await _run(session, query, False, complexity_limit), request.include_properties)
         if not graph.nodes and not graph.edges and not graph.literals:
             raise NotFound()
         return graph
@@ -81,7 +85,7 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
         raise
     await audit_service.succeeded(session, action)
     # Unlike a read, a mutation with nothing to show answers 200 with empty collections.
-    return to_graph(result, request.include_properties)
+    return await _shaped(result, request.include_properties)
 
 
 async def _run(session: AsyncSession, query: Query, allow_mutations: bool, complexity_limit: bool) -> Result:
@@ -116,6 +120,17 @@ def _literal_value(value: Any, kind: T) -> Any:
     if kind is T.DURATION:
         return str(value)
     return value
+
+
+async def _shaped(result: Result, include_properties: bool) -> CypherGraph:
+    if len(result.nodes) + len(result.edges) + len(result.rows) > LARGE_ANSWER:
+        return await off_loop(to_graph, result, include_properties)
+    return to_graph(result, include_properties)
+
+
+def is_large(graph: CypherGraph) -> bool:
+    """Whether writing `graph` out is work for a background thread (`kit.offload`)."""
+    return len(graph.nodes) + len(graph.edges) + len(graph.literals) > LARGE_ANSWER
 
 
 def to_graph(result: Result, include_properties: bool) -> CypherGraph:

@@ -12,10 +12,34 @@ from collections.abc import Iterator
 from typing import Any
 
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, NodeRecord
-from houndgraph.ingest.errors import Warnings
+from houndgraph.ingest.errors import IngestError, Warnings
 
 # (start, end, kind, properties): start and end are positions in the batch's table of ends.
 EdgeRow = tuple[int, int, str, dict[str, Any]]
+# The longest object id, name or kind the graph takes, in UTF-8 bytes: each is a key of a B-tree index, whose
+# entries PostgreSQL caps near 2,700 bytes. A longer value failed the file's write at its end, after the
+# whole file was read, as an index-row error reported as an interrupted service; it is refused as it is read.
+MAX_INDEXED_BYTES = 2048
+_SURELY_SHORT = MAX_INDEXED_BYTES // 4  # characters: UTF-8 takes at most four bytes for each
+
+
+def check_indexed(what: str, value: object) -> None:
+    """IngestError naming `what` when `value` is a string too long for the graph's indexes."""
+    if isinstance(value, str) and len(value) > _SURELY_SHORT and (size := len(value.encode())) > MAX_INDEXED_BYTES:
+        raise IngestError(f"the file holds {what} of {size} bytes (it begins {value[:40]!r}); object ids, names "
+                          f"and kinds may be at most {MAX_INDEXED_BYTES} bytes")
+
+
+def check_node(record: NodeRecord) -> None:
+    check_indexed("an object id", record.objectid)
+    check_indexed("a name", record.properties.get("name"))
+    for kind in record.kinds:
+        check_indexed("a kind", kind)
+
+
+def _check_end(end: EdgeEnd) -> None:
+    check_indexed("an edge end", end.value)
+    check_indexed("a kind", end.kind)
 
 
 class Cut:
@@ -63,7 +87,9 @@ class Emitter:
         self.ace_plans: dict[Any, Any] = {}
 
     def node(self, objectid: str, kinds: tuple[str, ...], properties: dict[str, Any] | None = None) -> None:
-        self.nodes.append(NodeRecord(objectid.upper(), kinds, properties if properties is not None else {}))
+        record = NodeRecord(objectid.upper(), kinds, properties if properties is not None else {})
+        check_node(record)
+        self.nodes.append(record)
 
     def edge(
         self,
@@ -82,10 +108,12 @@ class Emitter:
             if first is None:
                 first = end_at[start, start_kind] = len(self.ends)
                 self.ends.append(EdgeEnd(start.upper(), start_kind))
+                _check_end(self.ends[-1])
             last = end_at.get((end, end_kind))
             if last is None:
                 last = end_at[end, end_kind] = len(self.ends)
                 self.ends.append(EdgeEnd(end.upper(), end_kind))
+                _check_end(self.ends[-1])
             self.edges.append((first, last, kind, properties))
 
     def end(self, objectid: str, kind: str | None) -> int:
@@ -94,12 +122,17 @@ class Emitter:
         if found is None:
             found = self._end_at[objectid, kind] = len(self.ends)
             self.ends.append(EdgeEnd(objectid.upper(), kind))
+            _check_end(self.ends[-1])
         return found
 
     def record(self, record: NodeRecord | EdgeRecord) -> None:
         if isinstance(record, NodeRecord):
+            check_node(record)
             self.nodes.append(record)
         else:
+            _check_end(record.start)
+            _check_end(record.end)
+            check_indexed("a kind", record.kind)
             # A reader's own ends (OpenGraph's, which may match by name) go into the table as they are.
             ends = self.ends
             ends += (record.start, record.end)

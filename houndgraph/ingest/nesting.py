@@ -1,10 +1,11 @@
-"""How deeply a JSON text nests, measured on raw bytes before any parser sees them.
+"""How deeply a JSON text nests, and how long its strings are, measured on raw bytes before any parser sees them.
 
 Streaming parsers keep a path per nesting level (ijson builds `data.item.item...` for every level, so
 memory grows with the square of the depth) and tree builders recurse: a 200 KB file of nested `[`
 needs gigabytes. No collector file nests deeper than a dozen levels, so the bytes are checked first,
 chunk by chunk, in constant memory and at numpy speed, and a document nesting past the limit is
-refused before it is parsed.
+refused before it is parsed. A string past MAX_STRING_BYTES is refused the same way, from its first megabytes: a
+150 MB value kept the datapipe busy for minutes, parsed, stored and finally refused by an index.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from houndgraph.ingest.errors import IngestError
 
 # Collector files nest about ten levels deep, API bodies fewer; OpenGraph properties may hold a few more.
 MAX_JSON_DEPTH = 64
+# No collector writes a value near this long (certificates and descriptions are kilobytes); the indexes on
+# names and ids refuse far less (`ingest.limits`). Past it the file is refused at once, naming why.
+MAX_STRING_BYTES = 4 << 20
 
 _STRUCTURE = b'"[]{}'
 _NOT_STRUCTURE = bytes(byte for byte in range(256) if byte not in _STRUCTURE)
@@ -76,14 +80,60 @@ def nesting_depth(text: bytes) -> int:
     return NestingCounter().feed(text)
 
 
+def too_long_message() -> str:
+    return f"the file holds a string longer than {MAX_STRING_BYTES >> 20} MiB"
+
+
+class StringMeter:
+    """Feeds on consecutive chunks of one JSON text; IngestError as soon as a string (closed, or still open at
+    the end of the chunk) is longer than MAX_STRING_BYTES."""
+
+    def __init__(self) -> None:
+        self._offset = 0  # where the chunk being fed starts in the text
+        self._in_string = False
+        self._string_start = 0  # where the string still open at the end of the last chunk began
+        self._held = False  # an odd run of backslashes ended the last chunk: the next byte is escaped
+
+    def feed(self, chunk: bytes) -> None:
+        self.check(np.flatnonzero(np.frombuffer(self.unescaped(chunk), dtype=np.uint8) == _QUOTE), len(chunk))
+
+    def unescaped(self, chunk: bytes) -> bytes:
+        """The chunk with escaped quotes and backslashes blanked, so every quote left delimits a string; the
+        same length, so positions stay those of `chunk`."""
+        skip = 1 if self._held else 0
+        body = chunk[skip:]
+        if b"\\" not in body:
+            self._held = False
+            return b"_" + body if skip else chunk
+        self._held = (len(body) - len(body.rstrip(b"\\"))) % 2 == 1
+        body = body.replace(b"\\\\", b"__").replace(b'\\"', b"__")
+        return b"_" + body if skip else body
+
+    def check(self, quote_positions: np.ndarray, chunk_length: int) -> None:
+        """The chunk's unescaped quotes (positions within it, in order) measure its strings."""
+        quoted = quote_positions.astype(np.int64) + self._offset
+        if self._in_string:
+            quoted = np.concatenate(([self._string_start], quoted))
+        starts, ends = quoted[0::2], quoted[1::2]
+        longest = int((ends - starts[:ends.size] - 1).max()) if ends.size else 0
+        self._in_string = starts.size > ends.size
+        if self._in_string:
+            self._string_start = int(starts[-1])
+            longest = max(longest, self._offset + chunk_length - self._string_start - 1)
+        self._offset += chunk_length
+        if longest > MAX_STRING_BYTES:
+            raise IngestError(too_long_message())
+
+
 class DepthLimited(io.RawIOBase):
-    """A stream that refuses (IngestError) to hand out bytes nesting deeper than `limit`, so whatever
-    parses it never sees them."""
+    """A stream that refuses (IngestError) to hand out bytes nesting deeper than `limit`, or holding a string
+    longer than MAX_STRING_BYTES, so whatever parses it never sees them."""
 
     def __init__(self, raw: BinaryIO, limit: int = MAX_JSON_DEPTH) -> None:
         self._raw = raw
         self._limit = limit
         self._counter = NestingCounter()
+        self._strings = StringMeter()
 
     def readable(self) -> bool:
         return True
@@ -92,6 +142,7 @@ class DepthLimited(io.RawIOBase):
         view = memoryview(buffer)
         data = self._raw.read(len(view))
         check_depth(data, self._counter, self._limit)
+        self._strings.feed(data)
         view[: len(data)] = data
         return len(data)
 

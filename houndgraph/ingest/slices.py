@@ -23,13 +23,10 @@ import numpy as np
 import orjson
 
 from houndgraph.ingest.errors import IngestError
-from houndgraph.ingest.nesting import MAX_JSON_DEPTH, too_deep_message
+from houndgraph.ingest.nesting import MAX_JSON_DEPTH, StringMeter, too_deep_message
 from houndgraph.ingest.scan import not_json_message
 
 CHUNK_BYTES = 1 << 20
-# No collector writes a value near this long (certificates and descriptions are kilobytes); the indexes on
-# names and ids refuse far less. Past it the file is refused at once, naming why.
-MAX_STRING_BYTES = 4 << 20
 # Skeleton bytes kept to find the key of a container that opens at the top level: "data" spelled with
 # every character escaped (\u0064...) is 26 bytes with its quotes; a longer key cannot be "data".
 _KEY_WINDOW = 64
@@ -83,14 +80,11 @@ class DataSlicer:
         self._limit = limit
         self._depth = 0
         self._in_string = False
-        # An odd run of backslashes ended the last chunk: the first byte of the next one is escaped.
-        self._held = False
+        self._strings = StringMeter()  # also blanks escapes, across chunks
         self._recent = b""  # the last skeleton bytes, to read the key of a top-level container
         self._in_data = False
         self._cut_in_array = False
         self._pending: list[bytes] = []
-        self._offset = 0  # where the chunk being fed starts in the document
-        self._string_start = 0  # where the string still open at the end of the last chunk began
         # How many top-level arrays were taken for data arrays: the skeleton's scanner must count as many.
         self.data_arrays = 0
 
@@ -101,17 +95,16 @@ class DataSlicer:
             raise Malformed("the document ends inside a value")
 
     def _feed(self, chunk: bytes) -> Iterator[list[Any]]:
-        unescaped = self._unescaped(chunk)
+        unescaped = self._strings.unescaped(chunk)
         codes = np.frombuffer(unescaped, dtype=np.uint8)
         # `bytes.translate` marks the structural characters in a third of the time numpy's table look-up takes.
         positions = np.flatnonzero(np.frombuffer(unescaped.translate(_SYMBOL_FLAGS), dtype=np.bool_))
         symbols = codes[positions]
         quotes = symbols == _QUOTE
-        was_in_string = self._in_string
         opened = np.cumsum(quotes, dtype=np.int64) + self._in_string
         if opened.size:
             self._in_string = bool(opened[-1] & 1)
-        self._check_strings(positions[quotes], was_in_string, len(chunk))
+        self._strings.check(positions[quotes], len(chunk))
         outside = ~quotes & ((opened & 1) == 0)
         positions, symbols = positions[outside], symbols[outside]
         steps = _STEPS[symbols]
@@ -144,33 +137,6 @@ class DataSlicer:
             yield from self._data(chunk, start, len(chunk), cuts)
         else:
             self._keep(chunk[start:])
-
-    def _check_strings(self, quote_positions: np.ndarray, was_in_string: bool, chunk_length: int) -> None:
-        """IngestError as soon as a string (closed or still open) is longer than MAX_STRING_BYTES: a 150 MB
-        value is refused after its first few megabytes instead of being parsed, stored and indexed."""
-        quoted = quote_positions.astype(np.int64) + self._offset
-        if was_in_string:
-            quoted = np.concatenate(([self._string_start], quoted))
-        starts, ends = quoted[0::2], quoted[1::2]
-        longest = int((ends - starts[:ends.size] - 1).max()) if ends.size else 0
-        if starts.size > ends.size:
-            self._string_start = int(starts[-1])
-            longest = max(longest, self._offset + chunk_length - self._string_start - 1)
-        self._offset += chunk_length
-        if longest > MAX_STRING_BYTES:
-            raise IngestError(f"the file holds a string longer than {MAX_STRING_BYTES // (1 << 20)} MiB")
-
-    def _unescaped(self, chunk: bytes) -> bytes:
-        """The chunk with escaped quotes and backslashes blanked, so every quote left delimits a string;
-        the same length, so positions stay those of `chunk`."""
-        skip = 1 if self._held else 0
-        body = chunk[skip:]
-        if b"\\" not in body:
-            self._held = False
-            return b"_" + body if skip else chunk
-        self._held = (len(body) - len(body.rstrip(b"\\"))) % 2 == 1
-        body = body.replace(b"\\\\", b"__").replace(b'\\"', b"__")
-        return b"_" + body if skip else body
 
     def _keep(self, text: bytes) -> None:
         if text:

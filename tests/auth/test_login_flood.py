@@ -4,6 +4,7 @@ every failure is audited."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -128,7 +129,8 @@ def test_password_checks_run_off_the_event_loop_a_few_at_a_time(live_server: Liv
     workers = live_server.settings.password_hash_workers
 
     def one_login(index: int) -> int:
-        with httpx.Client(base_url=live_server.base_url, timeout=60) as http:
+        # Each from an address of its own: one address may queue only a few checks (the next test).
+        with from_address(live_server, f"127.0.16.{index + 1}") as http:
             return attempt(http, unique(f"flood{index}"), WRONG).status_code
 
     with ThreadPoolExecutor(16) as pool:
@@ -136,6 +138,70 @@ def test_password_checks_run_off_the_event_loop_a_few_at_a_time(live_server: Liv
     assert set(statuses) == {401}
     assert all(name.startswith("password-hash") for name in watched.threads), watched.threads
     assert 1 <= watched.most_at_once <= workers
+
+
+class HeldHasher(WatchedHasher):
+    """A password check that waits until the test lets it go, noting what the server held meanwhile."""
+
+    def __init__(self, inner: Any, database: Database) -> None:
+        super().__init__(inner)
+        self.database = database
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.connections_held: list[int] = []
+        self.thread_niceness: list[int] = []
+
+    def verify(self, digest: str, password: str) -> bool:
+        self.connections_held.append(self.database.async_engine.pool.checkedout())  # type: ignore[attr-defined]
+        self.thread_niceness.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        self.started.set()
+        self.release.wait(30)
+        return super().verify(digest, password)
+
+
+def test_a_password_check_holds_no_connection_and_yields_the_cpu_to_requests(
+        live_server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A login held its request's connection while argon2 ran: a flood of them waiting for the hashing threads
+    # held most of the pool; and the checks competed for the CPU with every other request at equal priority.
+    held = HeldHasher(passwords._hasher, live_server.app.state.database)
+    monkeypatch.setattr(passwords, "_hasher", held)
+    with ThreadPoolExecutor(1) as pool, from_address(live_server, "127.0.17.1") as http:
+        login = pool.submit(attempt, http, unique("held"), WRONG)
+        assert held.started.wait(30)
+        held.release.set()
+        assert login.result().status_code == 401
+    assert held.connections_held == [0]
+    assert held.thread_niceness[0] > os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def test_one_address_cannot_take_the_password_checks_from_everyone_else(
+        live_server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Sixteen logins from one address filled the queue of checks: everyone else's logins waited behind them (and
+    # the flood's argon2 work took the CPU from other requests). Past a few at once, that address is told 429.
+    held = HeldHasher(passwords._hasher, live_server.app.state.database)
+    monkeypatch.setattr(passwords, "_hasher", held)
+    per_address = live_server.settings.password_hash_workers  # an address may queue as many checks as run at once
+
+    def one_login(index: int) -> httpx.Response:
+        with from_address(live_server, "127.0.18.1") as http:
+            return attempt(http, unique(f"crowd{index}"), WRONG)
+
+    with ThreadPoolExecutor(per_address + 3) as pool:
+        crowd = [pool.submit(one_login, index) for index in range(per_address + 3)]
+        deadline = time.monotonic() + 30
+        while sum(answer.done() for answer in crowd) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        refused = [answer.result() for answer in crowd if answer.done()]
+        assert len(refused) == 3 and {answer.status_code for answer in refused} == {429}
+        assert_error(refused[0], 429, "too many logins at once from this address; try again shortly")
+        assert refused[0].headers["Retry-After"] == "1"
+        # Someone at another address is checked meanwhile, not refused.
+        with from_address(live_server, "127.0.18.2") as http:
+            elsewhere = pool.submit(attempt, http, unique("elsewhere"), WRONG)
+            time.sleep(0.5)
+            held.release.set()
+            assert elsewhere.result().status_code == 401
+        assert [answer.result().status_code for answer in crowd].count(401) == per_address
 
 
 class SlowHasher(WatchedHasher):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from houndgraph.event.recurrence import RecurrenceError, parse
+from houndgraph.event.recurrence import RecurrenceError, next_occurrence, parse
 
 
 def at(text: str) -> datetime:
@@ -56,3 +57,30 @@ def test_a_start_without_a_zone_is_utc() -> None:
 def test_rules_a_schedule_cannot_follow_are_refused(text: str, reason: str) -> None:
     with pytest.raises(RecurrenceError, match=reason):
         parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    "DTSTART;TZID=Europe/Paris:20200301T023000\nRRULE:FREQ=DAILY",
+    "DTSTART;TZID=America/New_York:20210105T013000\nRRULE:FREQ=HOURLY;INTERVAL=5",
+    "DTSTART;TZID=Australia/Lord_Howe:20220226T013000\nRRULE:FREQ=WEEKLY;INTERVAL=3;BYDAY=MO,SA;WKST=SU",
+    "DTSTART:20200823T143000Z\nRRULE:FREQ=DAILY;INTERVAL=7;BYHOUR=2,14;BYMINUTE=15",
+    "DTSTART:20190101T000000Z\nRRULE:FREQ=HOURLY;INTERVAL=13;BYMONTH=3,11",
+    "DTSTART:20190101T000000Z\nRRULE:FREQ=DAILY;UNTIL=20270101T000000Z\nEXDATE:20261130T000000Z",
+])
+def test_the_bounded_search_finds_what_stepping_from_dtstart_finds(text: str) -> None:
+    # The search starts from the rule's last whole period before the moment instead of DTSTART: the same runs.
+    moment = at("2026-03-08T06:45:00+00:00")
+    for hours in range(0, 24 * 400, 97):
+        later = moment + timedelta(hours=hours)
+        assert next_occurrence(text, later) == parse(text).next_after(later), (text, later)
+
+
+def test_a_rule_that_began_in_year_one_is_found_at_once_and_one_that_counts_from_it_is_bounded() -> None:
+    started = time.monotonic()
+    assert next_occurrence("DTSTART:00010101T000000Z\nRRULE:FREQ=HOURLY", at("2026-11-28T01:13:00+00:00")) == \
+        at("2026-11-28T02:00:00+00:00")
+    assert time.monotonic() - started < 1
+    with pytest.raises(RecurrenceError, match="could not be found within 0.5 seconds"):
+        next_occurrence("DTSTART:00010101T000000Z\nRRULE:FREQ=HOURLY;COUNT=100000000",
+                        at("2026-11-28T01:13:00+00:00"), seconds=0.5)
+    assert time.monotonic() - started < 3

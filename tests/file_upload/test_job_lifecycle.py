@@ -177,3 +177,35 @@ def test_completed_tasks_list_only_finished_tasks(admin: httpx.Client, database:
     [task] = completed_tasks(admin, started["id"])
     assert task["file_name"] == "containers.json" and task["state"] == "complete"
     assert task["nodes_written"] >= len(json.loads((TESTLAB / "containers.json").read_text())["data"])
+
+
+def test_a_value_too_long_for_the_indexes_fails_its_file_alone_naming_why(admin: httpx.Client,
+                                                                          empty_graph: Database) -> None:
+    # A name or id of 2.7 KB to 4 MiB was read, written and then refused by a B-tree index at the end of the
+    # file's transaction, an error reported as an interrupted service. Now the reader refuses it, in every format.
+    long_name = "N" * 3000
+    users = json.loads((TESTLAB / "users.json").read_bytes())
+    users["data"][0]["Properties"]["name"] = long_name
+    opengraph = {"graph": {"nodes": [{"id": "OG-" + "I" * 3000, "kinds": ["Widget"], "properties": {}}],
+                           "edges": []}}
+    archive = zipped({"users.json": json.dumps(users).encode(), "opengraph.json": json.dumps(opengraph).encode(),
+                      "ous.json": (TESTLAB / "ous.json").read_bytes()})
+    started = start_job(admin)
+    assert upload(admin, started["id"], archive, "application/zip", "lab.zip").status_code == 202
+    end_job(admin, started["id"])
+    finished = wait_for_job(admin, started["id"])
+
+    assert finished["status"] == PARTIALLY_COMPLETE, finished
+    assert finished["status_message"] == "2 of 3 files failed to ingest"
+    tasks = {task["file_name"]: task for task in completed_tasks(admin, started["id"])}
+    assert tasks["users.json"]["state"] == tasks["opengraph.json"]["state"] == "failed"
+    assert tasks["users.json"]["errors"] == [
+        f"the file holds a name of 3000 bytes (it begins {'N' * 40!r}); object ids, names and kinds may be at "
+        "most 2048 bytes"]
+    assert tasks["opengraph.json"]["errors"] == [
+        f"the file holds an object id of 3003 bytes (it begins {'OG-' + 'I' * 37!r}); object ids, names and kinds "
+        "may be at most 2048 bytes"]
+    assert tasks["ous.json"]["state"] == "complete"
+    assert tasks["users.json"]["nodes_written"] == tasks["opengraph.json"]["nodes_written"] == 0
+    with empty_graph.connect_raw() as conn:
+        assert conn.execute("SELECT count(*) FROM node WHERE length(properties->>'name') > 2048").fetchone() == (0,)

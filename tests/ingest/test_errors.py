@@ -147,7 +147,7 @@ def test_validate_upload(tmp_path: Path) -> None:
 def test_a_huge_string_is_refused_early_naming_why(tmp_path: Path) -> None:
     # One 150 MB string kept the datapipe busy for 12.5 minutes, read three times, then failed as an
     # "interrupted service". It is refused from the first megabytes past the limit.
-    from houndgraph.ingest.slices import MAX_STRING_BYTES
+    from houndgraph.ingest.nesting import MAX_STRING_BYTES
 
     huge = "A" * (40 << 20)
     record = {"ObjectIdentifier": "S-1-5-21-1-2-3-1105", "Properties": {"name": huge, "domain": "LAB.LOCAL"}}
@@ -169,3 +169,41 @@ def test_a_huge_string_is_refused_early_naming_why(tmp_path: Path) -> None:
     assert time.monotonic() - started < 10
     # Its meta tag read from the end, then its first megabytes once: not the 40 MB, let alone three times.
     assert read < 2 * MAX_STRING_BYTES, read
+
+
+def test_a_huge_string_in_an_opengraph_file_is_refused_early_too(tmp_path: Path) -> None:
+    # The generic reader had no string limit: the value was parsed (twice: scan, then nodes) before anything
+    # refused it.
+    huge = "A" * (40 << 20)
+    document = {"graph": {"nodes": [{"id": "N1", "kinds": ["Widget"], "properties": {"blob": huge}}], "edges": []}}
+    path = write_bytes(tmp_path, json.dumps(document).encode())
+    started = time.monotonic()
+    with pytest.raises(IngestError) as caught:
+        list(read_file(IngestFile(name=path.name, parent_name=None, open=lambda: path.open("rb"))))
+    assert str(caught.value) == "the file holds a string longer than 4 MiB"
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("where", ["objectid", "name", "edge end", "opengraph kind"])
+def test_values_too_long_for_an_index_are_refused_by_every_reader(tmp_path: Path, where: str) -> None:
+    long = "X" * 2049
+    if where == "opengraph kind":
+        document: dict[str, Any] = {"graph": {"nodes": [{"id": "N1", "kinds": [long]}], "edges": []}}
+        what = "a kind"
+    else:
+        record: dict[str, Any] = {"ObjectIdentifier": "S-1-5-21-1-2-3-1105",
+                                  "Properties": {"name": "ALICE@LAB.LOCAL", "domain": "LAB.LOCAL"},
+                                  "PrimaryGroupSID": "S-1-5-21-1-2-3-513"}
+        if where == "objectid":
+            record["ObjectIdentifier"] = long
+        elif where == "name":
+            record["Properties"]["name"] = long
+        else:
+            record["PrimaryGroupSID"] = long
+        document = {"data": [record], "meta": META}
+        what = {"objectid": "an object id", "name": "a name", "edge end": "an edge end"}[where]
+    path = write_bytes(tmp_path, json.dumps(document).encode())
+    with pytest.raises(IngestError) as caught:
+        list(read_file(IngestFile(name=path.name, parent_name=None, open=lambda: path.open("rb"))))
+    assert str(caught.value).startswith(f"the file holds {what} of 2049 bytes (it begins 'XXXX")
+    assert str(caught.value).endswith("; object ids, names and kinds may be at most 2048 bytes")
