@@ -203,6 +203,8 @@ def _convert_classic(records: Iterable[Any], meta: Meta, out: Emitter) -> Iterat
 
 
 def _read_generic(file: IngestFile, source_kind: str | None, out: Emitter) -> Iterator[Cut]:
+    if source_kind:
+        out.source_kind(source_kind)
     # Nodes first: an edge read later finds its ends already written.
     for node in _items(file, "graph.nodes.item"):
         converted = opengraph.convert_node(node, source_kind)
