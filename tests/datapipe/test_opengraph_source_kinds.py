@@ -15,7 +15,7 @@ from houndgraph.db import Database
 from houndgraph.models.ingest_job import JobStatus
 from houndgraph.models.source_kind import BUILTIN_SOURCE_KINDS
 from tests.datapipe.test_clear_database import clear, wait_for_purges
-from tests.file_upload.helpers import TESTLAB, ingest_paths, object_ids_by_kind, stored_counts
+from tests.file_upload.helpers import TESTLAB, completed_tasks, ingest_paths, object_ids_by_kind, stored_counts
 
 
 def opengraph(source_kind: str | None, nodes: list[str], edges: list[tuple[str, str]] | None = None) -> dict[str, Any]:
@@ -28,14 +28,16 @@ def opengraph(source_kind: str | None, nodes: list[str], edges: list[tuple[str, 
     return document
 
 
-def ingest_documents(http: httpx.Client, tmp_path: Path, *documents: dict[str, Any]) -> None:
+def ingest_documents(http: httpx.Client, tmp_path: Path, *documents: dict[str, Any],
+                     status: JobStatus = JobStatus.COMPLETE) -> dict[str, Any]:
     paths = []
     for number, document in enumerate(documents):
         path = tmp_path / f"opengraph-{number}.json"
         path.write_text(json.dumps(document))
         paths.append(path)
     finished = ingest_paths(http, paths)
-    assert finished["status"] == JobStatus.COMPLETE, finished
+    assert finished["status"] == status, finished
+    return finished
 
 
 def listed(http: httpx.Client) -> list[dict[str, Any]]:
@@ -126,3 +128,15 @@ def test_clearing_a_source_kind_deletes_exactly_its_nodes(admin: httpx.Client, g
     assert clear(admin, {"deleteSourceKinds": [gitlab]}).status_code == 204
     wait_for_purges(graph_without_collectors)
     assert objectids_of_kind(graph_without_collectors, "Repository") == {"REPO-4"}
+
+
+def test_a_source_kind_too_long_to_register_fails_its_file_alone(admin: httpx.Client,
+                                                                  graph_without_collectors: Database,
+                                                                  tmp_path: Path) -> None:
+    finished = ingest_documents(admin, tmp_path, opengraph("G" * 256, ["REPO-1"]), opengraph("GitHub", ["REPO-2"]),
+                                status=JobStatus.PARTIALLY_COMPLETE)
+    errors = {task["file_name"]: task["errors"] for task in completed_tasks(admin, finished["id"])}
+    assert errors == {"opengraph-0.json": ["opengraph-0.json: failed to register sourceKind: longer than 255 "
+                                           "characters"], "opengraph-1.json": []}
+    assert objectids_of_kind(graph_without_collectors, "Repository") == {"REPO-2"}
+    assert [name for _, name in stored_source_kinds(graph_without_collectors)] == ["GitHub"]

@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 
 from houndgraph.graph.records import MatchBy
-from houndgraph.ingest import expand_upload, read_file, validate_upload
+from houndgraph.ingest import IngestError, expand_upload, read_file, validate_upload
+from houndgraph.ingest.opengraph import MAX_SOURCE_KIND_LENGTH
 from houndgraph.ingest.prepared import read_prepared
+from houndgraph.models.source_kind import SourceKind
 from tests.ingest.helpers import read_path, write_json
 
 N1 = "nodes[0] schema validation failed with 1 error(s): "
@@ -88,6 +90,17 @@ def test_a_file_whose_nodes_are_all_skipped_still_registers_its_source_kind(tmp_
     nodes = [{"id": "a", "kinds": ["K"], "properties": {"objectid": "b"}}]
     path = write_json(tmp_path, graph(nodes=nodes, metadata={"source_kind": "GitHub"}))
     assert source_kinds_by_batch(path, 5000) == ([["GitHub"]], [["GitHub"]])
+
+
+def test_a_source_kind_too_long_to_register_fails_the_file(tmp_path: Path) -> None:
+    assert SourceKind.__table__.c.name.type.length == MAX_SOURCE_KIND_LENGTH
+    fits = write_json(tmp_path, graph(nodes=[{"id": "a", "kinds": ["K"]}],
+                                      metadata={"source_kind": "S" * MAX_SOURCE_KIND_LENGTH}), name="fits.json")
+    assert source_kinds_by_batch(fits, 5000)[0] == [["S" * MAX_SOURCE_KIND_LENGTH]]
+    too_long = write_json(tmp_path, graph(nodes=[{"id": "a", "kinds": ["K"]}],
+                                          metadata={"source_kind": "S" * (MAX_SOURCE_KIND_LENGTH + 1)}))
+    with pytest.raises(IngestError, match="data.json: failed to register sourceKind: longer than 255 characters"):
+        read_path(too_long)
 
 
 def test_no_source_kind_has_nothing_to_register(tmp_path: Path) -> None:
