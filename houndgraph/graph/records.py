@@ -48,6 +48,9 @@ class Batch:
     edges: list[EdgeRecord] = field(default_factory=list)
     # Object ids to delete (the SharpHound `deleted` file type).
     deletions: list[str] = field(default_factory=list)
+    # Source kinds to register (an OpenGraph file's `metadata.source_kind`), with the graph rows of the batch: what
+    # `GET /api/v2/graphs/source-kinds` lists and `POST /api/v2/clear-database` deletes by. Not records: no length.
+    source_kinds: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.nodes) + len(self.edges) + len(self.deletions)

@@ -44,17 +44,19 @@ def _check_end(end: EdgeEnd) -> None:
 
 class Cut:
     """One batch as the emitter cut it: its node records, its edges by column and the table of ends they name,
-    its deletions. Nothing changes a cut after it is made (the emitter starts a new table of ends)."""
+    its deletions and the source kinds to register. Nothing changes a cut after it is made (the emitter starts a new
+    table of ends)."""
 
-    __slots__ = ("nodes", "edges", "ends", "deletions")
+    __slots__ = ("nodes", "edges", "ends", "deletions", "source_kinds")
 
     def __init__(self, nodes: list[NodeRecord], edges: list[EdgeRow], ends: list[EdgeEnd],
-                 deletions: list[str]) -> None:
+                 deletions: list[str], source_kinds: list[str] | None = None) -> None:
         self.nodes = nodes
         self.edges = edges
         # May hold ends no edge of the cut names (an object without ACEs, a record rolled back): ignore them.
         self.ends = ends
         self.deletions = deletions
+        self.source_kinds = source_kinds if source_kinds is not None else []
 
     def __len__(self) -> int:
         return len(self.nodes) + len(self.edges) + len(self.deletions)
@@ -63,7 +65,7 @@ class Cut:
         """The cut as records: each edge an `EdgeRecord` whose ends are the table's (shared) `EdgeEnd`s."""
         ends = self.ends
         edges = [EdgeRecord(ends[start], ends[end], kind, properties) for start, end, kind, properties in self.edges]
-        return Batch(nodes=self.nodes, edges=edges, deletions=self.deletions)
+        return Batch(nodes=self.nodes, edges=edges, deletions=self.deletions, source_kinds=self.source_kinds)
 
 
 class Emitter:
@@ -78,6 +80,8 @@ class Emitter:
         self.nodes: list[NodeRecord] = []
         self.edges: list[EdgeRow] = []
         self.deletions: list[str] = []
+        # Source kinds not yet handed out: they go with the next cut, so with the file's first batch.
+        self.source_kinds: list[str] = []
         # This batch's table of edge ends, and each end's position by (object id as written, kind): an object's
         # ACEs all end at it, and a few principals (Domain Admins, Account Operators...) start most of a
         # domain's ACEs, so an end is made and upper-cased once per batch rather than once per edge.
@@ -141,6 +145,11 @@ class Emitter:
     def delete(self, objectid: str) -> None:
         self.deletions.append(objectid.upper())
 
+    def source_kind(self, name: str) -> None:
+        """Register `name` as a source kind (it counts as no record: a batch is cut by records alone)."""
+        if name not in self.source_kinds:
+            self.source_kinds.append(name)
+
     def mark(self) -> tuple[int, int, int]:
         return len(self.nodes), len(self.edges), len(self.deletions)
 
@@ -158,7 +167,8 @@ class Emitter:
 
     def take_rest(self) -> Iterator[Cut]:
         yield from self.take_full()
-        if self.pending():
+        # A file whose records were all skipped still registers its source kind, as the reference does.
+        if self.pending() or self.source_kinds:
             yield self._cut(self.pending())
 
     def _cut(self, size: int) -> Cut:
@@ -171,7 +181,8 @@ class Emitter:
         size -= len(edges)
         deletions = self.deletions[:size]
         del self.deletions[:size]
-        cut = Cut(nodes, edges, self.ends, deletions)
+        cut = Cut(nodes, edges, self.ends, deletions, self.source_kinds)
+        self.source_kinds = []
         self._start_table()
         return cut
 

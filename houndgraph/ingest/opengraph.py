@@ -13,6 +13,8 @@ from typing import Any
 from houndgraph.graph.records import EdgeEnd, EdgeRecord, MatchBy, NodeRecord
 
 MAX_NODE_KINDS = 3
+# The length of `source_kinds.name` (models/source_kind.py), where a file's source kind is registered.
+MAX_SOURCE_KIND_LENGTH = 255
 PRIMARY_KIND_PROPERTY = "primarykind"
 _OBJECT_IN_BAG = (
     "Invalid property '{}': objects are not allowed in the property bag. "

@@ -67,7 +67,7 @@ def prepare_for_writer(batch: Batch, lastseen: str) -> PreparedBatch:
             last = position[id(end)] = len(table)
             table.append(end)
         edges.append((first, last, edge.kind, edge.properties))
-    return prepare_cut(Cut(batch.nodes, edges, table, batch.deletions), lastseen)
+    return prepare_cut(Cut(batch.nodes, edges, table, batch.deletions, batch.source_kinds), lastseen)
 
 
 def prepare_cut(cut: Cut, lastseen: str) -> PreparedBatch:
@@ -112,6 +112,7 @@ def prepare_cut(cut: Cut, lastseen: str) -> PreparedBatch:
 def _finish(prepared: PreparedBatch, cut: Cut, lastseen: str, rows: EdgeRows) -> PreparedBatch:
     prepared.source_records = len(cut)
     prepared.deletions = cut.deletions
+    prepared.source_kinds = cut.source_kinds
     prepared.group_end_kinds()
     _encode_nodes(prepared, lastseen)
     prepared.edge_rows = rows

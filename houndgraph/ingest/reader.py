@@ -203,6 +203,12 @@ def _convert_classic(records: Iterable[Any], meta: Meta, out: Emitter) -> Iterat
 
 
 def _read_generic(file: IngestFile, source_kind: str | None, out: Emitter) -> Iterator[Cut]:
+    if source_kind:
+        # Refused before any batch, as the reference fails a file whose source kind it cannot register.
+        if len(source_kind) > opengraph.MAX_SOURCE_KIND_LENGTH:
+            raise IngestError(f"{file.name}: failed to register sourceKind: longer than "
+                              f"{opengraph.MAX_SOURCE_KIND_LENGTH} characters")
+        out.source_kind(source_kind)
     # Nodes first: an edge read later finds its ends already written.
     for node in _items(file, "graph.nodes.item"):
         converted = opengraph.convert_node(node, source_kind)

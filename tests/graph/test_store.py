@@ -289,6 +289,26 @@ def test_a_deleted_object_named_again_by_an_edge_comes_back_as_a_placeholder(con
     assert (ADMINS, "GenericAll", ALICE) in edges(conn)
 
 
+def test_a_batchs_source_kinds_are_registered_in_its_transaction(conn: psycopg.Connection) -> None:
+    def registered() -> list[str]:
+        return [name for (name,) in conn.execute("SELECT name FROM source_kinds WHERE name LIKE 'Store%' ORDER BY id")]
+
+    store = GraphStore(conn)
+    conn.execute("DELETE FROM source_kinds WHERE name LIKE 'Store%'")
+    conn.commit()
+    with conn.transaction(force_rollback=True):
+        store.write(Batch(nodes=[NodeRecord("REPO-1", ("Repository", "StoreHub"))], source_kinds=["StoreHub"]),
+                    seen_at=SEEN)
+        assert registered() == ["StoreHub"]
+    assert registered() == [], "rolled back with the batch's graph rows"
+    conn.execute("INSERT INTO source_kinds (name, active) VALUES ('StoreLab', false)")
+    store.write(Batch(source_kinds=["StoreHub", "StoreLab"]), seen_at=SEEN)
+    store.write(Batch(source_kinds=["StoreHub"]), seen_at=SEEN)
+    assert registered() == ["StoreLab", "StoreHub"], "each name once"
+    assert conn.execute("SELECT bool_and(active) FROM source_kinds WHERE name LIKE 'Store%'").fetchone() == (True,)
+    conn.rollback()
+
+
 def test_duplicate_records_and_edges_in_one_batch_are_merged(conn: psycopg.Connection) -> None:
     batch = Batch(
         nodes=[user(ALICE, name="ALICE@CORP.LOCAL"), NodeRecord(ALICE.lower(), (ADNode.Base,), {"enabled": True})],

@@ -8,7 +8,10 @@ from typing import Any
 import pytest
 
 from houndgraph.graph.records import MatchBy
-from houndgraph.ingest import validate_upload
+from houndgraph.ingest import IngestError, expand_upload, read_file, validate_upload
+from houndgraph.ingest.opengraph import MAX_SOURCE_KIND_LENGTH
+from houndgraph.ingest.prepared import read_prepared
+from houndgraph.models.source_kind import SourceKind
 from tests.ingest.helpers import read_path, write_json
 
 N1 = "nodes[0] schema validation failed with 1 error(s): "
@@ -63,6 +66,48 @@ def test_nodes_and_edges_with_a_source_kind(tmp_path: Path) -> None:
     logon = result.edge("LogsOnTo", "ALICE", "SERVER-9")
     assert logon.start.match_by is MatchBy.NAME and logon.properties == {}
     assert result.warnings == []
+
+
+def source_kinds_by_batch(path: Path, batch_size: int) -> tuple[list[list[str]], list[list[str]]]:
+    """Each batch's source kinds, as read (`read_file`) and as prepared for the writer (`read_prepared`)."""
+    (file,) = expand_upload(path, max_unzipped_bytes=1 << 20, max_ratio=1000)
+    read = [batch.source_kinds for batch in read_file(file, batch_size=batch_size)]
+    prepared = [batch.source_kinds for batch in read_prepared(file, lastseen="2026-01-01T00:00:00Z",
+                                                              batch_size=batch_size)]
+    return read, prepared
+
+
+@pytest.mark.parametrize("batch_size", [1, 5000])
+def test_the_source_kind_goes_with_the_first_batch_to_register(tmp_path: Path, batch_size: int) -> None:
+    nodes = [{"id": f"repo-{number}", "kinds": ["Repository"]} for number in range(3)]
+    path = write_json(tmp_path, graph(nodes=nodes, metadata={"source_kind": "GitHub"}))
+    read, prepared = source_kinds_by_batch(path, batch_size)
+    assert read == prepared == [["GitHub"]] + [[]] * (len(read) - 1)
+    assert len(read) == (3 if batch_size == 1 else 1)
+
+
+def test_a_file_whose_nodes_are_all_skipped_still_registers_its_source_kind(tmp_path: Path) -> None:
+    nodes = [{"id": "a", "kinds": ["K"], "properties": {"objectid": "b"}}]
+    path = write_json(tmp_path, graph(nodes=nodes, metadata={"source_kind": "GitHub"}))
+    assert source_kinds_by_batch(path, 5000) == ([["GitHub"]], [["GitHub"]])
+
+
+def test_a_source_kind_too_long_to_register_fails_the_file(tmp_path: Path) -> None:
+    assert SourceKind.__table__.c.name.type.length == MAX_SOURCE_KIND_LENGTH
+    fits = write_json(tmp_path, graph(nodes=[{"id": "a", "kinds": ["K"]}],
+                                      metadata={"source_kind": "S" * MAX_SOURCE_KIND_LENGTH}), name="fits.json")
+    assert source_kinds_by_batch(fits, 5000)[0] == [["S" * MAX_SOURCE_KIND_LENGTH]]
+    too_long = write_json(tmp_path, graph(nodes=[{"id": "a", "kinds": ["K"]}],
+                                          metadata={"source_kind": "S" * (MAX_SOURCE_KIND_LENGTH + 1)}))
+    with pytest.raises(IngestError, match="data.json: failed to register sourceKind: longer than 255 characters"):
+        read_path(too_long)
+
+
+def test_no_source_kind_has_nothing_to_register(tmp_path: Path) -> None:
+    for number, metadata in enumerate([{"source_kind": None}, {"source_kind": ""}, None]):
+        document = graph(nodes=[{"id": "a", "kinds": ["K"]}], **({} if metadata is None else {"metadata": metadata}))
+        path = write_json(tmp_path, document, name=f"data-{number}.json")
+        assert source_kinds_by_batch(path, 5000) == ([[]], [[]])
 
 
 def test_edges_only_and_no_source_kind(tmp_path: Path) -> None:

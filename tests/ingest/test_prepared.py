@@ -41,6 +41,7 @@ def writer_view(prepared: PreparedBatch) -> dict[str, Any]:
         "objectids": sorted(rows.objectids),
         "kinds": sorted(map(str, rows.kinds)),
         "deletions": prepared.deletions,
+        "source_kinds": prepared.source_kinds,
         "source_records": prepared.source_records,
         "name_edges": prepared.name_edges,
         "names": prepared.names,

@@ -46,6 +46,8 @@ def labs(database: Database, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         conn.commit()
     yield
     clear(database)
+    with database.connect_raw(autocommit=True) as conn:
+        conn.execute("DELETE FROM source_kinds WHERE name = 'HR'")  # registered by the people's file
 
 
 def exported_svg(ui: UI) -> ET.Element:
@@ -228,15 +230,15 @@ def test_the_explore_extras_have_no_serious_accessibility_violation(ui: UI, them
 
 def test_the_database_page_clears_one_source_kind(ui: UI, database: Database) -> None:
     ui.goto("/ui/administration/database")
-    # The people's HR source kind is not registered at ingest today, so they count as nodes of no source kind.
-    sourceless = ui.page.locator('input[data-source-kind="Sourceless"]')
-    sourceless.wait_for()
+    # The people's file registered its source kind, HR, at ingest: it is listed, and clears the people alone.
+    people = ui.page.locator('input[data-source-kind="HR"]')
+    people.wait_for()
     assert ui.page.locator("#source-kinds label").all_inner_texts() == [
-        "Active Directory data (Base)", "Azure data (AZBase)", "Nodes of no source kind"]
+        "Active Directory data (Base)", "Azure data (AZBase)", "HR data", "Nodes of no source kind"]
     ui.page.check("#clear-deleteCollectedGraphData")
-    assert sourceless.is_disabled(), "all graph data or some source kinds, never both"
+    assert people.is_disabled(), "all graph data or some source kinds, never both"
     ui.page.uncheck("#clear-deleteCollectedGraphData")
-    sourceless.check()
+    people.check()
     ui.screenshot("admin-database-source-kinds")
     ui.page.click("#clear-database")
     ui.page.fill("#clear-confirm", "Please delete my data")
@@ -245,6 +247,6 @@ def test_the_database_page_clears_one_source_kind(ui: UI, database: Database) ->
     deadline = time.monotonic() + 60
     with database.connect_raw(autocommit=True) as conn:
         while conn.execute("SELECT count(*) FROM node WHERE properties->>'name' = 'ALICE@HR'").fetchone()[0]:
-            assert time.monotonic() < deadline, "the nodes of no source kind were not deleted"
+            assert time.monotonic() < deadline, "the nodes of the HR source kind were not deleted"
             time.sleep(0.2)
         assert conn.execute("SELECT count(*) FROM node WHERE properties->>'name' = %s", (JONES,)).fetchone()[0] == 1

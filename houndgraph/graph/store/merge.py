@@ -105,6 +105,8 @@ class PreparedBatch:
     # The number of records, edge records and deletions the batch was prepared from.
     source_records: int = 0
     deletions: list[str] = field(default_factory=list)
+    # The batch's source kinds to register (`records.Batch.source_kinds`).
+    source_kinds: list[str] = field(default_factory=list)
     # `end_objectids()`, once made (`take_in`); never sent across processes.
     end_ids: set[str] | None = None
 
@@ -267,6 +269,7 @@ def prepare_batch(batch: Batch, lastseen: str) -> PreparedBatch:
     prepared = prepare(batch.nodes, batch.edges)
     prepared.source_records = len(batch)
     prepared.deletions = batch.deletions
+    prepared.source_kinds = batch.source_kinds
     prepared.group_end_kinds()
     prepared.encode_nodes(lastseen)
     if not prepared.name_edges:

@@ -169,3 +169,9 @@ DELETE_NODES = """
 DELETE FROM node
 WHERE properties ->> 'objectid' = ANY(ARRAY(SELECT jsonb_array_elements_text(%(objectids)s::jsonb)))
 """
+
+# A file's source kinds, as the reference registers them at ingest: a kind cleared before (inactive) is active again.
+REGISTER_SOURCE_KINDS = """
+INSERT INTO source_kinds (name, active) SELECT unnest(%s::text[]), true
+ON CONFLICT (name) DO UPDATE SET active = true WHERE NOT source_kinds.active
+"""

@@ -103,6 +103,8 @@ class GraphStore:
         with self._conn.transaction() if outside else nullcontext():
             self._begin()
             stats = WriteStats(records=prepared.source_records, nodes=len(prepared.record_ids))
+            if prepared.source_kinds:
+                self._conn.execute(sql.REGISTER_SOURCE_KINDS, (prepared.source_kinds,))
             if prepared.deletions:
                 stats.deleted = self._nodes.delete(prepared.deletions)
             nodes = self._nodes.write(prepared, lastseen, stats)
