@@ -60,6 +60,8 @@ def canonical(value: Any) -> str:
         return "{" + ",".join(sorted(canonical(v) for v in value)) + "}"
     if isinstance(value, tuple):
         return "(" + ",".join(canonical(v) for v in value) + ")"
+    if isinstance(value, list):  # a row: its cells keep their order, each in its own canonical text
+        return "[" + ",".join(canonical(v) for v in value) + "]"
     return repr(value)
 
 
