@@ -218,9 +218,14 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceDirecto
     directory.close()
 
 
+# uvicorn closes a connection idle for 5 s, httpx keeps one for 5 s: a request sent on it as the server closes it
+# is reset (a browser test leaves its API client idle that long). Dropping idle connections sooner avoids the race.
+CLIENT_LIMITS = httpx.Limits(keepalive_expiry=2.0)
+
+
 @pytest.fixture
 def client(live_server: LiveServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live_server.base_url, timeout=60) as http:
+    with httpx.Client(base_url=live_server.base_url, timeout=60, limits=CLIENT_LIMITS) as http:
         yield http
 
 

@@ -90,7 +90,7 @@ class Account:
 def logged_in(live_server: LiveServer, principal: str, password: str = PASSWORD) -> Iterator[httpx.Client]:
     """A client of its own logged in as `principal`, closed at the end of the block (fixtures wider than one
     test cannot use the per-test `client` and `admin`)."""
-    with httpx.Client(base_url=live_server.base_url, timeout=60) as http:
+    with httpx.Client(base_url=live_server.base_url, timeout=60, limits=httpx.Limits(keepalive_expiry=2.0)) as http:
         http.headers.update(bearer(http, principal, password))
         yield http
 

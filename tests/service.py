@@ -44,7 +44,8 @@ class ServiceProcess:
                                             env=env,
                                             stdout=output, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
-        self.http = httpx.Client(base_url=self.url, timeout=120)
+        # Idle connections dropped before uvicorn's 5 s keep-alive ends, so that none is reset under a request.
+        self.http = httpx.Client(base_url=self.url, timeout=120, limits=httpx.Limits(keepalive_expiry=2.0))
         deadline = time.monotonic() + 120
         while True:
             try:
