@@ -20,7 +20,6 @@ from houndgraph.attack_path import endpoints as attack_path_endpoints
 from houndgraph.audit import endpoints as audit_endpoints
 from houndgraph.audit.dependencies import audit_trail
 from houndgraph.audit.service import AuditAction as A
-from houndgraph.auth import endpoints as auth_endpoints
 from houndgraph.auth.dependencies import client_guard, client_or_permission_guard, graph_query_slot, permission_guard
 from houndgraph.auth.permissions import P
 from houndgraph.client import endpoints as client_endpoints
@@ -42,6 +41,7 @@ from houndgraph.graph_query import endpoints as graph_query_endpoints
 from houndgraph.health import endpoints as health_endpoints
 from houndgraph.kit.answers import route_options
 from houndgraph.kit.json_limits import check_json_text, check_query_string
+from houndgraph.login import endpoints as login_endpoints
 from houndgraph.pathfinding import endpoints as pathfinding_endpoints
 from houndgraph.rendering import ErrorBody
 from houndgraph.saved_query import endpoints as saved_query_endpoints
@@ -152,9 +152,9 @@ ROUTES: list[Route] = [
     Route("GET", "/api/v2/spec", get_openapi_json, PUBLIC),
     Route("GET", "/api/v2/spec/openapi.yaml", get_openapi_yaml, PUBLIC),
     # --- authentication -----------------------------------------------------------------------
-    Route("POST", "/api/v2/login", auth_endpoints.login, PUBLIC),
-    Route("POST", "/api/v2/logout", auth_endpoints.logout, AUTHENTICATED),
-    Route("GET", "/api/v2/self", auth_endpoints.get_self, AUTHENTICATED),
+    Route("POST", "/api/v2/login", login_endpoints.login, PUBLIC),
+    Route("POST", "/api/v2/logout", login_endpoints.logout, AUTHENTICATED),
+    Route("GET", "/api/v2/self", login_endpoints.get_self, AUTHENTICATED),
     # --- users, roles and API tokens ----------------------------------------------------------
     Route("GET", "/api/v2/bloodhound-users-minimal", user_endpoints.list_users_minimal,
           P.AUTH_READ_USERS_MINIMAL),
@@ -172,13 +172,13 @@ ROUTES: list[Route] = [
     Route("DELETE", "/api/v2/bloodhound-users/{user_id}/secret", user_endpoints.expire_user_secret,
           P.AUTH_MANAGE_USERS, audit=A.EXPIRE_USER_SECRET),
     # Multi-factor authentication: one's own with AuthManageSelf, someone else's with AuthManageUsers (service).
-    Route("POST", "/api/v2/bloodhound-users/{user_id}/mfa", user_endpoints.enroll_mfa, P.AUTH_MANAGE_SELF,
+    Route("POST", "/api/v2/bloodhound-users/{user_id}/mfa", login_endpoints.enroll_mfa, P.AUTH_MANAGE_SELF,
           audit=A.ENROLL_MFA),
-    Route("DELETE", "/api/v2/bloodhound-users/{user_id}/mfa", user_endpoints.remove_mfa, P.AUTH_MANAGE_SELF,
+    Route("DELETE", "/api/v2/bloodhound-users/{user_id}/mfa", login_endpoints.remove_mfa, P.AUTH_MANAGE_SELF,
           audit=A.DISENROLL_MFA),
-    Route("GET", "/api/v2/bloodhound-users/{user_id}/mfa-activation", user_endpoints.get_mfa_status,
+    Route("GET", "/api/v2/bloodhound-users/{user_id}/mfa-activation", login_endpoints.get_mfa_status,
           P.AUTH_MANAGE_SELF),
-    Route("POST", "/api/v2/bloodhound-users/{user_id}/mfa-activation", user_endpoints.activate_mfa,
+    Route("POST", "/api/v2/bloodhound-users/{user_id}/mfa-activation", login_endpoints.activate_mfa,
           P.AUTH_MANAGE_SELF, audit=A.ACTIVATE_MFA),
     Route("GET", "/api/v2/accept-eula", user_endpoints.accept_eula, AUTHENTICATED, status_code=202,
           audit=A.ACCEPT_EULA),

@@ -30,7 +30,7 @@ from houndgraph.deps import RequestSessions
 from houndgraph.errors import BadRequest, Forbidden, NotFound, ServiceError, TooManyRequests, Unauthorized
 from houndgraph.query_slots import QuerySlots
 from houndgraph.settings import Settings
-from houndgraph.user import mfa
+from houndgraph.login import mfa
 from houndgraph.user.schemas import UserView
 
 JWT_ALGORITHM = "HS256"

@@ -11,13 +11,9 @@ from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_int_id, parse_uuid
 from houndgraph.kit.params import list_query
 from houndgraph.kit.query import ListQuery
-from houndgraph.user import listing, mfa
+from houndgraph.user import listing
 from houndgraph.user import service as user_service
 from houndgraph.user.schemas import (
-    MFAActivationRequest,
-    MFAEnrollmentRequest,
-    MFAEnrollmentView,
-    MFAStatusView,
     MinimalUserList,
     MinimalUserView,
     PermissionList,
@@ -102,29 +98,6 @@ async def get_role(role_id: str, session: SessionDep) -> DataEnvelope[RoleView]:
 async def get_permission(permission_id: str, session: SessionDep) -> DataEnvelope[PermissionView]:
     permission = await user_service.get_permission(session, parse_int_id(permission_id, bits=32))
     return DataEnvelope(data=PermissionView.of(permission))
-
-
-async def enroll_mfa(user_id: str, body: MFAEnrollmentRequest, request: Request, auth: CurrentAuth,
-                     session: SessionDep) -> DataEnvelope[MFAEnrollmentView]:
-    # The authenticator app shows the host the user signed in to.
-    enrollment = await mfa.enroll(session, auth, parse_uuid(user_id), body.secret, request.url.hostname or "houndgraph")
-    return DataEnvelope(data=MFAEnrollmentView(qr_code=enrollment.qr_code, totp_secret=enrollment.totp_secret))
-
-
-async def remove_mfa(user_id: str, body: MFAEnrollmentRequest, auth: CurrentAuth,
-                     session: SessionDep) -> DataEnvelope[MFAStatusView]:
-    status = await mfa.deactivate(session, auth, parse_uuid(user_id), body.secret)
-    return DataEnvelope(data=MFAStatusView(status=status))
-
-
-async def get_mfa_status(user_id: str, auth: CurrentAuth, session: SessionDep) -> DataEnvelope[MFAStatusView]:
-    return DataEnvelope(data=MFAStatusView(status=await mfa.status(session, auth, parse_uuid(user_id))))
-
-
-async def activate_mfa(user_id: str, body: MFAActivationRequest, auth: CurrentAuth,
-                       session: SessionDep) -> DataEnvelope[MFAStatusView]:
-    status = await mfa.activate(session, auth, parse_uuid(user_id), body.otp)
-    return DataEnvelope(data=MFAStatusView(status=status))
 
 
 async def list_roles(query: RoleQuery, session: SessionDep) -> DataEnvelope[RoleList]:

@@ -150,20 +150,3 @@ class SecretUpdate(BaseModel):
     secret: str = Field(min_length=1, max_length=1024)
     current_secret: str = Field(default="", max_length=1024)
     needs_password_reset: bool = False
-
-
-class MFAEnrollmentRequest(BaseModel):
-    secret: str = Field(default="", max_length=1024)
-
-
-class MFAActivationRequest(BaseModel):
-    otp: str = Field(default="", max_length=16)
-
-
-class MFAEnrollmentView(BaseModel):
-    qr_code: str
-    totp_secret: str
-
-
-class MFAStatusView(BaseModel):
-    status: str

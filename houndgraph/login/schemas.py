@@ -18,3 +18,20 @@ class LoginResponse(BaseModel):
     user_id: uuid.UUID
     auth_expired: bool
     session_token: str
+
+
+class MFAEnrollmentRequest(BaseModel):
+    secret: str = Field(default="", max_length=1024)
+
+
+class MFAActivationRequest(BaseModel):
+    otp: str = Field(default="", max_length=16)
+
+
+class MFAEnrollmentView(BaseModel):
+    qr_code: str
+    totp_secret: str
+
+
+class MFAStatusView(BaseModel):
+    status: str
