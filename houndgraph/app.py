@@ -26,6 +26,8 @@ from houndgraph.auth import passwords
 from houndgraph.auth.cache import AuthCache
 from houndgraph.auth.pace import AddressPace
 from houndgraph.auth.passwords import PasswordPool
+from houndgraph.auth.policy import AuthPolicy
+from houndgraph.config import service as config_service
 from houndgraph.db import Database, data_error_message, graph_connection, is_query_canceled, work_budget
 from houndgraph.deadline import InFlight, RequestDeadline
 from houndgraph.docs import install_docs
@@ -218,6 +220,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     in_flight = app.state.in_flight = InFlight()
     # Credentials this process has checked (houndgraph.auth.cache), valid while the cache generation holds.
     app.state.auth_cache = AuthCache()
+    # What the authentication kernel reads from the domains above it (houndgraph.auth.policy).
+    app.state.auth_policy = AuthPolicy(api_tokens_enabled=config_service.api_tokens_enabled)
     register_routes(app.router)
     install_docs(app, OPENAPI_URL)
     mount_ui(app.router)

@@ -70,7 +70,7 @@ async def _authenticate_signature(request: Request, session: AsyncSession, setti
     request_date = service.parse_request_date(request.headers.get("RequestDate"))
     signature = service.parse_signature(request.headers.get("Signature"))
     cache = auth_cache(request)
-    token_id, token = await service.signing_token(session, token_id_text, cache)
+    token_id, token = await service.signing_token(session, token_id_text, cache, request.app.state.auth_policy)
     service.check_skew(request_date)
     hashers = [service.signature_hasher(token.key, request.method, uri, request_date)
                for uri in signed_uris(request, settings)]

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from fastapi import Request, Response
 
-from houndgraph.auth import service
 from houndgraph.auth.dependencies import AddressPaceDep, ClientAddress, CurrentAuth, PasswordPoolDep, auth_cache
 from houndgraph.deps import SessionDep, SessionsDep, SettingsDep
 from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.ids import parse_uuid
-from houndgraph.login import mfa
+from houndgraph.login import mfa, service
 from houndgraph.login.schemas import (
     LoginRequest,
     LoginResponse,

@@ -15,7 +15,6 @@ from cryptography.hazmat.primitives import serialization
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.auth import service as auth_service
 from houndgraph.auth.context import AuthContext
 from houndgraph.deps import RequestSessions
 from houndgraph.errors import BadRequest, Conflict, Forbidden, InternalError, NotFound
@@ -29,6 +28,7 @@ from houndgraph.kit.filters import (
 )
 from houndgraph.kit.query import ListColumns, ListQuery
 from houndgraph.kit.sorting import SortKey, order_by
+from houndgraph.login import service as login_service
 from houndgraph.models import OIDCProvider, SAMLProvider, SSOProvider, User
 from houndgraph.models.saml_provider import ROOT_URI_VERSION_CURRENT, ROOT_URI_VERSION_LEGACY
 from houndgraph.models.sso_provider import SSO_TYPE_OIDC, SSO_TYPE_SAML
@@ -318,7 +318,7 @@ async def _session_for(session: AsyncSession, settings: Settings, provider: SSOP
         raise Forbidden(NOT_THIS_PROVIDER)
     if user.is_disabled:
         raise Forbidden("user disabled")
-    return await auth_service.issue_session(session, settings, user.id, datetime.now(UTC))
+    return await login_service.issue_session(session, settings, user.id, datetime.now(UTC))
 
 
 async def _provision(session: AsyncSession, provider: SSOProvider, principal: str, first_name: str | None,
