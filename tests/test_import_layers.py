@@ -95,3 +95,9 @@ def test_nothing_but_the_composition_root_and_the_cli_imports_the_worker() -> No
 def test_a_cycle_is_found_when_there_is_one() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "d": {"a", "c"}}) is None
+
+
+def test_the_auth_kernel_imports_no_domain() -> None:
+    domains = next(layer for layer in _layers() if "user" in layer)
+    assert "auth" not in domains
+    assert not _package_imports()["auth"] & set(domains)
