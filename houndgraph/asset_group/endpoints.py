@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from pydantic import TypeAdapter, ValidationError
 
-from houndgraph.asset_group import service
+from houndgraph.asset_group import listing, service
 from houndgraph.asset_group.schemas import (
     AssetGroupsData,
     AssetGroupView,
@@ -28,8 +28,8 @@ from houndgraph.kit.query import ListQuery
 
 MEMBERS_LIMIT = 100
 SPECS = TypeAdapter(list[SelectorSpec])
-GroupQuery = Annotated[ListQuery, Depends(list_query(service.GROUPS))]
-MemberQuery = Annotated[ListQuery, Depends(list_query(service.MEMBERS))]
+GroupQuery = Annotated[ListQuery, Depends(list_query(listing.GROUPS))]
+MemberQuery = Annotated[ListQuery, Depends(list_query(listing.MEMBERS))]
 MemberPage = Annotated[Page, Depends(page_query(MEMBERS_LIMIT))]
 
 

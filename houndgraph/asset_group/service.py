@@ -4,13 +4,14 @@ a selector here adds or removes an object-id selector of the tag; analysis does 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.analysis.zones.model import OWNED_NAME, TIER_ZERO_NAME, SeedType
 from houndgraph.asset_group import repository
+from houndgraph.asset_group.listing import GROUPS, MEMBERS
 from houndgraph.asset_group.schemas import (
     AssetGroupView,
     CustomSelectorCount,
@@ -27,30 +28,14 @@ from houndgraph.auth.context import AuthContext
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph.kinds import AZNode, primary_kind
 from houndgraph.kit.filters import (
-    ID_PREDICATES,
-    ORDERED_PREDICATES,
     Filter,
-    FilterColumn,
     Predicate,
-    as_bool,
-    as_int,
 )
 from houndgraph.kit.nullable import or_zero
 from houndgraph.kit.pagination import Page
-from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns
 from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AssetGroupTag, AssetGroupTagSelector
 
-GROUPS = ListColumns(sortable=("name", "tag", "member_count"), filters={
-    "name": FilterColumn(ID_PREDICATES), "tag": FilterColumn(ID_PREDICATES),
-    "system_group": FilterColumn(ID_PREDICATES, as_bool), "member_count": FilterColumn(ORDERED_PREDICATES, as_int),
-    "id": FilterColumn(ORDERED_PREDICATES, as_int)})
-MEMBERS = ListColumns(
-    sortable=("object_id", "primary_kind", "environment_id", "environment_kind", "name", "custom_member"),
-    filters={"object_id": FilterColumn(ID_PREDICATES), "primary_kind": FilterColumn(ID_PREDICATES),
-             "environment_id": FilterColumn(ID_PREDICATES), "environment_kind": FilterColumn(ID_PREDICATES),
-             "name": FilterColumn(ID_PREDICATES), "custom_member": FilterColumn(ID_PREDICATES, as_bool)},
-    also=PAGE_PARAMETERS)
 # tag name -> (legacy asset group name, legacy tag)
 LEGACY = {TIER_ZERO_NAME: ("Admin Tier Zero", "admin_tier_0"), OWNED_NAME: ("Owned", "owned")}
 ADD, REMOVE = "add", "remove"
@@ -103,17 +88,18 @@ def _matches(value: Any, item: Filter) -> bool:
     return False
 
 
-def _select(rows: list[Any], sort: Sequence[SortKey], filters: Sequence[Filter]) -> list[Any]:
+def _select(rows: list[Any], columns: Mapping[str, str], sort: Sequence[SortKey],
+            filters: Sequence[Filter]) -> list[Any]:
     """Filter and sort a handful of rows in memory (two groups; the members of one)."""
-    kept = [row for row in rows if all(_matches(getattr(row, item.column), item) for item in filters)]
+    kept = [row for row in rows if all(_matches(getattr(row, columns[item.column]), item) for item in filters)]
     for key in reversed(sort):
-        kept.sort(key=lambda row: getattr(row, key.column), reverse=key.descending)
+        kept.sort(key=lambda row: getattr(row, columns[key.column]), reverse=key.descending)
     return kept
 
 
 async def list_groups(session: AsyncSession, sort: Sequence[SortKey],
                       filters: Sequence[Filter]) -> list[AssetGroupView]:
-    return _select([await _view(session, tag) for tag in await _groups(session)], sort, filters)
+    return _select([await _view(session, tag) for tag in await _groups(session)], GROUPS.expressions, sort, filters)
 
 
 async def get_group(session: AsyncSession, group_id: int) -> AssetGroupView:
@@ -138,7 +124,7 @@ async def _members(session: AsyncSession, group_id: int) -> list[LegacyMember]:
 
 async def list_members(session: AsyncSession, group_id: int, sort: Sequence[SortKey], filters: Sequence[Filter],
                        page: Page) -> tuple[list[LegacyMember], int]:
-    members = _select(await _members(session, group_id), sort, filters)
+    members = _select(await _members(session, group_id), MEMBERS.expressions, sort, filters)
     if page.skip > len(members):
         raise BadRequest(f"invalid skip: {page.skip}")
     return members[page.skip:page.skip + page.limit], len(members)

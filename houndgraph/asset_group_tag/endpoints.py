@@ -60,9 +60,9 @@ def preview_limit(limit: Annotated[str | None, Query(description="Most members r
 
 TagQuery = Annotated[ListQuery, Depends(list_query(listing.TAGS))]
 SelectorQuery = Annotated[ListQuery, Depends(list_query(listing.SELECTORS))]
-MemberQuery = Annotated[ListQuery, Depends(list_query(members.MEMBERS))]
-CertificationQuery = Annotated[ListQuery, Depends(list_query(members.CERTIFICATIONS))]
-HistoryQuery = Annotated[ListQuery, Depends(list_query(members.HISTORY))]
+MemberQuery = Annotated[ListQuery, Depends(list_query(listing.MEMBERS))]
+CertificationQuery = Annotated[ListQuery, Depends(list_query(listing.CERTIFICATIONS))]
+HistoryQuery = Annotated[ListQuery, Depends(list_query(listing.HISTORY))]
 SelectorPage = Annotated[Page, Depends(page_query(SELECTORS_LIMIT))]
 MemberPage = Annotated[Page, Depends(page_query(MEMBERS_LIMIT))]
 HistoryPage = Annotated[Page, Depends(page_query(HISTORY_LIMIT))]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +17,7 @@ from houndgraph.analysis.zones.seeds import resolve
 from houndgraph.analysis.zones.store import node_details
 from houndgraph.asset_group_tag import history
 from houndgraph.asset_group_tag import repository as repo
-from houndgraph.asset_group_tag.listing import ENVIRONMENTS, NUMBER, STRICT, STRING, TIME
+from houndgraph.asset_group_tag.listing import CERTIFICATIONS, HISTORY, MEMBERS
 from houndgraph.asset_group_tag.schemas import (
     CertificationView,
     CertifyRequest,
@@ -37,18 +37,13 @@ from houndgraph.datapipe import service as datapipe_service
 from houndgraph.db import Database
 from houndgraph.errors import BadRequest, Conflict, NotFound
 from houndgraph.graph.kind_catalogue import KindCatalogue
-from houndgraph.kit.filters import ORDERED_PREDICATES, Filter, FilterColumn, as_int, where
+from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.pagination import Page
-from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns, ListQuery
-from houndgraph.kit.sorting import SortKey, order_by
-from houndgraph.models import AssetGroupHistory, AssetGroupTag, AssetGroupTagSelector, AssetGroupTagSelectorNode
+from houndgraph.kit.query import ListQuery
+from houndgraph.kit.sorting import order_by
+from houndgraph.models import AssetGroupHistory, AssetGroupTag, AssetGroupTagSelectorNode
 
 Node = AssetGroupTagSelectorNode
-MEMBER_COLUMNS: dict[str, Any] = {"name": Node.node_name, "object_id": Node.node_object_id,
-                                  "primary_kind": Node.node_primary_kind}
-MEMBERS = ListColumns(
-    sortable=("id", "objectid", "name"), default_sort=(SortKey("id"),),
-    filters={"name": STRING, "object_id": STRING, "primary_kind": STRICT}, also=PAGE_PARAMETERS | {ENVIRONMENTS})
 INVALID_EXPANSION = "invalid expansion method"
 SEARCH_TOO_SHORT = "search query must be at least 3 characters long"
 INVALID_TAG_TYPE = "valid tag_type is required"
@@ -64,7 +59,7 @@ class MemberPage:
 
 
 def _member_condition(filters: list[Filter], environments: Sequence[str],
-                      columns: dict[str, Any] = MEMBER_COLUMNS) -> Any:
+                      columns: Mapping[str, Any] = MEMBERS.expressions) -> Any:
     condition = where(filters, columns)
     if environments:
         scope = Node.node_environment_id.in_(environments)
@@ -83,7 +78,7 @@ async def list_members(session: AsyncSession, tag: AssetGroupTag, query: ListQue
     sort, filters = query.sort, query.filters
     await _check_enabled(session, tag, selector_id)
     rows, count = await repo.list_members(
-        session, tag.id, _member_condition(filters, environments), sort, page.skip, page.limit,
+        session, tag.id, _member_condition(filters, environments), sort, MEMBERS.expressions, page.skip, page.limit,
         selector_id=selector_id, tagged_kind=tag.kind_id if selector_id is None else None)
     return MemberPage([MemberView.of(row, tag.id, source=source) for row, source in rows], count)
 
@@ -194,18 +189,9 @@ async def certify(session: AsyncSession, auth: AuthContext, body: CertifyRequest
     await datapipe_service.request_analysis(session)
 
 
-CERTIFICATIONS = ListColumns(filters={
-    "asset_group_tag_id": NUMBER, "certified": NUMBER, "certified_by": STRING, "created_at": TIME, "name": STRING,
-    "object_id": STRING, "primary_kind": STRICT}, also=PAGE_PARAMETERS | {ENVIRONMENTS})
-CERTIFICATION_COLUMNS: dict[str, Any] = {
-    **MEMBER_COLUMNS, "certified": Node.certified, "certified_by": Node.certified_by, "created_at": Node.updated_at,
-}
-
-
 async def list_certifications(session: AsyncSession, filters: list[Filter], page: Page,
                               environments: Sequence[str]) -> tuple[list[CertificationView], int]:
-    columns = {**CERTIFICATION_COLUMNS, "asset_group_tag_id": AssetGroupTagSelector.asset_group_tag_id}
-    condition = _member_condition(filters, environments, columns)
+    condition = _member_condition(filters, environments, CERTIFICATIONS.expressions)
     rows, count = await repo.list_certifications(session, condition, page.skip, page.limit)
     return [CertificationView(
         id=row.node_id, object_id=row.node_object_id, environment_id=row.node_environment_id,
@@ -217,27 +203,15 @@ async def list_certifications(session: AsyncSession, filters: list[Filter], page
 # --- history -------------------------------------------------------------------------------------
 
 H = AssetGroupHistory
-HISTORY = ListColumns(
-    sortable=("id", "created_at", "actor", "email", "action", "target", "asset_group_tag_id"),
-    default_sort=(SortKey("created_at", True),),
-    filters={"actor": STRING, "email": STRING, "action": STRING, "target": STRING,
-             "asset_group_tag_id": FilterColumn(ORDERED_PREDICATES, as_int), "environment_id": STRING,
-             "note": STRING, "created_at": TIME},
-    also=PAGE_PARAMETERS)
-HISTORY_COLUMNS: dict[str, Any] = {
-    "id": H.id, "created_at": H.created_at, "actor": H.actor, "email": H.email, "action": H.action,
-    "target": H.target, "asset_group_tag_id": H.asset_group_tag_id, "environment_id": H.environment_id,
-    "note": H.note,
-}
 
 
 async def list_history(session: AsyncSession, query: ListQuery, page: Page,
                        text: str | None = None) -> tuple[list[HistoryView], int]:
-    condition = where(query.filters, HISTORY_COLUMNS)
+    condition = where(query.filters, HISTORY.expressions)
     if text:
         pattern = f"%{text}%"
         match = or_(*(column.ilike(pattern) for column in (H.actor, H.email, H.action, H.target, H.note)))
         condition = match if condition is None else condition & match
-    rows, count = await repo.list_history(session, condition, order_by(query.sort, HISTORY_COLUMNS), page.skip,
+    rows, count = await repo.list_history(session, condition, order_by(query.sort, HISTORY.expressions), page.skip,
                                           page.limit)
     return [HistoryView.of(row) for row in rows], count

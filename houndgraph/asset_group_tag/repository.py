@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import (
@@ -188,7 +188,7 @@ def _live_nodes(tag_id: int) -> ColumnElement[bool]:
 
 
 async def list_members(session: AsyncSession, tag_id: int, condition: Condition, sort: Sequence[SortKey],
-                       skip: int, limit: int, selector_id: int | None = None,
+                       sort_columns: Mapping[str, Any], skip: int, limit: int, selector_id: int | None = None,
                        tagged_kind: int | None = None) -> tuple[list[tuple[AssetGroupTagSelectorNode, int]], int]:
     """One row per member node (its lowest source), filtered and ordered; with the total count.
 
@@ -202,7 +202,8 @@ async def list_members(session: AsyncSession, tag_id: int, condition: Condition,
     member = aliased(Node, first)
     base = select(member, first.c.best).where(first.c.rank == 1)
     count = await session.scalar(select(func.count()).select_from(base.subquery())) or 0
-    columns = {"id": member.node_id, "objectid": member.node_object_id, "name": member.node_name}
+    # The declared columns, read from the rows picked (the subquery's copy of each).
+    columns = {name: getattr(member, column.key) for name, column in sort_columns.items()}
     rows = await session.execute(base.order_by(*order_by(sort, columns), member.node_id).offset(skip).limit(limit))
     return [(row, int(best)) for row, best in rows], count
 

@@ -9,15 +9,17 @@ from typing import Annotated
 from fastapi import Depends, Query, Request, Response
 
 from houndgraph.attack_path import report, service
-from houndgraph.attack_path.schemas import (
+from houndgraph.attack_path.listing import (
     ACCEPTED_PARAMETER,
-    CSV,
-    DEFAULT_LIMIT,
     FINDING_PARAMETER,
     FINDING_TYPES,
     FINDINGS,
     POSTURE,
     SPARKLINE,
+)
+from houndgraph.attack_path.schemas import (
+    CSV,
+    DEFAULT_LIMIT,
     AcceptanceRequest,
     AttackPathType,
     AttackPathTypes,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import ColumnElement, and_, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.attack_path.listing import FINDINGS, POSTURE, SPARKLINE
 from houndgraph.graph.kinds import ADNode, AZNode
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.pagination import Page
@@ -20,32 +20,6 @@ F = AttackPathFinding
 
 def accepted_at(now: datetime) -> ColumnElement[bool]:
     return and_(F.accepted_until.is_not(None), F.accepted_until > now)
-
-
-# API names of the finding columns that can be sorted or filtered (the reference's names and ours).
-FINDING_COLUMNS: Mapping[str, Any] = {
-    "id": F.id, "created_at": F.created_at, "updated_at": F.updated_at, "deleted_at": F.deleted_at,
-    "finding": F.finding, "Finding": F.finding, "domain_sid": F.domain_sid,
-    "impact": F.impact_count, "impact_count": F.impact_count, "ImpactCount": F.impact_count,
-    "impact_percentage": F.impact_percentage, "ImpactPercentage": F.impact_percentage,
-    "exposure_percentage": F.impact_percentage, "accepted_until": F.accepted_until,
-    "AcceptedUntil": F.accepted_until, "principal": F.principal, "Principal": F.principal,
-    "from_principal": F.principal, "FromPrincipal": F.principal, "to_principal": F.target,
-    "ToPrincipal": F.target, "principals_hash": F.principal_hash,
-}
-RISK_COUNT_COLUMNS: Mapping[str, Any] = {
-    "id": AttackPathRiskCount.id, "created_at": AttackPathRiskCount.created_at,
-    "updated_at": AttackPathRiskCount.updated_at, "deleted_at": AttackPathRiskCount.deleted_at,
-    "domain_sid": AttackPathRiskCount.domain_sid, "CompositeRisk": AttackPathRiskCount.composite_risk,
-    "FindingCount": AttackPathRiskCount.finding_count, "ImpactedAssetCount": AttackPathRiskCount.impacted_asset_count,
-}
-POSTURE_COLUMNS: Mapping[str, Any] = {
-    "id": AttackPathPosture.id, "created_at": AttackPathPosture.created_at,
-    "updated_at": AttackPathPosture.updated_at, "deleted_at": AttackPathPosture.deleted_at,
-    "domain_sid": AttackPathPosture.domain_sid, "exposure_index": AttackPathPosture.exposure_index,
-    "tier_zero_count": AttackPathPosture.tier_zero_count,
-    "critical_risk_count": AttackPathPosture.critical_risk_count,
-}
 
 
 async def environment_exists(session: AsyncSession, environment: str) -> bool:
@@ -65,13 +39,13 @@ async def list_findings(session: AsyncSession, environment: str | None, filters:
     conditions: list[ColumnElement[bool]] = [F.deleted_at.is_(None)]
     if environment is not None:
         conditions.append(F.domain_sid == environment)
-    condition = where(list(filters), FINDING_COLUMNS)
+    condition = where(list(filters), FINDINGS.expressions)
     if condition is not None:
         conditions.append(condition)
     if accepted is not None:
         conditions.append(accepted_at(now) if accepted else ~accepted_at(now))
     count = await session.scalar(select(func.count()).select_from(F).where(*conditions))
-    rows = await session.scalars(select(F).where(*conditions).order_by(*order_by(sort, FINDING_COLUMNS), F.id)
+    rows = await session.scalars(select(F).where(*conditions).order_by(*order_by(sort, FINDINGS.expressions), F.id)
                                  .offset(page.skip).limit(page.limit))
     return list(rows), int(count or 0)
 
@@ -90,10 +64,10 @@ async def risk_counts(session: AsyncSession, environment: str, filters: Sequence
                       end: datetime, sort: Sequence[SortKey]) -> list[AttackPathRiskCount]:
     R = AttackPathRiskCount
     conditions: list[ColumnElement[bool]] = [R.domain_sid == environment, R.created_at >= start, R.created_at < end]
-    condition = where(list(filters), {"finding": R.finding})
+    condition = where(list(filters), SPARKLINE.expressions)
     if condition is not None:
         conditions.append(condition)
-    rows = await session.scalars(select(R).where(*conditions).order_by(*order_by(sort, RISK_COUNT_COLUMNS), R.id))
+    rows = await session.scalars(select(R).where(*conditions).order_by(*order_by(sort, SPARKLINE.expressions), R.id))
     return list(rows)
 
 
@@ -101,11 +75,11 @@ async def posture(session: AsyncSession, filters: Sequence[Filter], start: datet
                   sort: Sequence[SortKey], page: Page) -> tuple[list[AttackPathPosture], int]:
     P = AttackPathPosture
     conditions: list[ColumnElement[bool]] = [P.created_at >= start, P.created_at < end]
-    condition = where(list(filters), POSTURE_COLUMNS)
+    condition = where(list(filters), POSTURE.expressions)
     if condition is not None:
         conditions.append(condition)
     count = await session.scalar(select(func.count()).select_from(P).where(*conditions))
-    rows = await session.scalars(select(P).where(*conditions).order_by(*order_by(sort, POSTURE_COLUMNS), P.id)
+    rows = await session.scalars(select(P).where(*conditions).order_by(*order_by(sort, POSTURE.expressions), P.id)
                                  .offset(page.skip).limit(page.limit))
     return list(rows), int(count or 0)
 

@@ -9,18 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from houndgraph.analysis.findings.finding_types import FindingType, severity
-from houndgraph.kit.filters import (
-    ID_PREDICATES,
-    ORDERED_PREDICATES,
-    STRING_PREDICATES,
-    FilterColumn,
-    as_bool,
-    as_datetime,
-    as_int,
-)
 from houndgraph.kit.nullable import ZERO_TIME, SqlNullTime
-from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns
-from houndgraph.kit.sorting import SortKey
 from houndgraph.models import AttackPathFinding, AttackPathPosture, AttackPathRiskCount
 
 
@@ -157,50 +146,6 @@ class AcceptanceRequest(BaseModel):
     reason: str = Field(default="", max_length=1000)
 
 
-# --- what each list accepts ---------------------------------------------------------------------------
-_TIME = FilterColumn(ORDERED_PREDICATES, as_datetime)
-_NUMBER = FilterColumn(ORDERED_PREDICATES, float)
-_COUNT = FilterColumn(ORDERED_PREDICATES, as_int)
-_TEXT = FilterColumn(STRING_PREDICATES)
-_FLAG = FilterColumn(ID_PREDICATES, as_bool)
-# Query parameters read by their own dependencies: the type (plain or `eq:`/`neq:`), the acceptance
-# shortcut, the time window and the reference's `Accept` parameter of the CSV export.
-FINDING_PARAMETER = "finding"
-ACCEPTED_PARAMETER = "filterAccepted"
-WINDOW_PARAMETERS = frozenset({"from", "to"})
-# Filters on the acceptance state rather than a column (`Accepted=eq:false`, as BloodHound clients send).
-ACCEPTED_FILTERS = frozenset({"Accepted", "accepted"})
-
-FINDINGS = ListColumns(
-    sortable=("id", "created_at", "updated_at", "domain_sid", "finding", "Finding", "impact", "impact_count",
-              "ImpactCount",
-              "impact_percentage", "ImpactPercentage", "exposure_percentage", "accepted_until", "AcceptedUntil",
-              "principal", "Principal", "from_principal", "FromPrincipal", "to_principal", "ToPrincipal"),
-    filters={
-        "id": _COUNT, "created_at": _TIME, "updated_at": _TIME, "domain_sid": _TEXT, "principal": _TEXT,
-        "Principal": _TEXT, "from_principal": _TEXT, "FromPrincipal": _TEXT, "to_principal": _TEXT,
-        "ToPrincipal": _TEXT, "principals_hash": _TEXT, "accepted_until": _TIME, "AcceptedUntil": _TIME,
-        "impact_count": _COUNT, "impact_percentage": _NUMBER, "Accepted": _FLAG, "accepted": _FLAG,
-    },
-    default_sort=(SortKey("impact_count", descending=True), SortKey("finding")),
-    also=PAGE_PARAMETERS | {FINDING_PARAMETER, ACCEPTED_PARAMETER, "Accept"},
-)
-FINDING_TYPES = ListColumns(sortable=("finding",), default_sort=(SortKey("finding"),),
-                            also=frozenset({FINDING_PARAMETER}))
-SPARKLINE = ListColumns(
-    sortable=("CompositeRisk", "FindingCount", "ImpactedAssetCount", "domain_sid", "id", "created_at", "updated_at",
-              "deleted_at"),
-    default_sort=(SortKey("created_at"),),
-    also=WINDOW_PARAMETERS | {FINDING_PARAMETER, "asset_group_tag_id"},
-)
-POSTURE = ListColumns(
-    sortable=("domain_sid", "exposure_index", "tier_zero_count", "critical_risk_count", "id", "created_at",
-              "updated_at"),
-    filters={"id": _COUNT, "domain_sid": _TEXT, "exposure_index": _NUMBER, "tier_zero_count": _COUNT,
-             "critical_risk_count": _COUNT},
-    default_sort=(SortKey("created_at"),),
-    also=WINDOW_PARAMETERS | PAGE_PARAMETERS,
-)
 DEFAULT_LIMIT = 100
 DEFAULT_WINDOW_DAYS = 30
 

@@ -10,8 +10,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.analysis.findings.finding_types import FINDING_TYPES, FindingType
 from houndgraph.attack_path import report, repository
+from houndgraph.attack_path.listing import ACCEPTED_FILTERS
 from houndgraph.attack_path.schemas import (
-    ACCEPTED_FILTERS,
     DEFAULT_WINDOW_DAYS,
     AcceptanceRequest,
     ListFinding,

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from houndgraph.db import graph_connection
 from houndgraph.entity import repository
 from houndgraph.entity.ad_panels import Entity
+from houndgraph.entity.listing import ENTRIES
 from houndgraph.entity.schemas import GraphNodeView, GraphRelationshipView, NodeKindView, RelationshipKindView
 from houndgraph.errors import BadRequest, NotFound
 from houndgraph.graph import lookup
@@ -28,7 +29,6 @@ from houndgraph.kit.sorting import parse_sort
 NODE_NOT_FOUND = "node not found"
 UNSUPPORTED_TYPE = "there are errors in the query parameters: unsupported result type for this query"
 LIST_DEFAULT_LIMIT = 10
-SORTABLE = ("name", "objectid")
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def parse_list_request(kind: str | None, skip: str | None, limit: str | None, so
     if kind not in ("list", "graph"):
         raise BadRequest(UNSUPPORTED_TYPE)
     page = parse_page(skip, limit, default_limit=LIST_DEFAULT_LIMIT)
-    sort = parse_sort(sort_by, SORTABLE)
+    sort = parse_sort(sort_by, ENTRIES.sortable)
     return ListRequest(kind == "graph", page.skip, page.limit, [(key.column, key.descending) for key in sort])
 
 

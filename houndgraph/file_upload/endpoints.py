@@ -7,10 +7,10 @@ from fastapi import Depends, Request, Response
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.file_upload import service
+from houndgraph.file_upload.listing import JOBS
 from houndgraph.file_upload.schemas import (
     ACCEPTED_TYPES,
     DEFAULT_LIMIT,
-    JOBS,
     CompletedTaskView,
     IngestJobView,
 )

@@ -5,33 +5,16 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import DateTime, cast, func, insert, null, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.file_upload.listing import JOBS
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.pagination import Page
 from houndgraph.kit.sorting import SortKey, order_by
 from houndgraph.models import IngestJob, IngestTask, UploadChunk, User
 from houndgraph.models.ingest_task import FINISHED_TASK_STATES
-
-_JOB_COLUMNS: dict[str, Any] = {
-    "id": IngestJob.id,
-    "user_id": IngestJob.user_id,
-    "user_email_address": IngestJob.user_email_address,
-    "status": IngestJob.status,
-    "status_message": IngestJob.status_message,
-    "start_time": IngestJob.start_time,
-    "end_time": IngestJob.end_time,
-    "last_ingest": IngestJob.last_ingest,
-    "total_files": IngestJob.total_files,
-    "failed_files": IngestJob.failed_files,
-    "created_at": IngestJob.created_at,
-    "updated_at": IngestJob.updated_at,
-    # Jobs are deleted for good (clear-database), never soft-deleted: the column is always null.
-    "deleted_at": cast(null(), DateTime(timezone=True)),
-}
 
 
 async def user_email(session: AsyncSession, user_id: uuid.UUID) -> str | None:
@@ -72,14 +55,14 @@ async def set_status(session: AsyncSession, job_id: int, status: int, now: datet
 
 async def list_jobs(session: AsyncSession, filters: list[Filter], sort: Sequence[SortKey],
                     page: Page) -> tuple[list[IngestJob], int]:
-    condition = where(filters, _JOB_COLUMNS)
+    condition = where(filters, JOBS.expressions)
     counted = select(func.count()).select_from(IngestJob)
     listed = select(IngestJob)
     if condition is not None:
         counted, listed = counted.where(condition), listed.where(condition)
     count = await session.scalar(counted) or 0
     rows = await session.scalars(
-        listed.order_by(*order_by(sort, _JOB_COLUMNS), IngestJob.id).offset(page.skip).limit(page.limit)
+        listed.order_by(*order_by(sort, JOBS.expressions), IngestJob.id).offset(page.skip).limit(page.limit)
     )
     return list(rows), count
 

@@ -5,17 +5,7 @@ from datetime import datetime
 
 from pydantic import BaseModel
 
-from houndgraph.kit.filters import (
-    ID_PREDICATES,
-    ORDERED_PREDICATES,
-    STRING_PREDICATES,
-    FilterColumn,
-    as_datetime,
-    as_int,
-    as_uuid,
-)
 from houndgraph.kit.nullable import SqlNullTime, or_zero
-from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns
 from houndgraph.models import IngestJob, IngestTask
 
 JSON_TYPE = "application/json"
@@ -83,28 +73,4 @@ class CompletedTaskView(BaseModel):
         )
 
 
-# Filters and sort columns of `GET /api/v2/file-upload` (the reference's list, plus the counters).
-_TIME = FilterColumn(ORDERED_PREDICATES, as_datetime)
-_COUNT = FilterColumn(ORDERED_PREDICATES, as_int)
-_JOB_FILTERS: dict[str, FilterColumn] = {
-    "id": _COUNT,
-    "user_id": FilterColumn(ID_PREDICATES, as_uuid),
-    "user_email_address": FilterColumn(STRING_PREDICATES),
-    "status": _COUNT,
-    "status_message": FilterColumn(STRING_PREDICATES),
-    "start_time": _TIME,
-    "end_time": _TIME,
-    "last_ingest": _TIME,
-    "total_files": _COUNT,
-    "failed_files": _COUNT,
-    "created_at": _TIME,
-    "updated_at": _TIME,
-    "deleted_at": _TIME,
-}
-JOBS = ListColumns(
-    sortable=("user_email_address", "status", "status_message", "start_time", "end_time", "last_ingest", "id",
-              "total_files", "failed_files", "created_at", "updated_at", "deleted_at"),
-    filters=_JOB_FILTERS,
-    also=PAGE_PARAMETERS,
-)
 DEFAULT_LIMIT = 100

@@ -17,6 +17,7 @@ from houndgraph.kit.params import list_query, page_query
 from houndgraph.kit.query import ListQuery
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.saved_query import service, sharing
+from houndgraph.saved_query.listing import SAVED_QUERIES
 from houndgraph.saved_query.schemas import (
     PermissionRequest,
     PermissionView,
@@ -39,7 +40,7 @@ def _attachment(filename: str) -> str:
 
 
 SavedQueryList = PageEnvelope[list[SerializeAsAny[SavedQueryView]]]
-SavedQueryListQuery = Annotated[ListQuery, Depends(list_query(service.SAVED_QUERIES))]
+SavedQueryListQuery = Annotated[ListQuery, Depends(list_query(SAVED_QUERIES))]
 SavedQueryPage = Annotated[Page, Depends(page_query(service.DEFAULT_LIMIT))]
 Scope = Annotated[str | None, Query(description="Comma-separated owned, shared, public or all (export: one).")]
 

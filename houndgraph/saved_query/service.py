@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import String, cast, literal_column
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -15,19 +14,15 @@ from houndgraph.errors import BadRequest, Conflict, Forbidden, NotFound
 from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
 from houndgraph.graph.cypher.parser import parse as parse_cypher
 from houndgraph.kit.filters import (
-    ORDERED_PREDICATES,
-    STRING_PREDICATES,
-    FilterColumn,
-    as_datetime,
-    as_int,
     where,
 )
 from houndgraph.kit.pagination import Page
-from houndgraph.kit.query import PAGE_PARAMETERS, ListColumns, ListQuery
+from houndgraph.kit.query import ListQuery
 from houndgraph.kit.repository import get_or_404
 from houndgraph.kit.sorting import order_by
 from houndgraph.models import SavedQuery
 from houndgraph.saved_query import repository
+from houndgraph.saved_query.listing import SAVED_QUERIES
 from houndgraph.saved_query.schemas import SavedQueryRequest
 from houndgraph.saved_query.transfer import (
     EMPTY_FIELDS,
@@ -48,24 +43,7 @@ INVALID_CYPHER = "invalid cypher query"
 DEFAULT_LIMIT = 10_000
 
 SCOPE_OWNED, SCOPE_SHARED, SCOPE_PUBLIC, SCOPE_ALL = "owned", "shared", "public", "all"
-SORT_COLUMNS: dict[str, Any] = {
-    "id": SavedQuery.id, "user_id": SavedQuery.user_id, "name": SavedQuery.name, "query": SavedQuery.query,
-    "description": SavedQuery.description, "created_at": SavedQuery.created_at,
-    "updated_at": SavedQuery.updated_at,
-    # Rows are deleted, never soft-deleted: deleted_at is null everywhere and sorting on it keeps the order.
-    "deleted_at": literal_column("NULL"),
-}
-FILTER_COLUMNS: dict[str, Any] = {**SORT_COLUMNS, "user_id": cast(SavedQuery.user_id, String)}
-_FILTERS = {
-    "id": FilterColumn(ORDERED_PREDICATES, as_int),
-    "user_id": FilterColumn(STRING_PREDICATES, str.lower),
-    "name": FilterColumn(STRING_PREDICATES),
-    "query": FilterColumn(STRING_PREDICATES),
-    "description": FilterColumn(STRING_PREDICATES),
-    "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-    "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-}
-SAVED_QUERIES = ListColumns(sortable=tuple(SORT_COLUMNS), filters=_FILTERS, also=PAGE_PARAMETERS | {"scope"})
+
 
 
 def is_duplicate_name(error: IntegrityError) -> bool:
@@ -175,16 +153,16 @@ async def list_owned(session: AsyncSession, auth: AuthContext, query: ListQuery,
                      ) -> tuple[list[tuple[Any, ...]], int]:
     """The caller's own queries (the list without `scope`), paged in SQL: rows of `repository.LISTED_COLUMNS`
     and the count."""
-    return await repository.list_owned_rows(session, auth.user_id, where(query.filters, FILTER_COLUMNS),
-                                            order_by(query.sort, SORT_COLUMNS), page.skip, page.limit)
+    return await repository.list_owned_rows(session, auth.user_id, where(query.filters, SAVED_QUERIES.expressions),
+                                            order_by(query.sort, SAVED_QUERIES.expressions), page.skip, page.limit)
 
 
 async def list_queries(session: AsyncSession, auth: AuthContext, query: ListQuery, page: Page,
                        scope: str) -> QueryListing:
     """The parts of each scope one after the other (a query may appear once per scope, tagged with it),
     filtered and sorted alike, then paged. Without a scope the list is `list_owned`."""
-    condition = where(query.filters, FILTER_COLUMNS)
-    order = order_by(query.sort, SORT_COLUMNS)
+    condition = where(query.filters, SAVED_QUERIES.expressions)
+    order = order_by(query.sort, SAVED_QUERIES.expressions)
     items: list[tuple[SavedQuery, str]] = []
     for label in parse_scopes(scope):
         match label.lower():

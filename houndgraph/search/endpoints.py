@@ -13,6 +13,7 @@ from houndgraph.kit.params import list_query, page_query, required_query
 from houndgraph.kit.query import ListQuery
 from houndgraph.kit.responses import JSONResponse
 from houndgraph.search import service
+from houndgraph.search.listing import DOMAINS
 from houndgraph.search.schemas import AvailableDomainsAnswer, GraphSearchAnswer, SearchAnswer
 
 
@@ -27,7 +28,7 @@ NodeTypes = Annotated[list[str], Depends(_node_types)]
 SearchPage = Annotated[Page, Depends(page_query(service.SEARCH_DEFAULT_LIMIT))]
 GraphSearchText = Annotated[str, Depends(required_query("query", service.MISSING_GRAPH_QUERY))]
 SearchType = Annotated[str | None, Query(alias="type", description="fuzzy (default) or exact")]
-DomainQuery = Annotated[ListQuery, Depends(list_query(service.DOMAINS))]
+DomainQuery = Annotated[ListQuery, Depends(list_query(DOMAINS))]
 
 
 @answers(SearchAnswer)

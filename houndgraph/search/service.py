@@ -10,24 +10,17 @@ from houndgraph.db import graph_connection
 from houndgraph.errors import BadRequest
 from houndgraph.graph import lookup
 from houndgraph.graph.kinds import AD_NODE_KINDS, AZ_NODE_KINDS, ADNode, AZNode
-from houndgraph.kit.filters import STRING_PREDICATES, FilterColumn, Predicate
+from houndgraph.kit.filters import Predicate
 from houndgraph.kit.graph_shapes import bh_graph, display_kind, system_tags
 from houndgraph.kit.pagination import Page
-from houndgraph.kit.query import ListColumns, ListQuery
-from houndgraph.kit.sorting import SortKey
+from houndgraph.kit.query import ListQuery
 from houndgraph.search import repository
+from houndgraph.search.listing import DOMAINS
 
 SEARCH_DEFAULT_LIMIT = 10
 GRAPH_SEARCH_LIMIT = 100
 MISSING_QUERY = "missing required query parameter: q"
 MISSING_GRAPH_QUERY = "Expected search parameter to be set."
-DOMAINS = ListColumns(
-    sortable=("objectid", "name"),
-    filters={name: FilterColumn(STRING_PREDICATES) for name in ("objectid", "name", "collected")},
-    default_sort=(SortKey("name"),),
-)
-
-
 def check_node_types(types: list[str]) -> list[str]:
     unknown = [t for t in types if t not in AD_NODE_KINDS | AZ_NODE_KINDS]
     if unknown:
@@ -82,7 +75,7 @@ async def available_domains(session: AsyncSession, parsed: ListQuery) -> list[di
              "collected": bool(p.get("collected", False))}
             for kind, p in await repository.domains(conn, kinds, ADNode.Domain, AZNode.Tenant)]
     # A handful of domains and tenants: filtered and sorted here rather than in SQL.
-    columns = {"objectid": "id", "name": "name", "collected": "collected"}
+    columns = DOMAINS.expressions
     for f in parsed.filters:
         rows = [r for r in rows if _matches(str(r[columns[f.column]]).lower() if f.column == "collected"
                                             else str(r[columns[f.column]]), f.predicate, str(f.value))]

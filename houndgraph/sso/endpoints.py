@@ -16,6 +16,7 @@ from houndgraph.kit.params import list_query
 from houndgraph.kit.query import ListQuery
 from houndgraph.models import SSOProvider
 from houndgraph.sso import forms, oidc_login, service
+from houndgraph.sso.listing import PROVIDERS
 from houndgraph.sso.metadata import service_provider_metadata
 from houndgraph.sso.schemas import (
     AuthProviderView,
@@ -90,7 +91,7 @@ async def create_saml_provider_deprecated(request: Request, response: Response,
     return DataEnvelope(data=_saml_view(request, provider))
 
 
-ProviderQuery = Annotated[ListQuery, Depends(list_query(service.PROVIDERS))]
+ProviderQuery = Annotated[ListQuery, Depends(list_query(PROVIDERS))]
 
 
 async def list_providers(query: ProviderQuery, request: Request,

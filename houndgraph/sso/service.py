@@ -7,7 +7,6 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import quote
 
 from cryptography import x509
@@ -19,15 +18,10 @@ from houndgraph.auth.context import AuthContext
 from houndgraph.deps import RequestSessions
 from houndgraph.errors import BadRequest, Conflict, Forbidden, InternalError, NotFound
 from houndgraph.kit.filters import (
-    ORDERED_PREDICATES,
-    STRING_PREDICATES,
-    FilterColumn,
-    as_datetime,
-    as_int,
     where,
 )
-from houndgraph.kit.query import ListColumns, ListQuery
-from houndgraph.kit.sorting import SortKey, order_by
+from houndgraph.kit.query import ListQuery
+from houndgraph.kit.sorting import order_by
 from houndgraph.login import service as login_service
 from houndgraph.models import OIDCProvider, SAMLProvider, SSOProvider, User
 from houndgraph.models.saml_provider import ROOT_URI_VERSION_CURRENT, ROOT_URI_VERSION_LEGACY
@@ -35,6 +29,7 @@ from houndgraph.models.sso_provider import SSO_TYPE_OIDC, SSO_TYPE_SAML
 from houndgraph.settings import Settings
 from houndgraph.sso import oidc_login, repository, saml_login
 from houndgraph.sso.forms import FIELD_DEFAULT_ROLE
+from houndgraph.sso.listing import PROVIDERS
 from houndgraph.sso.metadata import ServiceProviderURLs, is_web_url, parse_identity_provider
 from houndgraph.sso.schemas import AutoProvisionConfig, OIDCProviderCreate
 
@@ -47,23 +42,6 @@ UNIQUE_CONSTRAINTS = frozenset({"uq_sso_providers_name", "uq_sso_providers_slug"
 ROOT_PATHS = {ROOT_URI_VERSION_LEGACY: "/api/v1/login/saml", ROOT_URI_VERSION_CURRENT: "/api/v2/sso"}
 # The name becomes a path segment of the login URLs (as its slug).
 _UNSAFE_NAME = re.compile(r"[/\\?#%\x00-\x1f\x7f]")
-
-SORT_COLUMNS: dict[str, Any] = {"id": SSOProvider.id, "name": SSOProvider.name, "slug": SSOProvider.slug,
-                                "type": SSOProvider.type, "created_at": SSOProvider.created_at,
-                                "updated_at": SSOProvider.updated_at}
-PROVIDERS = ListColumns(
-    sortable=tuple(SORT_COLUMNS),
-    filters={
-        "id": FilterColumn(ORDERED_PREDICATES, as_int),
-        "name": FilterColumn(STRING_PREDICATES),
-        "slug": FilterColumn(STRING_PREDICATES),
-        "type": FilterColumn(STRING_PREDICATES),
-        "created_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-        "updated_at": FilterColumn(ORDERED_PREDICATES, as_datetime),
-    },
-    default_sort=(SortKey("created_at"),),
-)
-
 
 def slug_for(name: str) -> str:
     """The reference's slug: lower case, spaces as dashes."""
@@ -188,8 +166,8 @@ async def update_saml(session: AsyncSession, provider_id: int, changes: SAMLProv
 
 
 async def list_providers(session: AsyncSession, query: ListQuery) -> list[SSOProvider]:
-    condition = where(query.filters, SORT_COLUMNS)
-    return await repository.list_all(session, condition, order_by(query.sort, SORT_COLUMNS))
+    condition = where(query.filters, PROVIDERS.expressions)
+    return await repository.list_all(session, condition, order_by(query.sort, PROVIDERS.expressions))
 
 
 NO_SERVICE_PROVIDER_CERTIFICATE = "no SAML service provider certificate is configured"
