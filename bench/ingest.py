@@ -44,7 +44,8 @@ from typing import Any, BinaryIO
 
 import orjson
 
-from houndgraph.db import Database, restart_embedded
+from houndgraph.db import Database
+from houndgraph.embedded_server import restart_embedded
 from houndgraph.graph.store import GraphStore, WriteStats, bulk, rfc3339
 from houndgraph.graph.store.read_ahead import bulk_tuning
 from houndgraph.ingest import IngestFile, read_file
@@ -67,7 +68,7 @@ WELL_KNOWN_GROUPS = (DOMAIN_ADMINS, ENTERPRISE_ADMINS, KEY_ADMINS, DOMAIN_USERS,
                      ADMINISTRATORS, ACCOUNT_OPERATORS)  # fmt: skip
 FIRST_RID = 1100
 # Settings tried against the embedded server's (shared_buffers 128MB until the service set an eighth of memory up to
-# 1GB, max_wal_size 1GB and checkpoint_timeout 5min until it set 8GB and 30min, `db.EMBEDDED_SETTINGS`: `--set
+# 1GB, max_wal_size 1GB and checkpoint_timeout 5min until it set 8GB and 30min, `EMBEDDED_SETTINGS`: `--set
 # shared_buffers=128MB --set max_wal_size=1GB --set checkpoint_timeout=5min` measures the old ones). At 300k objects,
 # in SharpHound's order with a lastseen per file, these cut the WAL from 3.8
 # to 3.2 GB but not the time (71.7 s, 73.6 s tuned); in the reading order under one lastseen, the checkpoint
@@ -507,7 +508,7 @@ INDEX_DEFINITION = "SELECT pg_get_indexdef(%s::regclass)"
 
 
 def _tune(database: Database, settings: dict[str, str]) -> None:
-    """Apply server settings over those the service's start applies (`db.EMBEDDED_SETTINGS`), with a restart, so
+    """Apply server settings over those the service's start applies (`EMBEDDED_SETTINGS`), with a restart, so
     `--set max_wal_size=1GB --set shared_buffers=160MB` measures the server's own defaults."""
     _alter_system(database, settings)
     restart_embedded(database.embedded)

@@ -2,25 +2,17 @@
 
 `PUBLIC` routes need no authentication; `AUTHENTICATED` routes need a valid session or signature and
 nothing more; `CLIENT` routes are for collection clients alone; every other route names a permission of
-`auth.permissions.P`. A collection client may call nothing but the `CLIENT` routes.
+`auth.permissions.P`. A collection client may call nothing but the `CLIENT` routes. How a row becomes a
+route (its guard, audit entry, query slot, replica reads): `houndgraph.routing`.
 """
 
 from __future__ import annotations
-
-from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, replace
-from typing import Any, Final
-
-from fastapi import APIRouter, Depends, Request, Response
-from fastapi.routing import APIRoute
 
 from houndgraph.asset_group import endpoints as asset_group_endpoints
 from houndgraph.asset_group_tag import endpoints as zone_endpoints
 from houndgraph.attack_path import endpoints as attack_path_endpoints
 from houndgraph.audit import endpoints as audit_endpoints
-from houndgraph.audit.dependencies import audit_trail
 from houndgraph.audit.service import AuditAction as A
-from houndgraph.auth.dependencies import client_guard, client_or_permission_guard, graph_query_slot, permission_guard
 from houndgraph.auth.permissions import P
 from houndgraph.client import endpoints as client_endpoints
 from houndgraph.client_job import endpoints as job_endpoints
@@ -29,121 +21,22 @@ from houndgraph.config import endpoints as config_endpoints
 from houndgraph.custom_node import endpoints as custom_node_endpoints
 from houndgraph.data_quality import endpoints as data_quality_endpoints
 from houndgraph.datapipe import endpoints as datapipe_endpoints
-from houndgraph.db import connection_lost
-from houndgraph.deps import GRAPH_READ_STATE, ON_REPLICA_STATE
 from houndgraph.entity import endpoints as entity_endpoints
-from houndgraph.errors import Unauthorized
 from houndgraph.event import endpoints as event_endpoints
 from houndgraph.extension import endpoints as extension_endpoints
 from houndgraph.feature_flag import endpoints as feature_flag_endpoints
 from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.graph_query import endpoints as graph_query_endpoints
 from houndgraph.health import endpoints as health_endpoints
-from houndgraph.kit.answers import route_options
-from houndgraph.kit.json_limits import check_json_text, check_query_string
 from houndgraph.login import endpoints as login_endpoints
 from houndgraph.pathfinding import endpoints as pathfinding_endpoints
-from houndgraph.rendering import ErrorBody
+from houndgraph.routing import AUTHENTICATED, CLIENT, PUBLIC, ClientOr, Route, graph_reads
 from houndgraph.saved_query import endpoints as saved_query_endpoints
 from houndgraph.search import endpoints as search_endpoints
 from houndgraph.sso import endpoints as sso_endpoints
 from houndgraph.token import endpoints as token_endpoints
 from houndgraph.user import endpoints as user_endpoints
 from houndgraph.version import get_openapi_json, get_openapi_yaml, get_version
-
-
-class _Public:
-    def __repr__(self) -> str:
-        return "PUBLIC"
-
-
-class _ClientOnly:
-    def __repr__(self) -> str:
-        return "CLIENT"
-
-
-@dataclass(frozen=True)
-class ClientOr:
-    """A route a collection client calls with its own token, and a user holding `permission` too."""
-
-    permission: P
-
-
-PUBLIC: Final = _Public()
-AUTHENTICATED: Final = None
-# Routes only a collection client may call (signed with its own token); users get 404 there.
-CLIENT: Final = _ClientOnly()
-
-
-@dataclass(frozen=True)
-class Route:
-    method: str
-    path: str
-    endpoint: Callable[..., Any]
-    permission: P | _Public | _ClientOnly | ClientOr | None
-    status_code: int = 200
-    deprecated: bool = False
-    # The handler reads the raw body as a stream (uploads): signature checks spool it to disk.
-    streams_body: bool = False
-    # The reference answers some routes' undecodable JSON with their own message.
-    malformed_json_message: str | None = None
-    # Security-relevant routes write an audit entry with their outcome.
-    audit: A | None = None
-    # A graph search that may run long: counted against the caller's cap (`query_slots`).
-    graph_query: bool = False
-    # A read of the graph that writes nothing: the read replica may serve it (`read_replica`). A function decides
-    # per request (a Cypher query without an updating clause).
-    reads_graph: bool | Callable[[Request], Awaitable[bool]] = False
-
-
-class HoundRoute(APIRoute):
-    """An APIRoute that remembers what the table said about it, and checks what needs no parsing first:
-    NUL characters in the URL, a missing credential (401 before any complaint about the body), then the
-    raw JSON body's nesting and NUL characters."""
-
-    permission: P | _Public | _ClientOnly | ClientOr | None = AUTHENTICATED
-    streams_body: bool = False
-    malformed_json_message: str | None = None
-    reads_graph: bool | Callable[[Request], Awaitable[bool]] = False
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        async def guarded(request: Request) -> Response:
-            check_query_string(request.scope.get("query_string", b""))
-            check_query_string(request.scope.get("raw_path", b""))
-            if not isinstance(self.permission, _Public) and not request.headers.get("authorization"):
-                raise Unauthorized()
-            if not self.streams_body and _may_be_json(request.headers.get("content-type")):
-                body = await request.body()
-                if body:
-                    check_json_text(body)
-            reads = self.reads_graph
-            setattr(request.state, GRAPH_READ_STATE, reads if isinstance(reads, bool) else await reads(request))
-            try:
-                return await handler(request)
-            except Exception as error:
-                if not (getattr(request.state, ON_REPLICA_STATE, False) and connection_lost(error)):
-                    raise
-            # The replica went away under this read (stopped, restarted): the primary answers it instead.
-            replica = request.app.state.database.read_replica
-            if replica is not None:
-                replica.pass_over("a read lost its connection to it")
-            setattr(request.state, GRAPH_READ_STATE, False)
-            setattr(request.state, ON_REPLICA_STATE, False)
-            return await handler(request)
-
-        return guarded
-
-
-def _may_be_json(content_type: str | None) -> bool:
-    media_type = (content_type or "").split(";", 1)[0].strip().lower()
-    return not media_type or media_type.endswith("json")
-
-
-def graph_reads(*routes: Route) -> list[Route]:
-    return [replace(route, reads_graph=True) for route in routes]
-
 
 ROUTES: list[Route] = [
     Route("GET", "/api/version", get_version, PUBLIC),
@@ -459,40 +352,3 @@ ROUTES: list[Route] = [
     Route("POST", "/api/v1/login/saml/{slug}/acs", sso_endpoints.legacy_saml_acs, PUBLIC, status_code=307,
           deprecated=True),
 ]
-
-
-def _guard(permission: P | _ClientOnly | ClientOr | None) -> Callable[..., Any]:
-    if isinstance(permission, _ClientOnly):
-        return client_guard
-    if isinstance(permission, ClientOr):
-        return client_or_permission_guard(permission.permission)
-    return permission_guard(permission)
-
-
-# Every failure a route answers carries the reference's error body (houndgraph.rendering), a bad request
-# included: FastAPI's own 422 and its validation body are never sent.
-FAILURES: Final = {
-    "4XX": {"model": ErrorBody, "description": "The request was refused (the reference's error body)."},
-    "5XX": {"model": ErrorBody, "description": "The service failed or gave up (the reference's error body)."},
-}
-
-
-def register_routes(router: APIRouter, routes: list[Route] = ROUTES) -> None:
-    """Add the table's routes to `router` (the app's own: an included router would lose our attributes)."""
-    for route in routes:
-        dependencies = [] if isinstance(route.permission, _Public) else [Depends(_guard(route.permission))]
-        if route.audit is not None:
-            dependencies.append(Depends(audit_trail(route.audit), scope="function"))
-        if route.graph_query:
-            dependencies.append(Depends(graph_query_slot, scope="function"))
-        router.add_api_route(
-            route.path, route.endpoint, methods=[route.method], status_code=route.status_code,
-            dependencies=dependencies, deprecated=route.deprecated or None, route_class_override=HoundRoute,
-            **route_options(route.endpoint, route.status_code, FAILURES),
-        )
-        added = router.routes[-1]
-        assert isinstance(added, HoundRoute)
-        added.permission = route.permission
-        added.streams_body = route.streams_body
-        added.malformed_json_message = route.malformed_json_message
-        added.reads_graph = route.reads_graph

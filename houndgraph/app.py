@@ -21,14 +21,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import PlainTextResponse, Response
 
 from houndgraph import __version__
-from houndgraph.api import HoundRoute, register_routes
+from houndgraph.api import ROUTES
 from houndgraph.auth import passwords
 from houndgraph.auth.cache import AuthCache
 from houndgraph.auth.pace import AddressPace
 from houndgraph.auth.passwords import PasswordPool
 from houndgraph.auth.policy import AuthPolicy
 from houndgraph.config import service as config_service
-from houndgraph.db import Database, data_error_message, graph_connection, is_query_canceled, work_budget
+from houndgraph.database_errors import data_error_message, is_query_canceled
+from houndgraph.db import Database, graph_connection, work_budget
 from houndgraph.deadline import InFlight, RequestDeadline
 from houndgraph.docs import install_docs
 from houndgraph.errors import (
@@ -48,6 +49,7 @@ from houndgraph.observability import ObservabilityMiddleware, metrics
 from houndgraph.query_slots import QuerySlots
 from houndgraph.record_writer import RecordWriter
 from houndgraph.rendering import error_body, render_error_bytes
+from houndgraph.routing import HoundRoute, register_routes
 from houndgraph.settings import Settings
 from houndgraph.ui.serving import mount_ui
 from houndgraph.user.bootstrap import ensure_admin
@@ -222,7 +224,7 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     app.state.auth_cache = AuthCache()
     # What the authentication kernel reads from the domains above it (houndgraph.auth.policy).
     app.state.auth_policy = AuthPolicy(api_tokens_enabled=config_service.api_tokens_enabled)
-    register_routes(app.router)
+    register_routes(app.router, ROUTES)
     install_docs(app, OPENAPI_URL)
     mount_ui(app.router)
     install_error_handlers(app)

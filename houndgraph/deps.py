@@ -30,7 +30,7 @@ def request_deadline(request: Request) -> RequestDeadline | None:
     return getattr(request.state, "deadline", None)
 
 
-# Set by the route (`api.HoundRoute`) for a request that only reads the graph: the read replica may serve it.
+# Set by the route (`routing.HoundRoute`) for a request that only reads the graph: the read replica may serve it.
 GRAPH_READ_STATE = "graph_read"
 # Set here when the read replica serves the request's session.
 ON_REPLICA_STATE = "on_replica"

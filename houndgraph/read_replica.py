@@ -10,7 +10,7 @@ may answer it:
   is for the primary). A replica that does not catch up in time, or cannot be reached, is passed over for
   `PASS_OVER_SECONDS`: those requests go to the primary at once instead of each waiting again.
 - A request the replica cannot finish (it stopped, or its connection broke) is served again by the primary (the
-  route handler, `api.HoundRoute`, retries reads once).
+  route handler, `routing.HoundRoute`, retries reads once).
 """
 
 from __future__ import annotations

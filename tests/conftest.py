@@ -21,7 +21,7 @@ from houndgraph.db import Database, libpq_url
 from houndgraph.settings import Settings
 
 if TYPE_CHECKING:
-    from houndgraph.api import Route
+    from houndgraph.routing import Route
     from tests.service import ServiceDirectory
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
@@ -195,7 +195,7 @@ def another_server(settings: Settings, database: Database, *, routes: Sequence[R
     """The app once more, on a port of its own, with `overrides` to `settings` and extra `routes`.
 
     It gets its own engines: pooled async connections belong to the event loop of the server that made them."""
-    from houndgraph.api import register_routes
+    from houndgraph.routing import register_routes
 
     own_database = Database(url=database.url)
     server = LiveServer(settings.model_copy(update={"port": _free_port(), **overrides}), own_database)

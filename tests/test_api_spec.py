@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import yaml
 
-from houndgraph.api import HoundRoute
+from houndgraph.routing import HoundRoute
 from tests.conftest import LiveServer
 from tests.openapi import assert_matches_own_document
 

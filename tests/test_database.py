@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from houndgraph.db import EMBEDDED_SETTINGS, Database, embedded_settings, restart_embedded
+from houndgraph.db import Database
+from houndgraph.embedded_server import EMBEDDED_SETTINGS, embedded_settings, restart_embedded
 from houndgraph.settings import Settings
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from houndgraph.api import PUBLIC, Route
 from houndgraph.db import Database
+from houndgraph.routing import PUBLIC, Route
 from houndgraph.settings import Settings
 from tests.conftest import another_server
 from tests.file_upload.helpers import error_messages, start_job, upload

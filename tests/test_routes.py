@@ -4,7 +4,8 @@ import re
 
 import httpx
 
-from houndgraph.api import PUBLIC, ROUTES, HoundRoute
+from houndgraph.api import ROUTES
+from houndgraph.routing import PUBLIC, HoundRoute
 from tests.conftest import LiveServer
 
 # The only routes anyone may call: logging in (by password or SSO, the providers listed as the reference

@@ -8,14 +8,12 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from houndgraph.db import is_query_canceled
+from houndgraph.database_errors import is_query_canceled
+from houndgraph.entity.listing import ENTRIES
 from houndgraph.graph.connection import GraphConnection
 from houndgraph.graph.lookup import KIND_NAMES
 from houndgraph.graph.related import KindIds, Relation
 from houndgraph.kit.graph_shapes import TIER_ZERO_KIND, TIER_ZERO_TAG
-
-# API sort column -> SQL expression (list entries are nodes).
-SORT_COLUMNS = {"name": "n.properties->>'name'", "objectid": "n.properties->>'objectid'"}
 
 
 @dataclass(frozen=True)
@@ -55,7 +53,8 @@ async def page(conn: GraphConnection, relation: Relation, root: int, kinds: Kind
                order: list[tuple[str, bool]], skip: int, limit: int) -> Page:
     """The total and one page of the relation's nodes, in one statement. Default order: graph id
     descending, as the reference."""
-    clauses = [f"{SORT_COLUMNS[column]} {'DESC' if descending else 'ASC'} NULLS LAST" for column, descending in order]
+    clauses = [f"{ENTRIES.expressions[column]} {'DESC' if descending else 'ASC'} NULLS LAST"
+               for column, descending in order]
     order_sql = ", ".join([*clauses, "n.id DESC"])
     cursor = await conn.execute(
         f"WITH related AS MATERIALIZED ({relation.sql(kinds)}), "

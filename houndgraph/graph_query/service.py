@@ -13,13 +13,8 @@ from houndgraph.audit import service as audit_service
 from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
-from houndgraph.db import (
-    data_error_message,
-    graph_connection,
-    is_query_canceled,
-    refused_statement_message,
-    work_budget,
-)
+from houndgraph.database_errors import data_error_message, is_query_canceled, refused_statement_message
+from houndgraph.db import graph_connection, work_budget
 from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ResponseTooLarge, ServiceError
 from houndgraph.graph.budget import ResultTooLarge, WorkExhausted
 from houndgraph.graph.cypher.ast import Query

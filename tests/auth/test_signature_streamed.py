@@ -12,10 +12,10 @@ import httpx
 import pytest
 from fastapi import Request
 
-from houndgraph.api import AUTHENTICATED, Route
 from houndgraph.auth.dependencies import SPOOL_IN_MEMORY
 from houndgraph.db import Database
 from houndgraph.kit.body import iter_body
+from houndgraph.routing import AUTHENTICATED, Route
 from houndgraph.settings import Settings
 from tests.auth.signing import signed_headers
 from tests.conftest import another_server
