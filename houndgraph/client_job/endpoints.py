@@ -20,9 +20,8 @@ from houndgraph.client_job.schemas import (
 )
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.event.endpoints import HydrationDep
-from houndgraph.file_upload import endpoints as file_upload_endpoints
 from houndgraph.file_upload import service as file_upload_service
-from houndgraph.file_upload.endpoints import FILE_NAME_HEADER
+from houndgraph.file_upload.schemas import FILE_NAME_HEADER
 from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.body import iter_body
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
@@ -69,7 +68,11 @@ async def ingest(request: Request, auth: CurrentAuth, session: SessionDep, setti
     """POST /api/v2/ingest: a collection client's file goes into its running job; a user's (the route's guard
     checked GraphDBIngest) is the legacy one-shot ingest, a job of the user's own."""
     if auth.client_id is None:
-        return await file_upload_endpoints.ingest_once(request, auth, session, settings)
+        is_zip = file_upload_service.is_zip_upload(request.headers.get("Content-Type"))
+        await file_upload_service.ingest_once(session, settings, auth, is_zip=is_zip,
+                                              display_name=request.headers.get(FILE_NAME_HEADER),
+                                              body=iter_body(request))
+        return Response(status_code=202)
     return await upload_file(request, auth.client_id, session, settings)
 
 

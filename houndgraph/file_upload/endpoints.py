@@ -11,6 +11,7 @@ from houndgraph.file_upload.listing import JOBS
 from houndgraph.file_upload.schemas import (
     ACCEPTED_TYPES,
     DEFAULT_LIMIT,
+    FILE_NAME_HEADER,
     CompletedTaskView,
     IngestJobView,
 )
@@ -22,7 +23,6 @@ from houndgraph.kit.pagination import Page
 from houndgraph.kit.params import list_query, page_query
 from houndgraph.kit.query import ListQuery
 
-FILE_NAME_HEADER = "X-File-Upload-Name"
 JobQuery = Annotated[ListQuery, Depends(list_query(JOBS))]
 JobPage = Annotated[Page, Depends(page_query(DEFAULT_LIMIT))]
 
@@ -39,13 +39,6 @@ async def upload_file(file_upload_job_id: str, request: Request, session: Sessio
     is_zip = service.is_zip_upload(request.headers.get("Content-Type"))
     job_id = parse_int_id(file_upload_job_id, signed=True)
     await service.attach_file(session, settings, job_id, is_zip=is_zip,
-                              display_name=request.headers.get(FILE_NAME_HEADER), body=iter_body(request))
-    return Response(status_code=202)
-
-
-async def ingest_once(request: Request, auth: CurrentAuth, session: SessionDep, settings: SettingsDep) -> Response:
-    is_zip = service.is_zip_upload(request.headers.get("Content-Type"))
-    await service.ingest_once(session, settings, auth, is_zip=is_zip,
                               display_name=request.headers.get(FILE_NAME_HEADER), body=iter_body(request))
     return Response(status_code=202)
 

@@ -74,3 +74,5 @@ class CompletedTaskView(BaseModel):
 
 
 DEFAULT_LIMIT = 100
+# The name an upload's file is shown under (the reference's header); the part of the URL names no file.
+FILE_NAME_HEADER = "X-File-Upload-Name"
