@@ -22,6 +22,7 @@ from houndgraph.ingest.ad_common import lower_keys
 from houndgraph.ingest.emitter import Emitter
 from houndgraph.ingest.errors import IngestError, Warnings
 from houndgraph.ingest.files import IngestFile, open_json
+from houndgraph.ingest.reading_plan import plan_reading
 from houndgraph.ingest.scan import (
     NO_META,
     PARSE_BUFFER,
@@ -32,7 +33,6 @@ from houndgraph.ingest.scan import (
     Summary,
     ijson_backend,
     not_json_message,
-    plan_reading,
     scan_file,
 )
 from houndgraph.ingest.slices import DataSlicer, Malformed, parse_items
