@@ -47,9 +47,9 @@ import orjson
 from houndgraph.db import Database
 from houndgraph.embedded_server import restart_embedded
 from houndgraph.graph.store import GraphStore, WriteStats, bulk, rfc3339
+from houndgraph.graph.store.columns import prepare_cut
 from houndgraph.graph.store.read_ahead import bulk_tuning
 from houndgraph.ingest import IngestFile, read_file
-from houndgraph.ingest.prepared import prepare_cut
 from houndgraph.ingest.reader import read_cuts
 from houndgraph.settings import Settings
 from houndgraph.worker.loop_repository import SHARPHOUND_READING_ORDER

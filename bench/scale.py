@@ -1,8 +1,9 @@
 """One million objects through the upload API: ingest, analysis, memory, disk, and path searches.
 
-    .venv/bin/python bench/scale.py [--objects 1000000] [--compare 100000] [--rounds 5]
+    .venv/bin/python bench/scale.py [--objects 100000,300000,1000000] [--rounds 5]
+    .venv/bin/python bench/scale.py --objects 300000 --compare 100000      # the same as --objects 100000,300000
 
-For each size (`--compare` first, unless 0, then `--objects`): writes the synthetic SharpHound v6 collection
+For each size (smallest first; `--compare`, unless 0, is one more size): writes the synthetic SharpHound v6 collection
 of `ingest.py` (about ten edge records per object) as one zip in SharpHound's member order, starts a fresh
 `houndgraph serve` process on an empty data directory, uploads the zip and times ingest and analysis from the
 job's status; asks for a second analysis with nothing changed and times it; reads the database size
@@ -11,8 +12,12 @@ from an enabled user to Domain Admins and the many-sources Cypher query below, a
 group at the root of the collection's group tree (every user reaches it; nothing reaches Domain Admins);
 prints the slowest analysis rules from the service's log. The service's peak memory is sampled every half
 second: its own processes (RSS and PSS) and, separately, the embedded PostgreSQL's (PSS, which counts shared
-buffers once). The figures of every size are printed side by side at the end, with the machine and load
-average.
+buffers once). CPU seconds of the service's processes and of PostgreSQL's (exited backends included, through
+the postmaster's children times) are read when ingest ends and when analysis ends: on a shared machine they
+move less than wall-clock time. The WAL the server wrote (`pg_stat_wal`) and what `pg_wal` holds at the end
+are printed beside the database size. The figures of every size are printed side by side at the end, with
+each figure's growth factor from one size to the next beside the factor of the sizes themselves, the machine
+and the load average.
 """
 
 from __future__ import annotations
@@ -49,7 +54,15 @@ from houndgraph.settings import Settings
 MANY_SOURCES = ("MATCH p=shortestPath((u:User)-[*1..]->(g:Group {{objectid: '{target}'}})) "
                 "WHERE u.enabled = true RETURN p LIMIT 1000")
 MIB = 1024**2
+# The largest tables and indexes of the graph, in bytes (a table's TOAST counted with it).
+LARGEST_RELATIONS = """
+SELECT c.relname, pg_total_relation_size(c.oid) - CASE WHEN c.relkind = 'r' THEN pg_indexes_size(c.oid) ELSE 0 END
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')
+ORDER BY 2 DESC LIMIT 6
+"""
 ANALYSIS_RULE = re.compile(r"analysis rule (\S+): ([\d.]+) s")
+ANALYSIS_STEP = re.compile(r"analysis step (\S+): ([\d.]+) s")
 
 
 @dataclass
@@ -129,6 +142,30 @@ class MemoryWatch:
         except psutil.Error:  # a process that has just ended
             return 0
 
+    def cpu_seconds(self) -> tuple[float, float]:
+        """CPU seconds so far of the service's processes and of PostgreSQL's: the live processes' own, and
+        those of the children each has reaped (the read process; PostgreSQL's ended backends)."""
+        try:
+            tree = [self.service, *self.service.children(recursive=True)]
+        except psutil.Error:
+            tree = []
+        service = [process for process in tree if "postgres" not in process.name()]
+        postgres = self._postgres()
+        return _cpu(service, reaped=service[:1]), _cpu(postgres, reaped=postgres[:1])
+
+
+def _cpu(processes: list[psutil.Process], reaped: list[psutil.Process]) -> float:
+    total = 0.0
+    for process in processes:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+        if process in reaped:
+            total += times.children_user + times.children_system
+    return total
+
 
 def path_user(layout: Layout) -> str:
     """The user whose path searches the benchmark times: an enabled one (every tenth user is disabled)."""
@@ -192,7 +229,7 @@ def reanalyse(http: httpx.Client) -> float:
         status = http.get("/api/v2/datapipe/status").json()["data"]
         if status["last_analysis_run_at"] != before and status["status"] == "idle":
             return time.monotonic() - started
-        time.sleep(1.0)
+        time.sleep(0.2)
 
 
 def timed(http: httpx.Client, rounds: int, method: str, path: str, body: dict | None = None) -> tuple[str, str]:
@@ -210,16 +247,26 @@ def timed(http: httpx.Client, rounds: int, method: str, path: str, body: dict | 
     return f"{p50 * 1000:,.1f} ms (p90 {p90 * 1000:,.1f})", answer
 
 
-def database_size(data_dir: Path) -> tuple[int, int]:
-    """`pg_database_size` and the `du` of the data directory, in bytes (attaching to the running server)."""
+def du(path: Path) -> int:
+    return int(subprocess.run(["du", "-sb", str(path)], capture_output=True, text=True, check=True).stdout.split()[0])
+
+
+def database_size(data_dir: Path) -> tuple[int, int, int, int, str]:
+    """`pg_database_size`, the `du` of the data directory and of its `pg_wal`, the bytes of WAL the server has
+    written since it was created (`pg_stat_wal`), and the largest relations, in bytes (attaching to the running
+    server)."""
     database = Database.open(Settings(data_dir=data_dir))
     try:
         with database.connect_raw() as conn:
-            row = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+            row = conn.execute("SELECT pg_database_size(current_database()), "
+                               "(SELECT wal_bytes FROM pg_stat_wal)").fetchone()
+            largest = conn.execute(LARGEST_RELATIONS).fetchall()
     finally:
         database.close()
-    du = subprocess.run(["du", "-sb", str(data_dir)], capture_output=True, text=True, check=True).stdout
-    return (row[0] if row else 0), int(du.split()[0])
+    assert row is not None
+    wal_dirs = list(data_dir.rglob("pg_wal"))
+    relations = ", ".join(f"{name} {size / 1e6:,.0f} MB" for name, size in largest)
+    return row[0], du(data_dir), sum(map(du, wal_dirs)), int(row[1]), relations
 
 
 def wait_for_path_projection(http: httpx.Client, data_dir: Path, path: str, seconds: float = 600) -> str:
@@ -253,6 +300,13 @@ def slowest_rules(log: Path, count: int = 5) -> str:
     return ", ".join(f"{name} {value:.1f} s" for name, value in ranked)
 
 
+def last_steps(log: Path) -> str:
+    """The closing steps of the last analysis (the re-analysis with nothing changed) and their seconds."""
+    text = log.read_text(errors="replace")
+    seconds = {match.group(1): float(match.group(2)) for match in ANALYSIS_STEP.finditer(text)}
+    return ", ".join(f"{name} {value:.1f} s" for name, value in seconds.items())
+
+
 @contextmanager
 def keep_log_on_failure(log: Path) -> Iterator[None]:
     """A run that fails (a lost connection, an error answer) keeps the service's log beside the scratch directory,
@@ -269,6 +323,10 @@ def keep_log_on_failure(log: Path) -> Iterator[None]:
         raise
 
 
+def cpu_between(before: tuple[float, float], after: tuple[float, float]) -> str:
+    return f"{after[0] - before[0]:.1f} s, {after[1] - before[1]:.1f} s"
+
+
 def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
     figures = Figures(objects)
     layout = Layout.of(objects)
@@ -281,13 +339,19 @@ def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
                 f"written in {time.perf_counter() - started:.0f} s")
     data_dir, log = work / "data", work / "service.log"
     with keep_log_on_failure(log), serve(data_dir, log) as (http, process), MemoryWatch(process, data_dir) as memory:
-        job, seconds = upload_all(http, [archive], poll=1.0)
+        cpu = [memory.cpu_seconds()]
+        job, seconds = upload_all(http, [archive], poll=1.0, on_ingested=lambda: cpu.append(memory.cpu_seconds()))
+        cpu.append(memory.cpu_seconds())
         archive.unlink()
         figures.edge_records = job["edges_written"]
         figures.put("upload -> analysing (ingest)", f"{seconds['ingest']:.1f} s ({job['nodes_written']:,} nodes, "
                     f"{job['edges_written']:,} edges, status {job['status']}); load average {os.getloadavg()[0]:.1f}")
+        figures.put("ingest CPU: service, PostgreSQL", cpu_between(cpu[0], cpu[1]))
         figures.put("analysis", f"{seconds['analysis']:.1f} s; load average {os.getloadavg()[0]:.1f}")
+        figures.put("analysis CPU: service, PostgreSQL", cpu_between(cpu[1], cpu[2]))
         figures.put("re-analysis, nothing changed", f"{reanalyse(http):.1f} s; load average {os.getloadavg()[0]:.1f}")
+        figures.put("re-analysis steps", last_steps(log))
+        pg_size, du_size, wal_size, wal_written, largest = database_size(data_dir)
         user = path_user(layout)
         if os.environ.get("HOUNDGRAPH_PATH_PROJECTION", "true").lower() not in ("0", "false", "off", "no"):
             figures.put("path projection", wait_for_path_projection(
@@ -306,31 +370,69 @@ def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
                      {"query": MANY_SOURCES.format(target=top), "include_properties": False})
         figures.put("many sources -> top group (Cypher), p50", f"{many[0]}; {many[1]}")
         print(f"  (load average {os.getloadavg()[0]:.1f})")
-        pg_size, du_size = database_size(data_dir)
     figures.put("service peak memory", f"RSS {memory.peak_rss / MIB:,.0f} MiB, PSS {memory.peak_pss / MIB:,.0f} MiB")
     figures.put("PostgreSQL peak memory (PSS)", f"{memory.peak_postgres / MIB:,.0f} MiB")
-    figures.put("database size", f"pg_database_size {pg_size / 1e9:.2f} GB, data directory (du) {du_size / 1e9:.2f} GB")
+    figures.put("data directory (du) after analysis", f"{du_size / 1e9:.2f} GB: pg_wal {wal_size / 1e9:.2f} GB, "
+                f"pg_database_size {pg_size / 1e9:.2f} GB")
+    figures.put("WAL written by ingest and analysis", f"{wal_written / 1e9:.2f} GB")
+    figures.put("largest relations", largest)
     figures.put("slowest analysis rules", slowest_rules(log))
     shutil.rmtree(work, ignore_errors=True)
     return figures
 
 
+# Figures compared side by side: those of a few words (the others are printed with each size).
+_TABLE_SKIPS = ("slowest analysis rules", "re-analysis steps", "largest relations", "collection", "path projection")
+_NUMBER = re.compile(r"-?[\d,]*\.?\d+")
+
+
+def leading_number(value: str) -> float | None:
+    match = _NUMBER.search(value)
+    return float(match.group().replace(",", "")) if match else None
+
+
+def growth(before: Figures, after: Figures, name: str) -> str:
+    """`x<figure's factor>` from one size to the next; '' where either has no number (or the first is 0)."""
+    first, second = leading_number(before.values.get(name, "")), leading_number(after.values.get(name, ""))
+    if first is None or second is None or first == 0:
+        return ""
+    return f"x{second / first:.2f}"
+
+
+def print_table(results: list[Figures]) -> None:
+    """Each figure's value at every size, and between two sizes its growth factor; the header gives the factor
+    of the sizes, which a figure that grows linearly matches."""
+    header = f"{'figure':40}" + f"{f'{results[0].objects:,} objects':>40}"
+    for before, after in zip(results, results[1:], strict=False):
+        header += f"{f'x{after.objects / before.objects:.2f}':>9}" + f"{f'{after.objects:,} objects':>40}"
+    print("\n" + header)
+    for name in results[-1].values:
+        if name in _TABLE_SKIPS:
+            continue
+        line = f"{name[:40]:40}" + f"{results[0].values.get(name, '-').split(';')[0][:39]:>40}"
+        for before, after in zip(results, results[1:], strict=False):
+            line += f"{growth(before, after, name):>9}" + f"{after.values.get(name, '-').split(';')[0][:39]:>40}"
+        print(line)
+
+
+def sizes(text: str) -> list[int]:
+    return [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--objects", type=int, default=1_000_000)
-    parser.add_argument("--compare", type=int, default=100_000, help="also this size, first (0: none)")
+    parser.add_argument("--objects", type=sizes, default=[1_000_000],
+                        help="sizes, comma-separated (e.g. 100000,300000,1000000)")
+    parser.add_argument("--compare", type=int, default=100_000, help="one more size (0: none)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of each path search")
     args = parser.parse_args()
     # A plain `kill` unwinds like Ctrl-C, so the service is stopped and the scratch directory removed.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     print(f"{machine()}; load average {os.getloadavg()[0]:.2f}")
-    sizes = [size for size in (args.compare, args.objects) if size]
+    chosen = sorted({*args.objects, *([args.compare] if args.compare else [])})
     with tempfile.TemporaryDirectory(prefix="hgb-scale-", dir="/tmp") as tmp:
-        results = [run_size(size, args.rounds, Path(tmp)) for size in sizes]
-    print("\n" + f"{'figure':46}" + "".join(f"{f'{f.objects:,} objects':>44}" for f in results))
-    for name in results[-1].values:
-        if name != "slowest analysis rules":
-            print(f"{name:46}" + "".join(f"{f.values.get(name, '-').split(';')[0]:>44}" for f in results))
+        results = [run_size(size, args.rounds, Path(tmp)) for size in chosen]
+    print_table(results)
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 

@@ -36,9 +36,9 @@ from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.store import GraphStore, WriteStats, rfc3339
 from houndgraph.graph.store.read_ahead import ReadAhead, bulk_tuning
 from houndgraph.ingest import IngestFile
-from houndgraph.ingest.prepared import read_prepared
 from houndgraph.settings import Settings
 from houndgraph.worker.loop_repository import SHARPHOUND_READING_ORDER
+from houndgraph.worker.read_process import read_prepared
 
 
 def pickled_batches(path: Path, lastseen: str, batch_size: int) -> list[bytes]:

@@ -105,11 +105,15 @@ def _shared_buffers() -> str:
 # - `wal_init_zero` off: with 8 GB between checkpoints every WAL segment of a large upload is new, and the backend
 #   writing the WAL waited for 16 MB of zeros and their fsync each time. Durability is unchanged (each WAL write is
 #   flushed as before); only the moment a full disk is noticed moves.
+# - `wal_recycle` off: a checkpoint removes the segments before its redo point instead of renaming them for reuse,
+#   up to max_wal_size of them, which kept about 8 GB of pg_wal on disk for good after a million objects. With
+#   `wal_init_zero` off a new segment costs no more than a recycled one; the datapipe checkpoints after an analysis
+#   that followed a large write (`worker.loop.CHECKPOINT_AFTER_WAL_BYTES`), so the disk is given back then.
 # - `file_extend_method` write_zeros (PostgreSQL 18): on ext4, truncating a file whose blocks were fallocated is slow,
 #   and the writer empties its staging tables before batches; pages grown by writes cost nothing more, since the
 #   kernel allocates them when it writes them back anyway.
 EMBEDDED_SETTINGS = {"max_wal_size": "8192", "checkpoint_timeout": "1800", "shared_buffers": _shared_buffers(),
-                     "wal_init_zero": "off", "file_extend_method": "write_zeros"}
+                     "wal_init_zero": "off", "wal_recycle": "off", "file_extend_method": "write_zeros"}
 
 
 def embedded_settings(conn: psycopg.Connection) -> dict[str, str]:

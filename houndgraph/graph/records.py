@@ -54,3 +54,34 @@ class Batch:
 
     def __len__(self) -> int:
         return len(self.nodes) + len(self.edges) + len(self.deletions)
+
+
+# (start, end, kind, properties): start and end are positions in the batch's table of ends (`Cut.ends`).
+EdgeRow = tuple[int, int, str, dict[str, Any]]
+
+
+class Cut:
+    """One batch by column, as a reader's emitter cuts it: its node records, its edges as `EdgeRow`s and the table
+    of ends they name, its deletions and the source kinds to register. The store prepares it for the writer without
+    an `EdgeRecord` per edge (`graph.store.columns.prepare_cut`). Nothing changes a cut after it is made (the
+    emitter starts a new table of ends)."""
+
+    __slots__ = ("nodes", "edges", "ends", "deletions", "source_kinds")
+
+    def __init__(self, nodes: list[NodeRecord], edges: list[EdgeRow], ends: list[EdgeEnd],
+                 deletions: list[str], source_kinds: list[str] | None = None) -> None:
+        self.nodes = nodes
+        self.edges = edges
+        # May hold ends no edge of the cut names (an object without ACEs, a record rolled back): ignore them.
+        self.ends = ends
+        self.deletions = deletions
+        self.source_kinds = source_kinds if source_kinds is not None else []
+
+    def __len__(self) -> int:
+        return len(self.nodes) + len(self.edges) + len(self.deletions)
+
+    def batch(self) -> Batch:
+        """The cut as records: each edge an `EdgeRecord` whose ends are the table's (shared) `EdgeEnd`s."""
+        ends = self.ends
+        edges = [EdgeRecord(ends[start], ends[end], kind, properties) for start, end, kind, properties in self.edges]
+        return Batch(nodes=self.nodes, edges=edges, deletions=self.deletions, source_kinds=self.source_kinds)

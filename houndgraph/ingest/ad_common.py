@@ -23,7 +23,7 @@ ANY_INHERITED_ACE_GRANTS_OWNER_RIGHTS = "doesanyinheritedacegrantownerrights"
 OWNER_RIGHTS_SID_SUFFIX = "S-1-3-4"
 
 # The properties of most edges: one dict shared by all of them. Nothing changes an emitted edge's properties
-# (merging duplicates copies them first), and `ingest.prepared` encodes a shared dict once per batch.
+# (merging duplicates copies them first), and `graph.store.columns` encodes a shared dict once per batch.
 NOT_ACL: dict[str, Any] = {IS_ACL: False}
 
 # Exact spellings first (what SharpHound writes), lower-case as the fallback lookup.

@@ -3,7 +3,7 @@
 Edges are kept by column rather than as one `EdgeRecord` each: an edge is a tuple (start, end, kind, properties)
 whose ends are positions in the batch's table of ends (`Cut.ends`), one `EdgeEnd` per object id as written and
 kind, made and upper-cased once a batch. The reading process prepares a cut for the writer from its columns
-(`ingest.prepared.prepare_cut`); `Cut.batch()` gives the same records as `EdgeRecord`s to everyone else.
+(`graph.store.columns.prepare_cut`); `Cut.batch()` gives the same records as `EdgeRecord`s to everyone else.
 """
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, NodeRecord
+from houndgraph.graph.records import Cut, EdgeEnd, EdgeRecord, EdgeRow, NodeRecord
 from houndgraph.ingest.errors import IngestError, Warnings
 
-# (start, end, kind, properties): start and end are positions in the batch's table of ends.
-EdgeRow = tuple[int, int, str, dict[str, Any]]
 # The longest object id, name or kind the graph takes, in UTF-8 bytes: each is a key of a B-tree index, whose
 # entries PostgreSQL caps near 2,700 bytes. A longer value failed the file's write at its end, after the
 # whole file was read, as an index-row error reported as an interrupted service; it is refused as it is read.
@@ -40,32 +38,6 @@ def check_node(record: NodeRecord) -> None:
 def _check_end(end: EdgeEnd) -> None:
     check_indexed("an edge end", end.value)
     check_indexed("a kind", end.kind)
-
-
-class Cut:
-    """One batch as the emitter cut it: its node records, its edges by column and the table of ends they name,
-    its deletions and the source kinds to register. Nothing changes a cut after it is made (the emitter starts a new
-    table of ends)."""
-
-    __slots__ = ("nodes", "edges", "ends", "deletions", "source_kinds")
-
-    def __init__(self, nodes: list[NodeRecord], edges: list[EdgeRow], ends: list[EdgeEnd],
-                 deletions: list[str], source_kinds: list[str] | None = None) -> None:
-        self.nodes = nodes
-        self.edges = edges
-        # May hold ends no edge of the cut names (an object without ACEs, a record rolled back): ignore them.
-        self.ends = ends
-        self.deletions = deletions
-        self.source_kinds = source_kinds if source_kinds is not None else []
-
-    def __len__(self) -> int:
-        return len(self.nodes) + len(self.edges) + len(self.deletions)
-
-    def batch(self) -> Batch:
-        """The cut as records: each edge an `EdgeRecord` whose ends are the table's (shared) `EdgeEnd`s."""
-        ends = self.ends
-        edges = [EdgeRecord(ends[start], ends[end], kind, properties) for start, end, kind, properties in self.edges]
-        return Batch(nodes=self.nodes, edges=edges, deletions=self.deletions, source_kinds=self.source_kinds)
 
 
 class Emitter:

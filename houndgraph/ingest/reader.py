@@ -16,12 +16,13 @@ from typing import Any, BinaryIO
 
 import ijson
 
-from houndgraph.graph.records import Batch
+from houndgraph.graph.records import Batch, Cut
 from houndgraph.ingest import ad_computers, ad_objects, ad_pki, azurehound, opengraph
 from houndgraph.ingest.ad_common import lower_keys
-from houndgraph.ingest.emitter import Cut, Emitter
+from houndgraph.ingest.emitter import Emitter
 from houndgraph.ingest.errors import IngestError, Warnings
 from houndgraph.ingest.files import IngestFile, open_json
+from houndgraph.ingest.reading_plan import plan_reading
 from houndgraph.ingest.scan import (
     NO_META,
     PARSE_BUFFER,
@@ -32,7 +33,6 @@ from houndgraph.ingest.scan import (
     Summary,
     ijson_backend,
     not_json_message,
-    plan_reading,
     scan_file,
 )
 from houndgraph.ingest.slices import DataSlicer, Malformed, parse_items
@@ -98,7 +98,7 @@ def read_cuts(
     batch_size: int = DEFAULT_BATCH_SIZE,
     warnings: list[str] | None = None,
 ) -> Generator[Cut, None, None]:
-    """`read_file`'s batches as the emitter cut them, edges by column (`ingest.prepared.read_prepared` reads
+    """`read_file`'s batches as the emitter cut them, edges by column (`worker.read_process.read_prepared` reads
     them so)."""
     log = Warnings()
     try:

@@ -3,7 +3,7 @@
 The pass streams parse events and never builds the collector's data array, so it runs in constant
 memory; it reads to the end, so a truncated or mixed file is refused before a single record is written.
 SharpHound writes `data` before `meta`, which is why the meta tag cannot be taken from the first bytes;
-when the document ends with it, `plan_reading` takes it from the last bytes instead, and the reader checks
+when the document ends with it, `reading_plan.plan_reading` takes it from the last bytes instead, and the reader checks
 the document in the pass that reads it (`SkeletonScan` is this scan, fed what that pass does not parse).
 """
 
@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import ijson
-import orjson
 
 from houndgraph.ingest import opengraph
 from houndgraph.ingest.errors import IngestError
@@ -106,15 +105,15 @@ def scan_file(file: IngestFile) -> Summary:
     writes it last) and proves the JSON complete. The walk resumes over everything only if the
     document mentions a generic-format key, which a classic file must not have.
     """
-    scanner = _Scanner()
+    scanner = Scanner()
     with open_json(file) as stream:
-        failed = _walk(scanner, stream, stop_at_data=True)
+        failed = walk(scanner, stream, stop_at_data=True)
     if failed is not None or not scanner.stopped_at_data:
         return failed or scanner.summary()
     if _mentions_generic_keys(file):
-        scanner = _Scanner()
+        scanner = Scanner()
         with open_json(file) as stream:
-            return _walk(scanner, stream, stop_at_data=False) or scanner.summary()
+            return walk(scanner, stream, stop_at_data=False) or scanner.summary()
     scanner.meta, scanner.meta_errors = None, []
     try:
         with open_json(file) as stream:
@@ -127,71 +126,12 @@ def scan_file(file: IngestFile) -> Summary:
     return scanner.summary()
 
 
-# The meta tag SharpHound writes last is looked for in this many bytes at the end of the document.
-TAIL_BYTES = 1 << 16
-_WHITESPACE = b" \t\r\n"
-_META_KEY = b'"meta"'
-
-
-def plan_reading(file: IngestFile) -> Summary | Meta:
-    """What reading a document needs to know first: the meta tag of a classic file that ends with it
-    (SharpHound's layout), which `reader` then reads and checks in one pass; for any other document,
-    the full first pass (`scan_file`)."""
-    scanner = _Scanner()
-    with open_json(file) as stream:
-        failed = _walk(scanner, stream, stop_at_data=True)
-    if failed is not None or not scanner.stopped_at_data:
-        return failed or scanner.summary()
-    if scanner.data_is_array and (meta := tail_meta(file)) is not None:
-        return meta
-    return scan_file(file)
-
-
-def tail_meta(file: IngestFile) -> Meta | None:
-    """The meta tag, if the document ends with it: `"meta": {...}` and the closing brace.
-
-    In a JSON text whose top level is an object, an unescaped `"meta"` followed by a colon, an object and
-    the final brace can only be the top level's last key, so it is the tag the full scan would take. Read
-    from the last TAIL_BYTES only; None when the end looks different (the caller scans in full)."""
-    tail = _tail(file, TAIL_BYTES).rstrip(_WHITESPACE)
-    if not tail.endswith(b"}"):
-        return None
-    body = tail[:-1]
-    at = len(body)
-    while (at := body.rfind(_META_KEY, 0, at)) > 0:
-        if body[at - 1] == ord("\\"):
-            continue
-        rest = body[at + len(_META_KEY):].lstrip(_WHITESPACE)
-        if not rest.startswith(b":"):
-            continue
-        try:
-            value = orjson.loads(rest[1:])
-        except orjson.JSONDecodeError:
-            continue
-        scanner = _Scanner()
-        scanner.take_meta(value)
-        return scanner.meta
-    return None
-
-
-def _tail(file: IngestFile, size: int) -> bytes:
-    with file.open() as stream:
-        if stream.seekable():
-            end = stream.seek(0, io.SEEK_END)
-            stream.seek(max(end - size, 0))
-            return stream.read()
-        tail = b""
-        while chunk := stream.read(1 << 20):
-            tail = (tail + chunk)[-size:]
-        return tail
-
-
 class SkeletonScan:
     """The full scan of a document pushed to it piece by piece: in `reader`'s one pass, every byte but
     the data arrays' contents (`slices.DataSlicer`)."""
 
     def __init__(self) -> None:
-        self._scanner = _Scanner()
+        self._scanner = Scanner()
         self._events: Any = ijson.sendable_list()
         self._parser = ijson_backend.parse_coro(self._events)
         self._failed = False
@@ -258,12 +198,12 @@ def validate_upload(path: Path) -> list[str]:
 
 def scan(stream: BinaryIO) -> Summary:
     """The first pass over an open stream (which cannot be reopened): every event is walked."""
-    scanner = _Scanner()
+    scanner = Scanner()
     guarded: Any = io.BufferedReader(DepthLimited(stream), buffer_size=PARSE_BUFFER)
-    return _walk(scanner, guarded, stop_at_data=False) or scanner.summary()
+    return walk(scanner, guarded, stop_at_data=False) or scanner.summary()
 
 
-def _walk(scanner: _Scanner, stream: BinaryIO, *, stop_at_data: bool) -> Summary | None:
+def walk(scanner: Scanner, stream: BinaryIO, *, stop_at_data: bool) -> Summary | None:
     """Feed parse events to `scanner`; a Summary with the error if the document is not JSON."""
     feed = scanner.feed
     try:
@@ -294,7 +234,7 @@ def not_json_message(exc: Exception, *, empty: bool) -> str:
     return f"not JSON: {first}"
 
 
-class _Scanner:
+class Scanner:
     """Consumes (prefix, event, value) triples; builds only the small values it needs."""
 
     def __init__(self) -> None:

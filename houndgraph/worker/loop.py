@@ -47,6 +47,10 @@ log = logging.getLogger("houndgraph.datapipe.loop")
 AnalysisHook = Callable[[psycopg.Connection], None]
 # A file whose reading was cut short this many times (the process died each time) is given up on.
 MAX_ATTEMPTS = 3
+# After an analysis, the embedded server checkpoints when at least this much WAL was written since its last
+# checkpoint: the WAL of a large upload (about 13 GB per million objects) leaves the disk, while the small jobs
+# of every day cost no checkpoint of their own.
+CHECKPOINT_AFTER_WAL_BYTES = 256 << 20
 GAVE_UP = "ingest of this file was interrupted {attempts} times (the service stopped while reading it): given up"
 
 
@@ -361,6 +365,10 @@ class Datapipe:
                                             ended=True)
                     else:
                         repo.set_job_status(conn, job.id, JobStatus.COMPLETE, ended=True)
+            # Within the status, so "idle" means the disk is settled too. An external server is its operator's.
+            embedded = self._database.embedded is not None
+            if embedded and repo.checkpoint_after_bulk_work(conn, CHECKPOINT_AFTER_WAL_BYTES):
+                log.info("checkpoint after the analysis: the WAL of the graph writes before it is removed")
         if self._database.edge_projections is not None:
             # The analysed graph is the one users search next: its copy for the path searches is built now, not on
             # the first search (which would search in PostgreSQL meanwhile).

@@ -365,3 +365,19 @@ def unfinished_stored_paths(conn: psycopg.Connection) -> set[str]:
         ([str(TaskState.PENDING), str(TaskState.RUNNING)],),
     ).fetchall()
     return {row[0] for row in rows}
+
+
+# WAL written since the redo point of the last checkpoint, in bytes (`pg_control_checkpoint` is for superusers:
+# the embedded server's own role).
+_WAL_SINCE_CHECKPOINT = "SELECT pg_current_wal_lsn() - redo_lsn FROM pg_control_checkpoint()"
+
+
+def checkpoint_after_bulk_work(conn: psycopg.Connection, min_bytes: int) -> bool:
+    """Ask for a checkpoint when at least `min_bytes` of WAL were written since the last one began; whether it
+    did. With `wal_recycle` off the segments before the new redo point are then removed, so the WAL of a large
+    upload leaves the disk once its analysis has committed rather than when the next timed checkpoint comes."""
+    row = conn.execute(_WAL_SINCE_CHECKPOINT).fetchone()
+    if row is None or row[0] is None or int(row[0]) < min_bytes:
+        return False
+    conn.execute("CHECKPOINT")
+    return True

@@ -1,6 +1,7 @@
 """Reading in a process of its own: a file's batches are read and prepared there while this process writes them.
 
-Reading a collector file and preparing its batches (`ingest.prepared`) is Python work: about three quarters of
+Reading a collector file and preparing its batches (`read_prepared`: `ingest` reads cuts, the store's
+`columns.prepare_cut` prepares them) is Python work: about three quarters of
 the Python time of an ingest (py-spy, 100k objects). In a thread it shares the interpreter lock with the
 writer, so reading, writing and the web requests of the datapipe's process took turns on one core while
 PostgreSQL used the other. The reading process gives the reading a core of its own.
@@ -42,11 +43,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 import houndgraph
+from houndgraph.graph.store.columns import prepare_cut
 from houndgraph.graph.store.merge import PreparedBatch
 from houndgraph.graph.store.read_ahead import bulk_tuning
 from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.files import IngestFile, expand_upload
-from houndgraph.ingest.prepared import read_prepared
+from houndgraph.ingest.reader import DEFAULT_BATCH_SIZE, read_cuts
 
 # An idle reading process is closed after this long (it holds memory from its last file).
 IDLE_SECONDS = 60.0
@@ -54,6 +56,17 @@ _EXIT_WAIT_SECONDS = 5.0
 # Where this process imported houndgraph from: the reading process imports the same code, whatever its current
 # directory holds (`-P` keeps that directory off its import path).
 _IMPORT_ROOT = str(Path(houndgraph.__file__).resolve().parent.parent)
+
+
+def read_prepared(file: IngestFile, *, lastseen: str, batch_size: int = DEFAULT_BATCH_SIZE,
+                  warnings: list[str] | None = None) -> Iterator[PreparedBatch]:
+    """The file's batches as `read_file` cuts them, each prepared for the writer by column (`prepare_cut`)."""
+    cuts = read_cuts(file, batch_size=batch_size, warnings=warnings)
+    try:
+        for cut in cuts:
+            yield prepare_cut(cut, lastseen)
+    finally:
+        cuts.close()
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from houndgraph.analysis import sink
 from houndgraph.analysis.ad import owns
+from houndgraph.analysis.context import Context
+from houndgraph.analysis.rule import Derived, Rule
 from houndgraph.graph.kinds import ADEdge, ADNode
 from tests.analysis.graphs import Graph
 
@@ -58,3 +61,32 @@ def test_a_rule_deriving_nothing_removes_what_its_kinds_held(graph: Graph) -> No
     counts = graph.run(owns.RULE).rules[0].edges[ADEdge.Owns]
     assert (counts.total, counts.created, counts.deleted) == (0, 0, 2)
     assert graph.derived(ADEdge.Owns) == set()
+
+
+def test_pairs_given_as_an_array_are_written_like_pairs_given_as_tuples(graph: Graph) -> None:
+    # A rule giving an (n, 2) array of node ids, with repeats and a self-pair, over what an earlier run stored.
+    for name in ("Alice", "Bob", "Carol", "Target"):
+        graph.node(name, ADNode.User)
+    graph.load()
+    ids = dict(graph.conn.execute("SELECT properties->>'name', id FROM node").fetchall())
+    wanted: list[list[tuple[str, str]]] = [[("Alice", "Target"), ("Bob", "Target")],
+                                           [("Alice", "Target"), ("Carol", "Target"), ("Carol", "Target"),
+                                            ("Target", "Target")]]
+
+    def array_rule(ctx: Context) -> Derived:
+        return {ADEdge.CanApplyGPO: np.array([(ids[start], ids[end]) for start, end in wanted[0]], dtype=np.int64)}
+
+    rule = Rule("ArrayPairs", (ADEdge.CanApplyGPO,), array_rule)
+    first = graph.run(rule).rules[0].edges[ADEdge.CanApplyGPO]
+    assert (first.total, first.created, first.deleted) == (2, 2, 0)
+    before = graph.edge_properties("Alice", ADEdge.CanApplyGPO, "Target")
+    assert before["firstseen"] == before["lastseen"]
+    wanted.pop(0)
+    graph.node("Dave", ADNode.User)  # a graph write: a run over an unchanged graph keeps the derived edges
+    again = graph.run(rule).rules[0].edges[ADEdge.CanApplyGPO]
+    assert (again.total, again.created, again.deleted) == (2, 1, 1)
+    assert graph.derived(ADEdge.CanApplyGPO) == {("Alice", "Target"), ("Carol", "Target")}
+    after = graph.edge_properties("Alice", ADEdge.CanApplyGPO, "Target")
+    assert after["firstseen"] == before["firstseen"] and after["lastseen"] >= before["lastseen"]
+    carol = graph.edge_properties("Carol", ADEdge.CanApplyGPO, "Target")
+    assert carol["firstseen"] == carol["lastseen"]

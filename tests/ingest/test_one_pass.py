@@ -13,7 +13,8 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.ingest import IngestError, IngestFile, read_file, scan_file, slices
-from houndgraph.ingest.scan import Meta, plan_reading
+from houndgraph.ingest.reading_plan import plan_reading
+from houndgraph.ingest.scan import Meta
 from tests.file_upload.helpers import completed_tasks, end_job, graph_size, start_job, upload, wait_for_job, zipped
 from tests.ingest.helpers import Result, read
 

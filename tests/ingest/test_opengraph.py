@@ -10,8 +10,8 @@ import pytest
 from houndgraph.graph.records import MatchBy
 from houndgraph.ingest import IngestError, expand_upload, read_file, validate_upload
 from houndgraph.ingest.opengraph import MAX_SOURCE_KIND_LENGTH
-from houndgraph.ingest.prepared import read_prepared
 from houndgraph.models.source_kind import SourceKind
+from houndgraph.worker.read_process import read_prepared
 from tests.ingest.helpers import read_path, write_json
 
 N1 = "nodes[0] schema validation failed with 1 error(s): "

@@ -10,14 +10,22 @@ principals able to link GPOs above.
   receives all inherited ones (on top of its own links).
 * Each User and Computer directly contained gets GPOAppliesTo from every GPO applying at its parent and
   CanApplyGPO from every linker collected on the way down.
+
+The walk visits containers only; a container's leaves get their edges as one product of arrays (sources by
+leaves), so the rule's millions of edges at a million objects (every leaf times the domain's linkers) are never
+Python tuples (`sink.PairArray`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
+
+import numpy as np
 
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Derived, Rule
+from houndgraph.analysis.sink import PairArray
 from houndgraph.graph.kinds import ADEdge, ADNode
 
 LINK_RIGHTS = (ADEdge.WriteGPLink, ADEdge.GenericWrite, ADEdge.GenericAll, ADEdge.WriteDacl, ADEdge.Owns,
@@ -30,12 +38,22 @@ WHERE e.kind_id = %(gplink)s
 """
 
 
+def _product(sources: Iterable[int], leaves: PairArray) -> PairArray:
+    """Every (source, leaf) pair."""
+    starts = np.fromiter(sources, dtype=np.int64)
+    return np.column_stack((np.repeat(starts, len(leaves)), np.tile(leaves, len(starts))))
+
+
+def _stacked(parts: list[PairArray]) -> PairArray:
+    return np.concatenate(parts) if parts else np.empty((0, 2), dtype=np.int64)
+
+
 def compute(ctx: Context) -> Derived:
-    applies: set[tuple[int, int]] = set()
-    can_apply: set[tuple[int, int]] = set()
+    applies: list[PairArray] = []
+    can_apply: list[PairArray] = []
     domains = [domain for domain, _ in ctx.collected_domains]
     if not domains:
-        return {ADEdge.GPOAppliesTo: applies, ADEdge.CanApplyGPO: can_apply}
+        return {ADEdge.GPOAppliesTo: _stacked(applies), ADEdge.CanApplyGPO: _stacked(can_apply)}
     children: dict[int, list[int]] = defaultdict(list)
     for parent, child in ctx.edges(ADEdge.Contains):
         children[parent].append(child)
@@ -66,13 +84,19 @@ def compute(ctx: Context) -> Derived:
                 applying = [source for source, _ in links[node]]
                 passed_enforced = enforced + tuple(source for source, is_enforced in links[node] if is_enforced)
             applying.extend(enforced if node in blocking else inherited)
+            contained = []
             for child in children[node]:
                 if child in leaves:
-                    applies.update((source, child) for source in applying)
-                    can_apply.update((principal, child) for principal in appliers)
+                    contained.append(child)
                 elif child in containers:
                     stack.append((child, tuple(applying), passed_enforced, appliers))
-    return {ADEdge.GPOAppliesTo: applies, ADEdge.CanApplyGPO: can_apply}
+            if contained:
+                targets = np.array(contained, dtype=np.int64)
+                if applying:
+                    applies.append(_product(applying, targets))
+                if appliers:
+                    can_apply.append(_product(appliers, targets))
+    return {ADEdge.GPOAppliesTo: _stacked(applies), ADEdge.CanApplyGPO: _stacked(can_apply)}
 
 
 RULE = Rule("GPOs", (ADEdge.GPOAppliesTo, ADEdge.CanApplyGPO), compute)

@@ -158,20 +158,29 @@ def _impact(reach: Reach, candidates: list[Candidate], rows: list[store.FindingR
     # (environment, type) -> the environment's components reaching one of its unaccepted findings.
     union: dict[tuple[str, str], Mask] = {
         key: np.zeros(len(weighted[key[0]][0]), dtype=np.bool_) for key in groups if key[0] in weighted}
-    if component_of:
-        for chunk, bits in reach.reaching(np.asarray(sorted(set(component_of.values())), dtype=np.int64)):
-            column = {int(component): j for j, component in enumerate(chunk)}
+    # Each component's findings, so that a chunk of components visits only its own (a pass over every finding
+    # per chunk was quadratic: some 250k findings in 250 chunks at a million objects).
+    positions_of: dict[int, list[int]] = defaultdict(list)
+    for position, component in component_of.items():
+        positions_of[component].append(position)
+    unaccepted = {position for positions in groups.values() for position in positions}
+    if positions_of:
+        for chunk, bits in reach.reaching(np.asarray(sorted(positions_of), dtype=np.int64)):
+            chunk_components = chunk.tolist()
             for environment, (components, weights) in weighted.items():
                 matrix = unpack(bits[components], len(chunk))
                 counts = weights @ matrix
-                for position, component in component_of.items():
-                    if rows[position].domain_sid == environment and component in column:
-                        _set_impact(rows[position], int(counts[column[component]]), sizes[environment])
-                for key, positions in groups.items():
-                    columns = sorted({column[component_of[p]] for p in positions
-                                      if p in component_of and component_of[p] in column})
-                    if key[0] == environment and columns:
-                        union[key] |= matrix[:, columns].any(axis=1)
+                columns: dict[tuple[str, str], set[int]] = defaultdict(set)
+                for column, component in enumerate(chunk_components):
+                    for position in positions_of[component]:
+                        row = rows[position]
+                        if row.domain_sid != environment:
+                            continue
+                        _set_impact(row, int(counts[column]), sizes[environment])
+                        if position in unaccepted:
+                            columns[(row.domain_sid, row.finding)].add(column)
+                for key, chosen in columns.items():
+                    union[key] |= matrix[:, sorted(chosen)].any(axis=1)
     counts_by_type = []
     for key, positions in groups.items():
         environment, finding = key

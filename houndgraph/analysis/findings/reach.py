@@ -25,24 +25,12 @@ from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from houndgraph.graph.arrays import row_positions
+from houndgraph.graph.arrays import distinct, row_positions
 
 Ids = NDArray[np.signedinteger[Any]]  # node ids are int64; dense indexes int32 or int64
 Mask = NDArray[np.bool_]
 Bits = NDArray[np.uint64]
 CHUNK = 1024  # components per pass: 16 words of bits per component
-
-
-def distinct(values: Ids) -> Ids:
-    """The distinct values, sorted: `np.unique` without its hash-based path, which numpy 2 takes for a plain
-    call and which is some 30 times slower than a sort on millions of int64s."""
-    ordered = np.sort(values)
-    if not len(ordered):
-        return ordered
-    keep = np.empty(len(ordered), dtype=np.bool_)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    return ordered[keep]
 
 
 def _narrow(indexes: NDArray[np.intp], size: int) -> Ids:

@@ -26,6 +26,10 @@ Every node record and edge written gets `lastseen` = `seen_at` as an RFC 3339 UT
 named by an edge keep theirs). Writing the same batches again yields the same graph; only lastseen
 moves. Rows that would not change are not rewritten.
 
+A batch reaches the writer prepared (`merge.PreparedBatch`, the store's own format) in one of two ways: from
+records (`merge.prepare_batch`, which `write` and `write_all` call), or from a `records.Cut`, a batch by column
+(`columns.prepare_cut`, which the datapipe's reading process calls); `GraphStore.write_prepared` writes either.
+
 Writers take a transaction-scoped advisory lock (`sql.WRITE_LOCK_ID`), so concurrent ingests
 serialise instead of deadlocking; see `GraphStore`.
 """

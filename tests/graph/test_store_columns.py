@@ -18,10 +18,11 @@ import pytest
 
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.records import Batch, EdgeEnd, EdgeRecord, MatchBy, NodeRecord
+from houndgraph.graph.store.columns import prepare_for_writer
 from houndgraph.graph.store.merge import PreparedBatch, prepare_batch
 from houndgraph.ingest import IngestFile, read_file
 from houndgraph.ingest import emitter as emitter_module
-from houndgraph.ingest.prepared import prepare_for_writer, read_prepared
+from houndgraph.worker.read_process import read_prepared
 from tests.conftest import DATA
 
 LASTSEEN = "2026-01-02T03:04:05Z"

@@ -1,24 +1,24 @@
-"""A reader's batch prepared for the writer (`merge.prepare_batch(batch, lastseen).for_writer()`) in less time.
+"""The store's second way to prepare a batch: from a `records.Cut` (edges by column), what
+`merge.prepare_batch(batch, lastseen).for_writer()` gives from records, in less time.
 
 Preparing is per edge: each end upper-cased and looked up, the edge merged with its duplicates, then encoded.
-The emitter keeps a batch's edges by column (`emitter.Cut`): each end a position in the batch's table of ends
+The emitter keeps a batch's edges by column (`records.Cut`): each end a position in the batch's table of ends
 (one `EdgeEnd` per object id as written and kind), an ACE's edges share one property dict (`ad_common.AcePlan`),
 and edge kinds are a few dozen objects (enum members, whose hash is Python code). So each distinct end is worked
 on once in Python, and the edges are numbered, merged and ordered with numpy: kinds and property dicts by
 identity, then by value, duplicates by one integer key per edge. Batches with an OpenGraph `match_by: name` end
-(which the writer resolves) take `prepare_batch` unchanged. `tests/ingest/test_prepared.py` compares the two.
+(which the writer resolves) take `prepare_batch` unchanged. `tests/graph/test_store_columns.py` compares the two.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import orjson
 
-from houndgraph.graph.records import Batch, EdgeEnd, MatchBy
+from houndgraph.graph.records import Batch, Cut, EdgeEnd, MatchBy
 from houndgraph.graph.store.encoding import json_lines
 from houndgraph.graph.store.merge import (
     EdgeRows,
@@ -32,23 +32,9 @@ from houndgraph.graph.store.merge import (
     prepare_batch,
 )
 from houndgraph.graph.store.properties import StoreProperty
-from houndgraph.ingest.emitter import Cut
-from houndgraph.ingest.files import IngestFile
-from houndgraph.ingest.reader import DEFAULT_BATCH_SIZE, read_cuts
 
 # Edge keys are start * kinds * objects + kind * objects + end: past this many, the batch takes `prepare_batch`.
 _KEY_SPAN = 1 << 62
-
-
-def read_prepared(file: IngestFile, *, lastseen: str, batch_size: int = DEFAULT_BATCH_SIZE,
-                  warnings: list[str] | None = None) -> Iterator[PreparedBatch]:
-    """`prepare_for_writer` of each batch `read_file` gives, read and prepared by column."""
-    cuts = read_cuts(file, batch_size=batch_size, warnings=warnings)
-    try:
-        for cut in cuts:
-            yield prepare_cut(cut, lastseen)
-    finally:
-        cuts.close()
 
 
 def prepare_for_writer(batch: Batch, lastseen: str) -> PreparedBatch:
