@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +19,7 @@ from houndgraph.db import (
     graph_connection,
     is_query_canceled,
     refused_statement_message,
+    remaining_seconds,
     work_budget,
 )
 from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ResponseTooLarge, ServiceError
@@ -41,6 +43,7 @@ from houndgraph.graph_query.schemas import (
 )
 from houndgraph.kit.graph_shapes import graph_edge, graph_node
 from houndgraph.kit.offload import off_loop
+from houndgraph.query_slots import QuerySlots
 
 MUTATION_FORBIDDEN = "Permission denied: User may not modify the graph."
 TIMED_OUT = "transaction timed out, reduce query complexity or try again later"
@@ -60,13 +63,15 @@ def reads_only(text: str) -> bool:
 
 async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQueryRequest, *,
                      mutations_enabled: bool, complexity_limit: bool = True,
-                     request_id: str | None = None) -> CypherGraph:
+                     request_id: str | None = None, slots: QuerySlots | None = None) -> CypherGraph:
     try:
         query = parse_query(request.query)
     except CypherError as error:
         raise BadRequest(error.message) from error
     if not has_mutation(query):
-        graph = await _shaped(await _run(session, query, False, complexity_limit), request.include_properties)
+        result = (await _read_in_its_lane(session, query, complexity_limit, auth, slots) if slots is not None
+                  else await _run(session, query, False, complexity_limit))
+        graph = await _shaped(result, request.include_properties)
         if not graph.nodes and not graph.edges and not graph.literals:
             raise NotFound()
         return graph
@@ -110,6 +115,36 @@ async def _run(session: AsyncSession, query: Query, allow_mutations: bool, compl
                 or refused_statement_message(error)) is not None:
             raise BadRequest(message) from error
         raise
+
+
+async def _read_in_its_lane(session: AsyncSession, query: Query, complexity_limit: bool, auth: AuthContext,
+                            slots: QuerySlots) -> Result:
+    """A read that runs past `slots.probe_seconds` is long: it is stopped, waits for a long-query slot, and runs
+    again from the start (`query_slots`). Short ones, nearly all, pay two statements more."""
+    driver = await graph_connection(session)
+    await repository.begin_probe(driver, min(slots.probe_seconds, remaining_seconds(session)))
+    try:
+        result = await _run(session, query, False, complexity_limit)
+    except InternalError as error:
+        if not is_query_canceled(error) or work_budget(session).expired():
+            raise
+    else:
+        await repository.end_probe(driver, remaining_seconds(session))
+        return result
+    await repository.end_failed_probe(driver)
+    await _wait_for_long_slot(session, driver, slots, auth)
+    return await _run(session, query, False, complexity_limit)
+
+
+async def _wait_for_long_slot(session: AsyncSession, driver: psycopg.AsyncConnection, slots: QuerySlots,
+                              auth: AuthContext) -> None:
+    """Polls for the user's long turn and a service slot until one frees or the request's deadline passes, which
+    answers as a query that ran out of time does."""
+    owner = QuerySlots.owner_key(auth.user_id)
+    while not await repository.take_long_slot(driver, owner, slots.long_queries):
+        if remaining_seconds(session) <= QuerySlots.RETRY_SECONDS or work_budget(session).expired():
+            raise InternalError(TIMED_OUT)
+        await asyncio.sleep(QuerySlots.RETRY_SECONDS)
 
 
 def _literal_value(value: Any, kind: T) -> Any:
