@@ -101,7 +101,7 @@ async def _run(session: AsyncSession, query: Query, allow_mutations: bool, compl
             await driver.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
         # A read is answered as a graph (to_graph): its rows' repetitions are never seen.
         return await run_query(driver, query, allow_mutations=allow_mutations, complexity_limit=complexity_limit,
-                               budget=work_budget(session), as_graph=not allow_mutations)
+                               budget=work_budget(session), as_graph=not allow_mutations, offload=off_loop)
     except CypherError as error:
         raise BadRequest(error.message) from error
     except WorkExhausted as error:
