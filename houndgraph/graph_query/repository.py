@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from psycopg import AsyncConnection
 from sqlalchemy import select
@@ -18,7 +19,9 @@ LONG_QUERY_OF_USER = 0x68670100
 LONG_QUERY_SLOT_SPACE = 0x68680000
 TAKE_LONG_SLOT = (
     # The user's own lock first (CASE keeps the order), then the first free service slot; LIMIT 1 stops there.
-    "SELECT slot FROM generate_series(0, %(slots)s - 1) AS slot "
+    # With it, the backend's process id when the server runs on this host (a Unix socket or a loopback address).
+    "SELECT pg_backend_pid(), coalesce(host(inet_server_addr()) IN ('127.0.0.1', '::1'), true) "
+    "FROM generate_series(0, %(slots)s - 1) AS slot "
     "WHERE CASE WHEN pg_try_advisory_xact_lock(%(owner)s, %(user_space)s) "
     "THEN pg_try_advisory_xact_lock(0, %(space)s + slot) ELSE false END LIMIT 1"
 )
@@ -47,9 +50,16 @@ async def end_failed_probe(driver: AsyncConnection) -> None:
     await driver.execute(f"ROLLBACK TO SAVEPOINT {PROBE}; RELEASE SAVEPOINT {PROBE}")
 
 
-async def take_long_slot(driver: AsyncConnection, owner: int, slots: int) -> bool:
-    """The user's long-query turn and one of the service's `slots`, until the transaction ends; False when either
+@dataclass(frozen=True, slots=True)
+class LongSlot:
+    backend_pid: int
+    local_backend: bool  # the backend is a process of this host
+
+
+async def take_long_slot(driver: AsyncConnection, owner: int, slots: int) -> LongSlot | None:
+    """The user's long-query turn and one of the service's `slots`, until the transaction ends; None when either
     is held elsewhere (any process of the service)."""
     cursor = await driver.execute(TAKE_LONG_SLOT, {"slots": slots, "owner": owner, "user_space": LONG_QUERY_OF_USER,
                                                    "space": LONG_QUERY_SLOT_SPACE})
-    return await cursor.fetchone() is not None
+    row = await cursor.fetchone()
+    return LongSlot(row[0], row[1]) if row is not None else None

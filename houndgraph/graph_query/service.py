@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -16,6 +17,7 @@ from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
 from houndgraph.db import (
     data_error_message,
+    discard_after_use,
     graph_connection,
     is_query_canceled,
     refused_statement_message,
@@ -42,7 +44,7 @@ from houndgraph.graph_query.schemas import (
     SourceKindView,
 )
 from houndgraph.kit.graph_shapes import graph_edge, graph_node
-from houndgraph.kit.offload import off_loop
+from houndgraph.kit.offload import lower_process_priority, off_loop, restore_process_priority
 from houndgraph.query_slots import QuerySlots
 
 MUTATION_FORBIDDEN = "Permission denied: User may not modify the graph."
@@ -132,19 +134,35 @@ async def _read_in_its_lane(session: AsyncSession, query: Query, complexity_limi
         await repository.end_probe(driver, remaining_seconds(session))
         return result
     await repository.end_failed_probe(driver)
-    await _wait_for_long_slot(session, driver, slots, auth)
-    return await _run(session, query, False, complexity_limit)
+    slot = await _wait_for_long_slot(session, driver, slots, auth)
+    # A backend of this host runs it at a lower CPU priority, so short requests' backends come first for a core.
+    before = lower_process_priority(slot.backend_pid) if _is_local_backend(slot) else None
+    try:
+        return await _run(session, query, False, complexity_limit)
+    finally:
+        if before is not None and not restore_process_priority(slot.backend_pid, before):
+            await discard_after_use(session)
 
 
 async def _wait_for_long_slot(session: AsyncSession, driver: psycopg.AsyncConnection, slots: QuerySlots,
-                              auth: AuthContext) -> None:
+                              auth: AuthContext) -> repository.LongSlot:
     """Polls for the user's long turn and a service slot until one frees or the request's deadline passes, which
     answers as a query that ran out of time does."""
     owner = QuerySlots.owner_key(auth.user_id)
-    while not await repository.take_long_slot(driver, owner, slots.long_queries):
+    while (slot := await repository.take_long_slot(driver, owner, slots.long_queries)) is None:
         if remaining_seconds(session) <= QuerySlots.RETRY_SECONDS or work_budget(session).expired():
             raise InternalError(TIMED_OUT)
         await asyncio.sleep(QuerySlots.RETRY_SECONDS)
+    return slot
+
+
+def _is_local_backend(slot: repository.LongSlot) -> bool:
+    """Whether the slot's backend is a PostgreSQL process of this host (not a process of that number in another
+    host or container)."""
+    try:
+        return slot.local_backend and Path(f"/proc/{slot.backend_pid}/cmdline").read_bytes().startswith(b"postgres")
+    except OSError:
+        return False
 
 
 def _literal_value(value: Any, kind: T) -> Any:
