@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
 from houndgraph.db import on_replica
-from houndgraph.models import AuthSecret, AuthToken, Client, LoginFailure, Role, User, UserSession
+from houndgraph.models import AuthSecret, AuthToken, Client, LoginAddressPace, LoginFailure, Role, User, UserSession
 from houndgraph.record_writer import write_apart
 
 
@@ -103,6 +103,28 @@ async def clear_failures(session: AsyncSession, username: str, address: str) -> 
 
 async def delete_failures_before(session: AsyncSession, before: datetime) -> None:
     await session.execute(delete(LoginFailure).where(LoginFailure.failed_at <= before))
+    await session.execute(delete(LoginAddressPace).where(LoginAddressPace.next_attempt_at <= before))
+
+
+TAKE_PACED_ATTEMPT = text(
+    # A second attempt of the same address waits here for the first's transaction, then finds the time moved on.
+    "INSERT INTO login_address_pace AS pace (client_address, next_attempt_at) "
+    "VALUES (:address, now() + make_interval(secs => :interval)) "
+    "ON CONFLICT (client_address) DO UPDATE SET next_attempt_at = excluded.next_attempt_at "
+    "WHERE pace.next_attempt_at <= now() RETURNING 0"
+)
+PACED_WAIT = text(
+    "SELECT greatest(extract(epoch FROM next_attempt_at - now()), 0) FROM login_address_pace "
+    "WHERE client_address = :address"
+)
+
+
+async def take_paced_attempt(session: AsyncSession, address: str, interval_seconds: float) -> float:
+    """0 when `address` may attempt now (its next attempt then moves `interval_seconds` on, for every process of
+    the service once the transaction commits), else the seconds until it may."""
+    if await session.scalar(TAKE_PACED_ATTEMPT, {"address": address, "interval": interval_seconds}) is not None:
+        return 0.0
+    return float(await session.scalar(PACED_WAIT, {"address": address}) or 0.0)
 
 
 # The second key of a graph-query slot's advisory lock (the first is the user's): "hg" and the slot's number,
