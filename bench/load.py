@@ -371,7 +371,9 @@ def main() -> None:
             outcome, elapsed = run(plan, args.processes)
             cpu = CpuMeter.spent(before, meter.read())
             if args.attack:
+                before = meter.read()
                 attacked, attacked_elapsed, answered = run_beside_attack(plan, args.processes, args.attack)
+                attack_cpu = CpuMeter.spent(before, meter.read())
         finally:
             process.terminate()
             process.wait(timeout=120)
@@ -384,6 +386,8 @@ def main() -> None:
         report(f"{args.mix} mix beside the attack mix ({args.attack} clients of each kind)", attacked,
                attacked_elapsed)
         report_attack(answered)
+        print("CPU during the attack (service, PostgreSQL: all backends, the attackers' included): " + ", ".join(
+            f"{label} {seconds:.1f} s" for label, seconds in attack_cpu.items()) + f" in {attacked_elapsed:.0f} s")
 
 
 def compare_with_replica(args: argparse.Namespace) -> None:
