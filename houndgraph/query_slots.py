@@ -18,7 +18,11 @@ statement timeout (`probe_seconds`); one that is cancelled there is long: it wai
 `long_queries` slots (fewer than the cores, so short requests always find one free) and for its user's single
 long slot, then runs again from the start. The wait counts against the query's own deadline: one that finds no
 slot before it ends answers what a query that ran out of time answers (500, "transaction timed out, reduce
-query complexity or try again later"), as the reference answers a query its busy database could not finish."""
+query complexity or try again later"), as the reference answers a query its busy database could not finish.
+While it runs, a backend of this host (the embedded server, or one on a Unix socket or loopback address) runs at
+a nice value 10 higher, so the short requests' backends come first for a core; it is restored after (or, where
+the service may not lower a nice value again, the connection is closed rather than pooled). Each server counts
+its own slots: reads sent to a read replica take the replica's."""
 
 from __future__ import annotations
 
