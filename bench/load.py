@@ -318,6 +318,8 @@ class CpuMeter:
                 except psutil.Error:
                     continue
                 reading[label][process.pid] = times.user + times.system
+                if process is root:  # children gone since (a backend whose connection was closed) count here
+                    reading[label][process.pid] += times.children_user + times.children_system
         return reading
 
     @staticmethod

@@ -46,6 +46,9 @@ class QuerySlots:
     # Statement seconds a read may run before it counts as long and queues for a long slot.
     probe_seconds: float = 0.5
     RETRY_SECONDS: ClassVar[float] = 0.05
+    # A long query waiting for its slot asks again this often: it waits for seconds anyway, and each try is a
+    # statement of its connection's backend, taken from the short requests' CPU.
+    LONG_RETRY_SECONDS: ClassVar[float] = 0.25
 
     @staticmethod
     def owner_key(user: uuid.UUID) -> int:

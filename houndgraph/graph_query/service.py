@@ -149,10 +149,13 @@ async def _wait_for_long_slot(session: AsyncSession, driver: psycopg.AsyncConnec
     """Polls for the user's long turn and a service slot until one frees or the request's deadline passes, which
     answers as a query that ran out of time does."""
     owner = QuerySlots.owner_key(auth.user_id)
-    while (slot := await repository.take_long_slot(driver, owner, slots.long_queries)) is None:
-        if remaining_seconds(session) <= QuerySlots.RETRY_SECONDS or work_budget(session).expired():
-            raise InternalError(TIMED_OUT)
-        await asyncio.sleep(QuerySlots.RETRY_SECONDS)
+    try:
+        while (slot := await repository.take_long_slot(driver, owner, slots.long_queries)) is None:
+            if work_budget(session).expired():
+                raise InternalError(TIMED_OUT)
+            await asyncio.sleep(min(QuerySlots.LONG_RETRY_SECONDS, remaining_seconds(session)))
+    except psycopg.errors.QueryCanceled as error:  # the deadline passed during a try
+        raise InternalError(TIMED_OUT) from error
     return slot
 
 
