@@ -85,6 +85,8 @@ class Plan:
 class Outcome:
     timings: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    # Each timing's request, "METHOD /path": which requests make the tail.
+    requests: list[str] = field(default_factory=list)
     elapsed: float = 0.0
 
 
@@ -225,6 +227,7 @@ async def client(plan: Plan, index: int, until: float, outcome: Outcome) -> None
                 connection.close()
                 connection = await Connection.open(url)
             outcome.timings.append(time.perf_counter() - started)
+            outcome.requests.append(f"{method} {path.split('?')[0]}")
     finally:
         connection.close()
 
@@ -259,6 +262,7 @@ def run(plan: Plan, processes: int) -> tuple[Outcome, float]:
     for outcome in outcomes:
         merged.timings += outcome.timings
         merged.errors += outcome.errors
+        merged.requests += outcome.requests
     # The processes start at slightly different times: rate over the longest of their own runs.
     return merged, max(outcome.elapsed for outcome in outcomes)
 
@@ -277,6 +281,23 @@ def report(label: str, outcome: Outcome, elapsed: float) -> None:
           f"errors {len(outcome.errors)} of {len(ordered)} ({load_average()})")
     for line in sorted(set(outcome.errors))[:10]:
         print("  error:", line, f"×{outcome.errors.count(line)}")
+    report_by_request(outcome)
+
+
+def report_by_request(outcome: Outcome) -> None:
+    """p50 and p99 of each kind of request, and its share of the slowest 1 %: where the tail comes from."""
+    if len(outcome.requests) != len(outcome.timings):
+        return
+    tail = max(len(outcome.timings) // 100, 1)
+    slowest = sorted(zip(outcome.timings, outcome.requests, strict=True), reverse=True)[:tail]
+    in_tail = Counter(request for _, request in slowest)
+    kinds: dict[str, list[float]] = {}
+    for seconds, request in zip(outcome.timings, outcome.requests, strict=True):
+        kinds.setdefault(request, []).append(seconds)
+    for request, timings in sorted(kinds.items()):
+        ordered = sorted(timings)
+        print(f"  {request}: {len(ordered)} requests, p50 {percentile(ordered, 0.5) * 1000:.0f} ms, "
+              f"p99 {percentile(ordered, 0.99) * 1000:.0f} ms, {in_tail[request]} of the slowest {len(slowest)}")
 
 
 class CpuMeter:
@@ -297,6 +318,8 @@ class CpuMeter:
                 except psutil.Error:
                     continue
                 reading[label][process.pid] = times.user + times.system
+                if process is root:  # children gone since (a backend whose connection was closed) count here
+                    reading[label][process.pid] += times.children_user + times.children_system
         return reading
 
     @staticmethod
@@ -350,7 +373,9 @@ def main() -> None:
             outcome, elapsed = run(plan, args.processes)
             cpu = CpuMeter.spent(before, meter.read())
             if args.attack:
+                before = meter.read()
                 attacked, attacked_elapsed, answered = run_beside_attack(plan, args.processes, args.attack)
+                attack_cpu = CpuMeter.spent(before, meter.read())
         finally:
             process.terminate()
             process.wait(timeout=120)
@@ -363,6 +388,8 @@ def main() -> None:
         report(f"{args.mix} mix beside the attack mix ({args.attack} clients of each kind)", attacked,
                attacked_elapsed)
         report_attack(answered)
+        print("CPU during the attack (service, PostgreSQL: all backends, the attackers' included): " + ", ".join(
+            f"{label} {seconds:.1f} s" for label, seconds in attack_cpu.items()) + f" in {attacked_elapsed:.0f} s")
 
 
 def compare_with_replica(args: argparse.Namespace) -> None:

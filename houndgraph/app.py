@@ -187,7 +187,9 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         app.state.password_pool = PasswordPool(settings.password_hash_workers)
         app.state.record_writer = RecordWriter(db.async_engine.url)
         app.state.address_pace = AddressPace(settings.login_paced_attempt_seconds)
-        app.state.graph_query_slots = QuerySlots(settings.graph_queries_per_user)
+        app.state.graph_query_slots = QuerySlots(settings.graph_queries_per_user,
+                                                  long_queries=settings.long_graph_queries,
+                                                  probe_seconds=settings.long_graph_query_seconds)
         datapipe = app.state.datapipe = Datapipe(settings, db).start()
         warming = asyncio.get_running_loop().create_task(warm_up(db)) if settings.warm_up else None
         # What the process holds once started (modules, the route table, the Cypher parser's tables) stays for

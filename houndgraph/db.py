@@ -231,9 +231,21 @@ def dropped(connection: psycopg.AsyncConnection[Any]) -> bool:
         return True
 
 
+# A pooled connection marked so is closed at its next checkout (`discard_after_use`).
+DISCARD_KEY = "houndgraph.discard"
+
+
+async def discard_after_use(session: AsyncSession) -> None:
+    """The session's pooled connection is closed instead of being reused: its backend was changed for good (a CPU
+    priority the service could lower but not restore)."""
+    (await session.connection()).info[DISCARD_KEY] = True
+
+
 def _refuse_dropped(dbapi_connection: Any, record: ConnectionPoolEntry, proxy: Any) -> None:
-    """Pool checkout: a connection the server dropped is discarded, and the pool hands out another (or
-    opens one), so the request never sees it."""
+    """Pool checkout: a connection the server dropped, or one marked for discarding, is closed, and the pool
+    hands out another (or opens one), so the request never sees it."""
+    if record.info.pop(DISCARD_KEY, False):
+        raise DisconnectionError("a connection marked to be discarded")
     driver = record.driver_connection
     if isinstance(driver, psycopg.AsyncConnection) and dropped(driver):
         log.info("a pooled database connection was dropped by the server: replaced")

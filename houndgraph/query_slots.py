@@ -9,7 +9,20 @@ The slots are PostgreSQL advisory locks taken in the request's own transaction (
 take_query_slot`), so the cap holds for the whole service however many worker processes share the load (a cap
 per process let one user run it times the worker count), needs no connection of its own, and a slot is given
 back when the transaction ends, however it ends. A query finding every slot taken waits a moment for one (an
-automation's short queries through one account take turns) before it is refused."""
+automation's short queries through one account take turns) before it is refused.
+
+Beside it, a service-wide cap on *long* queries: each of a user's four long queries took a core of PostgreSQL, so
+one reader's cross products left the short requests of everyone else (a few milliseconds of CPU each) waiting
+for a core; their p99 passed 2 s. What is long cannot be told from the text, so a read first runs under a short
+statement timeout (`probe_seconds`); one that is cancelled there is long: it waits for one of the service's
+`long_queries` slots (fewer than the cores, so short requests always find one free) and for its user's single
+long slot, then runs again from the start. The wait counts against the query's own deadline: one that finds no
+slot before it ends answers what a query that ran out of time answers (500, "transaction timed out, reduce
+query complexity or try again later"), as the reference answers a query its busy database could not finish.
+While it runs, a backend of this host (the embedded server, or one on a Unix socket or loopback address) runs at
+a nice value 10 higher, so the short requests' backends come first for a core; it is restored after (or, where
+the service may not lower a nice value again, the connection is closed rather than pooled). Each server counts
+its own slots: reads sent to a read replica take the replica's."""
 
 from __future__ import annotations
 
@@ -28,7 +41,14 @@ class QuerySlots:
     per_user: int
     # Seconds a query waits for one of its user's slots to free before it is refused.
     patience: float = 2.0
+    # Long queries running at once in the whole service (all processes, one database): fewer than its cores.
+    long_queries: int = 1
+    # Statement seconds a read may run before it counts as long and queues for a long slot.
+    probe_seconds: float = 0.5
     RETRY_SECONDS: ClassVar[float] = 0.05
+    # A long query waiting for its slot asks again this often: it waits for seconds anyway, and each try is a
+    # statement of its connection's backend, taken from the short requests' CPU.
+    LONG_RETRY_SECONDS: ClassVar[float] = 0.25
 
     @staticmethod
     def owner_key(user: uuid.UUID) -> int:
@@ -38,3 +58,4 @@ class QuerySlots:
     @staticmethod
     def refusal() -> TooManyRequests:
         return TooManyRequests(TOO_MANY, headers={"Retry-After": "1"})
+

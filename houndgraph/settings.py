@@ -80,6 +80,11 @@ class Settings(BaseSettings):
     # more answer 429. Each holds a database connection and up to a core of PostgreSQL while it runs: four leave
     # the pool and the CPU to everyone else (an automation sharing one account may still send several at once).
     graph_queries_per_user: int = Field(default=4, ge=1)
+    # Long graph queries (past `long_graph_query_seconds` of statement time) running at once in the whole service,
+    # one per user: fewer than the cores, so that short requests always find one (`query_slots`). More wait for a
+    # slot within their own deadline.
+    long_graph_queries: int = Field(default_factory=lambda: max((os.cpu_count() or 1) - 1, 1), ge=1)
+    long_graph_query_seconds: float = Field(default=0.5, gt=0)
     # Seconds of work a request may do, its database work included. `Prefer: wait=N` may only lower it;
     # raising it is for the administrator who runs the service, here.
     request_timeout_seconds: int = Field(default=30, ge=1)

@@ -1,4 +1,5 @@
-"""SQL of knowing who calls: a session's user with its roles, a signing token and its owner, the graph-query slots."""
+"""SQL of knowing who calls: a session's user with its roles, a signing token and its owner, the graph-query slots,
+an address's login pace."""
 
 from __future__ import annotations
 
@@ -40,6 +41,27 @@ async def touch_token(session: AsyncSession, token_id: uuid.UUID, now: datetime)
         await write_apart(session, statement)
     else:
         await session.execute(statement)
+
+
+TAKE_PACED_ATTEMPT = text(
+    # A second attempt of the same address waits here for the first's transaction, then finds the time moved on.
+    "INSERT INTO login_address_pace AS pace (client_address, next_attempt_at) "
+    "VALUES (:address, now() + make_interval(secs => :interval)) "
+    "ON CONFLICT (client_address) DO UPDATE SET next_attempt_at = excluded.next_attempt_at "
+    "WHERE pace.next_attempt_at <= now() RETURNING 0"
+)
+PACED_WAIT = text(
+    "SELECT greatest(extract(epoch FROM next_attempt_at - now()), 0) FROM login_address_pace "
+    "WHERE client_address = :address"
+)
+
+
+async def take_paced_attempt(session: AsyncSession, address: str, interval_seconds: float) -> float:
+    """0 when `address` may attempt now (its next attempt then moves `interval_seconds` on, for every process of
+    the service once the transaction commits), else the seconds until it may."""
+    if await session.scalar(TAKE_PACED_ATTEMPT, {"address": address, "interval": interval_seconds}) is not None:
+        return 0.0
+    return float(await session.scalar(PACED_WAIT, {"address": address}) or 0.0)
 
 
 # The second key of a graph-query slot's advisory lock (the first is the user's): "hg" and the slot's number,

@@ -21,7 +21,8 @@ async def run_cypher_query(body: CypherQueryRequest, auth: CurrentAuth, session:
                            settings: SettingsDep, request: Request) -> Response:
     graph = await service.run_cypher(session, auth, body, mutations_enabled=settings.enable_cypher_mutations,
                                      complexity_limit=not settings.disable_cypher_complexity_limit,
-                                     request_id=getattr(request.state, "request_id", None))
+                                     request_id=getattr(request.state, "request_id", None),
+                                     slots=request.app.state.graph_query_slots)
     return await off_loop(_response, graph) if service.is_large(graph) else _response(graph)
 
 

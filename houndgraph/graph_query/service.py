@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -14,7 +16,7 @@ from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
 from houndgraph.database_errors import data_error_message, is_query_canceled, refused_statement_message
-from houndgraph.db import graph_connection, work_budget
+from houndgraph.db import discard_after_use, graph_connection, remaining_seconds, work_budget
 from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ResponseTooLarge, ServiceError
 from houndgraph.graph.budget import ResultTooLarge, WorkExhausted
 from houndgraph.graph.cypher.ast import Query
@@ -35,7 +37,8 @@ from houndgraph.graph_query.schemas import (
     SourceKindView,
 )
 from houndgraph.kit.graph_shapes import graph_edge, graph_node
-from houndgraph.kit.offload import off_loop
+from houndgraph.kit.offload import lower_process_priority, off_loop, restore_process_priority
+from houndgraph.query_slots import QuerySlots
 
 MUTATION_FORBIDDEN = "Permission denied: User may not modify the graph."
 TIMED_OUT = "transaction timed out, reduce query complexity or try again later"
@@ -55,13 +58,15 @@ def reads_only(text: str) -> bool:
 
 async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQueryRequest, *,
                      mutations_enabled: bool, complexity_limit: bool = True,
-                     request_id: str | None = None) -> CypherGraph:
+                     request_id: str | None = None, slots: QuerySlots | None = None) -> CypherGraph:
     try:
         query = parse_query(request.query)
     except CypherError as error:
         raise BadRequest(error.message) from error
     if not has_mutation(query):
-        graph = await _shaped(await _run(session, query, False, complexity_limit), request.include_properties)
+        result = (await _read_in_its_lane(session, query, complexity_limit, auth, slots) if slots is not None
+                  else await _run(session, query, False, complexity_limit))
+        graph = await _shaped(result, request.include_properties)
         if not graph.nodes and not graph.edges and not graph.literals:
             raise NotFound()
         return graph
@@ -91,7 +96,7 @@ async def _run(session: AsyncSession, query: Query, allow_mutations: bool, compl
             await driver.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
         # A read is answered as a graph (to_graph): its rows' repetitions are never seen.
         return await run_query(driver, query, allow_mutations=allow_mutations, complexity_limit=complexity_limit,
-                               budget=work_budget(session), as_graph=not allow_mutations)
+                               budget=work_budget(session), as_graph=not allow_mutations, offload=off_loop)
     except CypherError as error:
         raise BadRequest(error.message) from error
     except WorkExhausted as error:
@@ -105,6 +110,55 @@ async def _run(session: AsyncSession, query: Query, allow_mutations: bool, compl
                 or refused_statement_message(error)) is not None:
             raise BadRequest(message) from error
         raise
+
+
+async def _read_in_its_lane(session: AsyncSession, query: Query, complexity_limit: bool, auth: AuthContext,
+                            slots: QuerySlots) -> Result:
+    """A read that runs past `slots.probe_seconds` is long: it is stopped, waits for a long-query slot, and runs
+    again from the start (`query_slots`). Short ones, nearly all, pay two statements more."""
+    driver = await graph_connection(session)
+    await repository.begin_probe(driver, min(slots.probe_seconds, remaining_seconds(session)))
+    try:
+        result = await _run(session, query, False, complexity_limit)
+    except InternalError as error:
+        if not is_query_canceled(error) or work_budget(session).expired():
+            raise
+    else:
+        await repository.end_probe(driver, remaining_seconds(session))
+        return result
+    await repository.end_failed_probe(driver)
+    slot = await _wait_for_long_slot(session, driver, slots, auth)
+    # A backend of this host runs it at a lower CPU priority, so short requests' backends come first for a core.
+    before = lower_process_priority(slot.backend_pid) if _is_local_backend(slot) else None
+    try:
+        return await _run(session, query, False, complexity_limit)
+    finally:
+        if before is not None and not restore_process_priority(slot.backend_pid, before):
+            await discard_after_use(session)
+
+
+async def _wait_for_long_slot(session: AsyncSession, driver: psycopg.AsyncConnection, slots: QuerySlots,
+                              auth: AuthContext) -> repository.LongSlot:
+    """Polls for the user's long turn and a service slot until one frees or the request's deadline passes, which
+    answers as a query that ran out of time does."""
+    owner = QuerySlots.owner_key(auth.user_id)
+    try:
+        while (slot := await repository.take_long_slot(driver, owner, slots.long_queries)) is None:
+            if work_budget(session).expired():
+                raise InternalError(TIMED_OUT)
+            await asyncio.sleep(min(QuerySlots.LONG_RETRY_SECONDS, remaining_seconds(session)))
+    except psycopg.errors.QueryCanceled as error:  # the deadline passed during a try
+        raise InternalError(TIMED_OUT) from error
+    return slot
+
+
+def _is_local_backend(slot: repository.LongSlot) -> bool:
+    """Whether the slot's backend is a PostgreSQL process of this host (not a process of that number in another
+    host or container)."""
+    try:
+        return slot.local_backend and Path(f"/proc/{slot.backend_pid}/cmdline").read_bytes().startswith(b"postgres")
+    except OSError:
+        return False
 
 
 def _literal_value(value: Any, kind: T) -> Any:

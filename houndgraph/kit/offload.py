@@ -33,6 +33,26 @@ def lower_thread_priority() -> None:
         pass
 
 
+def lower_process_priority(pid: int) -> int | None:
+    """Process `pid`'s nice value raised by BACKGROUND_NICENESS; its former value, or None where not allowed."""
+    try:
+        before = os.getpriority(os.PRIO_PROCESS, pid)
+        os.setpriority(os.PRIO_PROCESS, pid, min(before + BACKGROUND_NICENESS, 19))
+    except (AttributeError, OSError):
+        return None
+    return before
+
+
+def restore_process_priority(pid: int, before: int) -> bool:
+    """Process `pid`'s nice value back to `before`: False where that takes a privilege the service lacks (an
+    unprivileged process may raise a nice value, never lower it)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, pid, before)
+    except (AttributeError, OSError):
+        return False
+    return True
+
+
 _shaping = ThreadPoolExecutor(max_workers=SHAPING_THREADS, thread_name_prefix="answer-shaping",
                               initializer=lower_thread_priority)
 

@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.models import AuthSecret, LoginFailure, User, UserSession
+from houndgraph.models import AuthSecret, LoginAddressPace, LoginFailure, User, UserSession
 from houndgraph.record_writer import write_apart
 
 
@@ -73,3 +73,4 @@ async def clear_failures(session: AsyncSession, username: str, address: str) -> 
 
 async def delete_failures_before(session: AsyncSession, before: datetime) -> None:
     await session.execute(delete(LoginFailure).where(LoginFailure.failed_at <= before))
+    await session.execute(delete(LoginAddressPace).where(LoginAddressPace.next_attempt_at <= before))

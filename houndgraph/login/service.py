@@ -109,7 +109,8 @@ async def _check_throttles(session: AsyncSession, settings: Settings, pace: Addr
         throttled = _throttled(settings)
         await _audit_failure(session, attempt, "throttled", throttled)
         raise throttled
-    if failures.from_address >= settings.login_max_failures_per_address and (wait := pace.wait_for(attempt.address)):
+    if (failures.from_address >= settings.login_max_failures_per_address
+            and (wait := await pace.wait_for(session, attempt.address))):
         paced = TooManyRequests("too many failed login attempts from this address; try again shortly",
                                 headers={"Retry-After": str(wait)})
         await _audit_failure(session, attempt, "paced", paced)

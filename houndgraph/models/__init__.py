@@ -21,6 +21,7 @@ from houndgraph.models.domain_collection_result import DomainCollectionResult as
 from houndgraph.models.feature_flag import FeatureFlag
 from houndgraph.models.ingest_job import IngestJob as IngestJob
 from houndgraph.models.ingest_task import IngestTask as IngestTask
+from houndgraph.models.login_address_pace import LoginAddressPace
 from houndgraph.models.login_attempt import LoginFailure
 from houndgraph.models.oidc_provider import OIDCProvider as OIDCProvider
 from houndgraph.models.parameter import Parameter
@@ -42,7 +43,7 @@ from houndgraph.models.user import User, users_roles
 from houndgraph.models.user_session import UserSession
 
 __all__ = [
-    "AuthSecret", "AuthToken", "Base", "DatapipeStatus", "FeatureFlag", "LoginFailure", "Parameter", "Permission",
-    "Role", "SAMLProvider", "SSOProvider", "SavedQuery", "SavedQueryPermission", "User", "UserSession",
+    "AuthSecret", "AuthToken", "Base", "DatapipeStatus", "FeatureFlag", "LoginAddressPace", "LoginFailure", "Parameter",
+    "Permission", "Role", "SAMLProvider", "SSOProvider", "SavedQuery", "SavedQueryPermission", "User", "UserSession",
     "roles_permissions", "users_roles",
 ]

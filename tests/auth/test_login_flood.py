@@ -68,6 +68,27 @@ def test_random_usernames_are_paced_without_locking_out_others_at_that_address(a
         assert attempt(owner, username, PASSWORD).status_code == 200
 
 
+def test_the_pace_of_an_address_holds_across_the_service_processes(admin: httpx.Client, strict_server: LiveServer,
+                                                                   server_settings: Settings,
+                                                                   database: Database) -> None:
+    # Kept in each process's memory, a paced address got one attempt per interval from every worker process.
+    settings = strict_server.settings
+    limits = {"login_max_failures_per_address": settings.login_max_failures_per_address,
+              "login_paced_attempt_seconds": settings.login_paced_attempt_seconds}
+    with another_server(server_settings, database, **limits) as second, \
+            from_address(strict_server, "127.0.13.1") as first_process, \
+            from_address(second, "127.0.13.1") as second_process:
+        for _ in range(settings.login_max_failures_per_address):
+            assert_error(attempt(first_process, unique("random"), WRONG), 401)
+        assert_error(attempt(first_process, unique("random"), WRONG), 401)  # its paced attempt
+        paced = attempt(second_process, unique("random"), WRONG)
+        assert_error(paced, 429)
+        assert 1 <= int(paced.headers["Retry-After"]) <= settings.login_paced_attempt_seconds
+        time.sleep(int(paced.headers["Retry-After"]))
+        assert_error(attempt(second_process, unique("random"), WRONG), 401)
+        assert_error(attempt(first_process, unique("random"), WRONG), 429)
+
+
 def test_many_addresses_against_one_account_do_not_lock_its_owner_out(admin: httpx.Client,
                                                                       strict_server: LiveServer) -> None:
     username = create_user(admin)["principal_name"]
