@@ -21,6 +21,11 @@ from tests.tck import values
 from tests.tck.scenarios import SIDE_EFFECTS, Scenario
 
 URL = "/api/v2/graphs/cypher"
+# Both tables in one round trip, as JSON text (decoded here, so the properties are read exactly as the text of
+# each row's jsonb, as before).
+_SNAPSHOT = """
+SELECT (SELECT coalesce(json_agg(json_build_array(id, kind_ids, properties::text)), '[]')::text FROM node),
+       (SELECT coalesce(json_agg(json_build_array(id, properties::text)), '[]')::text FROM edge)"""
 REFUSED_AS_THE_REFERENCE_DOES = {
     PARAMETERS_NOT_SUPPORTED: "user parameters: refused, as the reference refuses them",
     PROCEDURES_NOT_SUPPORTED: "procedure calls: refused, as the reference refuses them",
@@ -47,12 +52,11 @@ class Runner:
         self.conn.close()
 
     def reset(self) -> None:
+        """Empty the graph under the write lock every writer of the service takes, in one round trip: the
+        statements of one simple query run as one transaction, which holds the lock to its end."""
         from houndgraph.graph.store.sql import WRITE_LOCK_ID
 
-        with self.conn.transaction():
-            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
-            self.conn.execute("DELETE FROM edge")
-            self.conn.execute("DELETE FROM node")
+        self.conn.execute(f"SELECT pg_advisory_xact_lock({int(WRITE_LOCK_ID)}); DELETE FROM edge; DELETE FROM node")
 
     def post(self, query: str) -> Answer:
         response = self.http.post(URL, json={"query": query, "include_properties": True})
@@ -64,8 +68,9 @@ class Runner:
 
     def snapshot(self) -> tuple[set[Any], ...]:
         """The TCK's four observable metrics: nodes, relationships, the labels in use, property triples."""
-        nodes = self.conn.execute("SELECT id, kind_ids, properties::text FROM node").fetchall()
-        edges = self.conn.execute("SELECT id, properties::text FROM edge").fetchall()
+        row = self.conn.execute(_SNAPSHOT).fetchone()
+        assert row is not None
+        nodes, edges = json.loads(row[0]), json.loads(row[1])
         properties: set[Any] = set()
         for tag, rows in (("n", [(i, p) for i, _, p in nodes]), ("r", edges)):
             for entity_id, text in rows:
