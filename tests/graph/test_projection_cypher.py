@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from houndgraph.db import Database
-from houndgraph.graph import paths
+from houndgraph.graph import level_search, paths
 from houndgraph.graph.projection.reading import read_projection
 from houndgraph.graph.projection.search import PairSearch
 from tests.graph.cypher import test_shortest_many_sources as many
@@ -60,7 +60,7 @@ def test_one_search_from_the_targets_finds_the_paths_of_a_search_per_pair(
         empty_graph: Database, seed: int, direction: paths.Direction, max_depth: int | None,
         in_memory: list[PairSearch], monkeypatch: pytest.MonkeyPatch) -> None:
     many.test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
-        empty_graph, seed, paths.PAIR_SEARCH_COST, direction, max_depth, monkeypatch)
+        empty_graph, seed, level_search.PAIR_SEARCH_COST, direction, max_depth, monkeypatch)
     assert in_memory, "the copy answered"
 
 
@@ -70,3 +70,4 @@ def test_the_path_budget_bound_refuses_only_what_the_search_refuses(
         empty_graph: Database, seed: int, form: str, in_memory: list[PairSearch],
         monkeypatch: pytest.MonkeyPatch) -> None:
     many.test_the_path_budget_bound_refuses_only_what_the_search_refuses(empty_graph, seed, form, monkeypatch)
+
