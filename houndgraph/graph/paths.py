@@ -16,7 +16,9 @@ without bound.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Iterable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Sequence
+
+import numpy as np
 
 from houndgraph.graph.budget import WorkBudget, WorkExhausted
 from houndgraph.graph.connection import GraphConnection, int_array
@@ -33,6 +35,8 @@ __all__ = ["Direction", "EdgeKey", "KeyPath", "Path", "Walk", "edges_between", "
 
 # Paths whose edge ids are read first of a level's, before the rest (see shortest_path_batches).
 EDGE_ID_CHUNK = 1000
+# Nodes of a level asked first whether they end paths, before the rest (see filtered_path_batches).
+LEVEL_CHUNK = 1000
 
 
 async def _edge_ids(conn: GraphConnection, keys: Iterable[EdgeKey]) -> dict[EdgeKey, int]:
@@ -251,6 +255,58 @@ async def _batches_in_memory(conn: GraphConnection, search: PairSearch, left_set
                                      kind_ids=kinds, max_depth=max_depth, all_paths=all_paths, budget=budget):
         async for batch in _with_edge_ids_in_chunks(conn, [turned(found) for found in batches]):
             yield batch
+
+
+# Which of some node ids belong to a side of a search (`filtered_path_batches`).
+NodeFilter = Callable[[list[int]], Awaitable[Iterable[int]]]
+
+
+def searches_few_roots_in_memory(conn: GraphConnection, direction: Direction) -> bool:
+    """Whether a search from at most `in_memory.MAX_ROOTS` roots on `conn` runs over the edges' copy in memory."""
+    return direction is not Direction.BOTH and attached_search(conn) is not None
+
+
+async def filtered_path_batches(conn: GraphConnection, roots: Sequence[int], goals: NodeFilter, *,
+                                roots_on_left: bool, kind_ids: Sequence[int] | None, direction: Direction,
+                                max_depth: int | None, all_paths: bool, budget: WorkBudget
+                                ) -> AsyncGenerator[list[Path], None]:
+    """The batches of `shortest_path_batches` from `roots` (at most `in_memory.MAX_ROOTS`, the smaller side) to a
+    side too large to list, known only by `goals`: each level the search reaches in memory is asked which of its
+    nodes are goals (a root is never its own goal). The many sources of "every enabled user -> Domain Admins" are
+    then read only as far as the search goes, which a LIMIT ends a few levels from the target.
+    Only when `searches_few_roots_in_memory`."""
+    search = attached_search(conn)
+    assert search is not None and direction is not Direction.BOTH and len(roots) <= in_memory.MAX_ROOTS
+    projection = search.projection
+    # Edges followed backwards from the left are edges followed forwards from the right.
+    flip = direction is Direction.IN
+    outgoing = roots_on_left != flip
+    allowed = projection.kind_mask(None if kind_ids is None else list(kind_ids))
+    ordered = sorted(set(roots))
+    for root_id, root in zip(ordered, projection.node_numbers(np.array(ordered, dtype=np.int64)).tolist(),
+                             strict=True):
+        if root < 0:
+            continue
+        levels = in_memory.Levels(projection, root, outgoing, allowed)
+        while len(levels.frontier) and (max_depth is None or levels.level < max_depth):
+            budget.check_time()
+            fresh = levels.advance()
+            budget.visit(len(fresh))
+            # A level may hold most of the graph where the caller wants a LIMIT of paths: its nodes are asked
+            # about a chunk at a time, in id order (numbers follow ids), each chunk twice the last.
+            start, size = 0, LEVEL_CHUNK
+            while start < len(fresh):
+                part = projection.node_ids[fresh[start:start + size]]
+                found = set(await goals(part.tolist())) - {root_id}
+                met = fresh[start:start + size][np.isin(part, np.fromiter(found, dtype=np.int64, count=len(found)))]
+                start, size = start + size, 2 * size
+                if not len(met):
+                    continue
+                batches = in_memory.level_paths(levels, root_id, met, all_paths, budget)
+                if flip:
+                    batches = [[(right, left, walk[::-1]) for left, right, walk in batch] for batch in batches]
+                for batch in await _with_edge_ids(conn, batches):
+                    yield batch
 
 
 async def _distances(conn: GraphConnection, root: int, forward: bool, kind_ids: Sequence[int], max_depth: int

@@ -28,7 +28,7 @@ KeyPath = tuple[int, int, Walk]  # (left end, right end, walk from left to right
 MAX_ROOTS = 4
 
 
-class _Levels:
+class Levels:
     """One root's breadth-first search: over outgoing edges (the root is the left end of its paths) or incoming ones
     (the right end)."""
 
@@ -129,7 +129,7 @@ def batches(projection: EdgeProjection, roots: list[int], goals: set[int], *, ro
         wanted[goal_numbers] = True
         wanted[root] = False
         remaining = int(wanted.sum())
-        search = _Levels(projection, root, roots_on_left, allowed)
+        search = Levels(projection, root, roots_on_left, allowed)
         while len(search.frontier) and remaining and (max_depth is None or search.level < max_depth):
             budget.check_time()
             fresh = search.advance()
@@ -139,12 +139,17 @@ def batches(projection: EdgeProjection, roots: list[int], goals: set[int], *, ro
                 continue
             wanted[met] = False
             remaining -= len(met)
-            # In node id order: numbers follow ids.
-            goals_met = projection.node_ids[met].tolist()
-            if all_paths:
-                walks = [search.every_walk(number, budget) for number in met.tolist()]
-            else:
-                walks = [[walk] for walk in search.walks_along_parents(met)]
-                budget.found(sum(len(found[0]) for found in walks))
-            yield [[(root_id, goal, walk) if roots_on_left else (goal, root_id, walk) for walk in found]
-                   for goal, found in zip(goals_met, walks, strict=True)]
+            yield level_paths(search, root_id, met, all_paths, budget)
+
+
+def level_paths(search: Levels, root_id: int, met: Array, all_paths: bool, budget: WorkBudget) -> list[list[KeyPath]]:
+    """The paths of the goals `met` (node numbers of the level `search` has just reached, sorted), a batch per goal
+    in node id order (numbers follow ids)."""
+    goals_met = search.projection.node_ids[met].tolist()
+    if all_paths:
+        walks = [search.every_walk(number, budget) for number in met.tolist()]
+    else:
+        walks = [[walk] for walk in search.walks_along_parents(met)]
+        budget.found(sum(len(found[0]) for found in walks))
+    return [[(root_id, goal, walk) if search.outgoing else (goal, root_id, walk) for walk in found]
+            for goal, found in zip(goals_met, walks, strict=True)]
