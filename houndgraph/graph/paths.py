@@ -3,11 +3,13 @@
 `shortest_path_batches` hands out the paths nearest first, so that a query with a LIMIT stops the search once it
 has its rows. When the request's connection has the edges' copy in memory attached (houndgraph/graph/projection) and
 it is the graph the request started on, one pair, or a few roots, are searched there (`_batches_in_memory`):
-PostgreSQL then only reads the paths' rows. Otherwise the search runs in PostgreSQL, a batched query per level
-(`graph.level_search`: bidirectional for one pair, one reverse search per target for many sources). `pair_paths`
-(the path routes) runs the pair's search inside PostgreSQL in one statement (`pair_path_edges.sql` beside this
-module), advancing the side with fewer edges to read. `all_paths` keeps every parent at the shortest depth
-(allShortestPaths). DESIGN.md gives the measurements behind this.
+PostgreSQL then only reads the paths' rows; from a few roots to a side too large to list (every enabled user),
+`filtered_path_batches` asks which nodes of each level belong to that side, as the search reaches them. Otherwise
+the search runs in PostgreSQL, a batched query per level (`graph.level_search`: bidirectional for one pair, one
+reverse search per target for many sources). `pair_paths` (the path routes) runs the pair's search inside
+PostgreSQL in one statement (`pair_path_edges.sql` beside this module), advancing the side with fewer edges to read.
+`all_paths` keeps every parent at the shortest depth (allShortestPaths). DESIGN.md gives the measurements behind
+this.
 
 Every search draws on a `WorkBudget` (nodes visited, path members found, the deadline), checked at each
 level and while paths are enumerated, so an all-pairs search stops with `WorkExhausted` rather than growing

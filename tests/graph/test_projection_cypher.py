@@ -106,5 +106,16 @@ def test_a_side_too_large_to_list_read_as_the_search_reaches_it_gives_the_rows_o
     answered = rows(empty_graph, queries)
     assert len(filtered_searches) == len(queries), f"seed {seed}: every query read its large side as it searched"
     monkeypatch.setattr(paths, "searches_few_roots_in_memory", lambda conn, direction: False)
-    assert answered == rows(empty_graph, queries), f"seed {seed}"
+    listed = rows(empty_graph, queries)
     assert any(answered), f"seed {seed}"
+    for query, got, expected in zip(queries, answered, listed, strict=True):
+        assert len(got) == len(expected), f"seed {seed}: {query}"
+        if "allShortestPaths" not in query:
+            # One path per pair, found in the same order: the same rows, whatever order the statement gives them in.
+            assert sorted(got) == sorted(expected), f"seed {seed}: {query}"
+            continue
+        # Several paths per pair: a LIMIT over the statement's rows may keep others of the same length.
+        for source, target, walk in got:
+            assert tuple(walk) in graph.shortest(int(source[1:]), int(target[1:])), f"seed {seed}: {query}"
+        assert len(set(map(repr, got))) == len(got), f"seed {seed}: {query}"
+        assert all(len(walk) >= 3 for _, _, walk in got) or "length(p)" not in query, f"seed {seed}: {query}"
