@@ -1,8 +1,8 @@
 -- The cache generation: a counter that moves whenever something a process may keep in memory about callers
 -- changes (`auth/cache.py`): users, their roles and sessions, roles' permissions, API tokens, collection
--- clients and configuration. Each request reads it in its first statement; a process keeps what it has
--- checked only while the generation it was read under holds, so a revoked credential is refused everywhere
--- from the next request on.
+-- clients, configuration, feature flags and the edge kinds extensions declare. Each request reads it in its first
+-- statement; a process keeps what it has checked only while the generation it was read under holds, so a revoked
+-- credential is refused everywhere from the next request on.
 --
 -- The triggers are deferred to the commit, and the counter moves once per transaction (the setting
 -- `houndgraph.cache_generation_moved`): a request that reads the new generation also reads the changed rows,
@@ -82,4 +82,20 @@ DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION move_cache_generatio
 -- A password set, changed or reset changes what `/self` answers (its `AuthSecret`).
 DROP TRIGGER IF EXISTS auth_secrets_insert_moves_cache_generation ON auth_secrets;
 CREATE CONSTRAINT TRIGGER auth_secrets_insert_moves_cache_generation AFTER INSERT OR UPDATE OR DELETE ON auth_secrets
+DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION move_cache_generation();
+
+-- Feature flags and the edge kinds uploaded extensions declare: what path finding follows
+-- (`extension.service.uploaded_edge_kinds` keeps them for the generation it read them at).
+DROP TRIGGER IF EXISTS feature_flags_moves_cache_generation ON feature_flags;
+CREATE CONSTRAINT TRIGGER feature_flags_moves_cache_generation AFTER INSERT OR UPDATE OR DELETE ON feature_flags
+DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION move_cache_generation();
+
+DROP TRIGGER IF EXISTS schema_extensions_moves_cache_generation ON schema_extensions;
+CREATE CONSTRAINT TRIGGER schema_extensions_moves_cache_generation
+AFTER INSERT OR UPDATE OR DELETE ON schema_extensions
+DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION move_cache_generation();
+
+DROP TRIGGER IF EXISTS schema_relationship_kinds_moves_cache_generation ON schema_relationship_kinds;
+CREATE CONSTRAINT TRIGGER schema_relationship_kinds_moves_cache_generation
+AFTER INSERT OR UPDATE OR DELETE ON schema_relationship_kinds
 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION move_cache_generation();

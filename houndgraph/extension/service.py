@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.auth.context import AuthContext
 from houndgraph.custom_node import service as custom_node_service
+from houndgraph.db import request_start
 from houndgraph.errors import ID_MALFORMED, BadRequest, Forbidden, NotFound, UnsupportedMediaType
 from houndgraph.extension import repository
 from houndgraph.extension.repository import EdgeKindRow
@@ -314,9 +315,26 @@ def traversable_edge_kinds_on(conn: psycopg.Connection) -> tuple[str, ...]:
     return tuple(repository.uploaded_traversable_edge_kinds_on(conn))
 
 
-async def uploaded_edge_kinds(session: AsyncSession, only_traversable: bool) -> set[str]:
+# What `uploaded_edge_kinds` answered (by `only_traversable`), with the cache generation it was read at: the flag's
+# toggle and an extension's upload or deletion move the generation (auth/cache_generation.sql), so the shortest-path
+# route, which asks at every request, reads them again only after a change.
+# Kept by database too (the id in the edges' version: `db.RequestStart`): a process of the tests serves several.
+_kept_edge_kinds: dict[tuple[str, bool], tuple[int, frozenset[str]]] = {}
+
+
+async def uploaded_edge_kinds(session: AsyncSession, only_traversable: bool) -> frozenset[str]:
     """The edge kinds uploaded extensions make path finding follow (only the traversable ones when asked);
     none while extension management is off."""
-    if not await feature_flag_service.is_enabled(session, FeatureFlagKey.OPENGRAPH_EXTENSION_MANAGEMENT):
-        return set()
-    return await repository.uploaded_edge_kind_names(session, only_traversable)
+    start = request_start(session)
+    key = (start.edge_version.partition(".")[0] if start else "", only_traversable)
+    generation = start.generation if start else None
+    kept = _kept_edge_kinds.get(key)
+    if generation is not None and kept is not None and kept[0] == generation:
+        return kept[1]
+    found: frozenset[str] = frozenset()
+    if await feature_flag_service.is_enabled(session, FeatureFlagKey.OPENGRAPH_EXTENSION_MANAGEMENT):
+        found = frozenset(await repository.uploaded_edge_kind_names(session, only_traversable))
+    # A request that began before the newest generation seen keeps nothing: what it read may be older.
+    if generation is not None and (kept is None or generation > kept[0]):
+        _kept_edge_kinds[key] = (generation, found)
+    return found

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
@@ -90,8 +91,14 @@ def last_seen(properties: dict[str, Any]) -> str:
     if isinstance(value, str) and value:
         return value
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return datetime.fromtimestamp(value, UTC).isoformat().replace("+00:00", "Z")
+        return _epoch_text(value)
     return datetime.now(UTC).isoformat().replace("+00:00", "Z")
+
+
+@lru_cache(maxsize=4096)
+def _epoch_text(seconds: float) -> str:
+    # The objects of one collection share a few timestamps: a path answer of thousands of edges writes a handful.
+    return datetime.fromtimestamp(seconds, UTC).isoformat().replace("+00:00", "Z")
 
 
 def system_tags(properties: dict[str, Any]) -> str:

@@ -92,7 +92,7 @@ async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names
 async def shortest_path(session: AsyncSession, start: str, end: str, relationship_kinds: str | None,
                         only_traversable: bool) -> UnifiedGraph:
     uploaded = await extension_service.uploaded_edge_kinds(session, only_traversable)
-    kinds = edge_kinds(relationship_kinds, only_traversable, frozenset(uploaded))
+    kinds = edge_kinds(relationship_kinds, only_traversable, uploaded)
     found = await _paths(session, start, end, kinds)
     if not found or not found[1]:
         raise NotFound(PATH_NOT_FOUND)

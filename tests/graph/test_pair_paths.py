@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from houndgraph.db import Database
-from houndgraph.graph import paths
+from houndgraph.graph import level_search, paths
 from houndgraph.graph.paths import Direction
 from tests.conftest import move_node_ids_past_given_ones
 
@@ -86,13 +86,13 @@ def searched(database: Database, pairs: list[tuple[int, int]], direction: Direct
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("joint_expansion", [paths.JOINT_EXPANSION, 0])
+@pytest.mark.parametrize("joint_expansion", [level_search.JOINT_EXPANSION, 0])
 @pytest.mark.parametrize(("direction", "max_depth"), [(direction, None) for direction in Direction]
                          + [(Direction.OUT, 2), (Direction.BOTH, 3)])
 def test_a_pair_search_finds_the_shortest_paths_of_a_plain_search(
         empty_graph: Database, seed: int, joint_expansion: int, direction: Direction, max_depth: int | None,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(paths, "JOINT_EXPANSION", joint_expansion)
+    monkeypatch.setattr(level_search, "JOINT_EXPANSION", joint_expansion)
     rng = random.Random(seed)
     edges = draw(rng)
     numbers = load(empty_graph, edges)
@@ -116,9 +116,9 @@ def test_when_both_sides_reach_common_nodes_only_the_edges_onto_them_come_back(e
     edges |= {(2, 1, 11), (3, 1, 12), (3, 2, 13)} | {(14 + i, 1, 21 + i % 4) for i in range(6)}
     numbers = load(empty_graph, edges)
 
-    async def level() -> list[paths.Rows]:
+    async def level() -> list[level_search.Rows]:
         async with await psycopg.AsyncConnection.connect(empty_graph.conninfo) as conn:
-            met, rows = await paths._meeting_level(conn, [([2, 3, 4], True), ([21, 22, 23, 24, 25], False)], 1,
+            met, rows = await level_search.meeting_level(conn, [([2, 3, 4], True), ([21, 22, 23, 24, 25], False)], 1,
                                                    [21, 22, 23, 24, 25], None, joint=True)
             assert not met
             return rows

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from houndgraph.db import Database
-from houndgraph.graph import paths
+from houndgraph.graph import level_search, paths
 from houndgraph.graph.projection.reading import read_projection
 from houndgraph.graph.projection.search import PairSearch
 from tests.graph.cypher import test_shortest_many_sources as many
+from tests.graph.cypher.answers import rows
 
 
 @pytest.fixture
@@ -60,7 +61,7 @@ def test_one_search_from_the_targets_finds_the_paths_of_a_search_per_pair(
         empty_graph: Database, seed: int, direction: paths.Direction, max_depth: int | None,
         in_memory: list[PairSearch], monkeypatch: pytest.MonkeyPatch) -> None:
     many.test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
-        empty_graph, seed, paths.PAIR_SEARCH_COST, direction, max_depth, monkeypatch)
+        empty_graph, seed, level_search.PAIR_SEARCH_COST, direction, max_depth, monkeypatch)
     assert in_memory, "the copy answered"
 
 
@@ -70,3 +71,51 @@ def test_the_path_budget_bound_refuses_only_what_the_search_refuses(
         empty_graph: Database, seed: int, form: str, in_memory: list[PairSearch],
         monkeypatch: pytest.MonkeyPatch) -> None:
     many.test_the_path_budget_bound_refuses_only_what_the_search_refuses(empty_graph, seed, form, monkeypatch)
+
+
+@pytest.mark.parametrize("seed", many.SEEDS)
+@pytest.mark.parametrize("level_chunk", [paths.LEVEL_CHUNK, 1])
+def test_a_side_too_large_to_list_read_as_the_search_reaches_it_gives_the_rows_of_listing_it(
+        empty_graph: Database, seed: int, level_chunk: int, in_memory: list[PairSearch],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many sources to one target under a LIMIT: the search from the target asks which of each level's nodes are
+    sources (a chunk of them at a time), never listing them all, and answers the rows, in their order, of the search
+    that lists them."""
+    monkeypatch.setattr(paths, "LEVEL_CHUNK", level_chunk)
+    graph, _, targets = many._drawn(empty_graph, seed)
+    # The target most nodes reach.
+    name = f"n{max(targets, key=lambda t: sum(bool(graph.shortest(s, t)) for s in range(many.SIZE)))}"
+    row = many.PATH_ROW
+    queries = [
+        f"MATCH p=shortestPath((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 AND t.name = '{name}' {row} LIMIT 7",
+        f"MATCH p=allShortestPaths((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 AND t.name = '{name}' {row} SKIP 1 LIMIT 7",
+        # Edges followed backwards from the left end; the small side on the left, at most three hops.
+        f"MATCH p=shortestPath((t:B)<-[:R*1..]-(u:A)) WHERE u.v >= 1 AND t.name = '{name}' {row} LIMIT 7",
+        f"MATCH p=shortestPath((t:B)-[:R*1..3]->(u:A)) WHERE t.name = '{name}' {row} LIMIT 7",
+        # A filter of the statement drops rows: the search goes on past its first LIMIT rows.
+        f"MATCH p=allShortestPaths((u:A)-[:R*1..]->(t:B)) WHERE t.name = '{name}' AND length(p) >= 2 {row} LIMIT 7",
+    ]
+    filtered_searches: list[int] = []
+    filtered = paths.filtered_path_batches
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        filtered_searches.append(1)
+        return filtered(*args, **kwargs)
+
+    monkeypatch.setattr(paths, "filtered_path_batches", counted)
+    answered = rows(empty_graph, queries)
+    assert len(filtered_searches) == len(queries), f"seed {seed}: every query read its large side as it searched"
+    monkeypatch.setattr(paths, "searches_few_roots_in_memory", lambda conn, direction: False)
+    listed = rows(empty_graph, queries)
+    assert any(answered), f"seed {seed}"
+    for query, got, expected in zip(queries, answered, listed, strict=True):
+        assert len(got) == len(expected), f"seed {seed}: {query}"
+        if "allShortestPaths" not in query:
+            # One path per pair, found in the same order: the same rows, whatever order the statement gives them in.
+            assert sorted(got) == sorted(expected), f"seed {seed}: {query}"
+            continue
+        # Several paths per pair: a LIMIT over the statement's rows may keep others of the same length.
+        for source, target, walk in got:
+            assert tuple(walk) in graph.shortest(int(source[1:]), int(target[1:])), f"seed {seed}: {query}"
+        assert len(set(map(repr, got))) == len(got), f"seed {seed}: {query}"
+        assert all(len(walk) >= 3 for _, _, walk in got) or "length(p)" not in query, f"seed {seed}: {query}"

@@ -21,6 +21,7 @@ from houndgraph.graph.cypher.translate.state import FoundPath
 from houndgraph.graph.cypher.translate.translator import Statement, translate
 from houndgraph.graph.cypher.translate.values import Inputs, T
 from houndgraph.graph.kind_catalogue import graph_generation_seen
+from houndgraph.graph.projection.walks import MAX_ROOTS
 from houndgraph.graph.rows import EdgeRow, NodeRow
 
 # A query with more shortestPath patterns than this is refused rather than searched.
@@ -116,10 +117,56 @@ async def _ends(conn: psycopg.AsyncConnection, request: ShortestRequest, kinds: 
             await _ids(conn, request.targets, kinds, searched, inputs, budget, stats))
 
 
-def _search_options(request: ShortestRequest) -> dict[str, Any]:
+def _search_options(request: ShortestRequest, *leaving_out: str) -> dict[str, Any]:
     """The search's arguments of `graph_paths.shortest_paths` and `shortest_path_batches`, beside the ends."""
-    return {"kind_ids": request.kind_ids, "direction": graph_paths.Direction(request.direction.value),
-            "min_depth": request.min_depth, "max_depth": request.max_depth, "all_paths": request.all_paths}
+    options = {"kind_ids": request.kind_ids, "direction": graph_paths.Direction(request.direction.value),
+               "min_depth": request.min_depth, "max_depth": request.max_depth, "all_paths": request.all_paths}
+    return {name: value for name, value in options.items() if name not in leaving_out}
+
+
+async def _few_roots(conn: psycopg.AsyncConnection, request: ShortestRequest, kinds: Mapping[str, int],
+                     budget: WorkBudget, stats: KindStatistics | None
+                     ) -> tuple[list[int], graph_paths.NodeFilter, bool] | None:
+    """When the search runs in memory from one side of at most `MAX_ROOTS` nodes to another of more (all enabled
+    users -> Domain Admins): that small side, the other as a filter over the nodes the search reaches, and whether
+    the small side is the left one. The large side is never listed whole. None otherwise (the caller lists both).
+    A node of both sides has its empty path only with a minimum depth of 0, which a filtered search cannot give."""
+    direction = graph_paths.Direction(request.direction.value)
+    if request.min_depth == 0 or not graph_paths.searches_few_roots_in_memory(conn, direction):
+        return None
+    sources = await statement_for(conn, request.sources, kinds, {}, None, budget, stats)
+    targets = await statement_for(conn, request.targets, kinds, {}, None, budget, stats)
+    lefts, all_lefts = await _first_ids(conn, sources)
+    rights, all_rights = await _first_ids(conn, targets)
+    # The smaller side roots the search, as `shortest_path_batches` chooses.
+    if all_lefts and len(lefts) <= MAX_ROOTS < len(rights):
+        return lefts, _member_filter(conn, targets), True
+    if all_rights and len(rights) <= MAX_ROOTS < len(lefts):
+        return rights, _member_filter(conn, sources), False
+    return None
+
+
+# Rows of a side read to tell whether it is small: a side's statement may name a node more than once.
+SIDE_PROBE_ROWS = 64
+
+
+async def _first_ids(conn: psycopg.AsyncConnection, statement: Statement) -> tuple[list[int], bool]:
+    """The distinct node ids of a side's first rows, and whether those were all of its rows."""
+    cursor = await conn.execute(f"SELECT node_id FROM ({statement.sql}) AS side(node_id) LIMIT {SIDE_PROBE_ROWS}",
+                                statement.params)
+    rows = await cursor.fetchall()
+    return list(dict.fromkeys(int(row[0]) for row in rows if row[0] is not None)), len(rows) < SIDE_PROBE_ROWS
+
+
+def _member_filter(conn: psycopg.AsyncConnection, statement: Statement) -> graph_paths.NodeFilter:
+    """Which of some node ids a side's statement returns, asked of PostgreSQL with them (the ids reach the side's
+    own scan, which reads them by the node table's key)."""
+    async def members(node_ids: list[int]) -> list[int]:
+        cursor = await conn.execute(
+            f"SELECT DISTINCT node_id FROM ({statement.sql}) AS side(node_id) "
+            "WHERE node_id = ANY(%(reached_node_ids)s::bigint[])", {**statement.params, "reached_node_ids": node_ids})
+        return [int(row[0]) for row in await cursor.fetchall()]
+    return members
 
 
 async def _ids(conn: psycopg.AsyncConnection, query: a.Query, kinds: Mapping[str, int], searched: Searched,
@@ -160,14 +207,19 @@ async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Map
     returns its LIMIT rows (e.g. all users -> Domain Admins LIMIT 1000 stops a few levels from the target).
     `in_search_order`: a complete search hands the statement its paths in the order of
     `graph_paths.shortest_paths`, so that a query without LIMIT answers as one that searched them all first."""
-    lefts, rights = await _ends(conn, request, kinds, {}, None, budget, stats)
     skip, limit = wanted
     found: list[FoundPath] = []
     check_at = skip + limit
-    if in_search_order:
-        await refuse_past_path_budget(conn, lefts, rights, budget=budget, rows_at=check_at,
-                                      **_search_options(request))
-    search = graph_paths.shortest_path_batches(conn, lefts, rights, budget=budget, **_search_options(request))
+    few = None if in_search_order else await _few_roots(conn, request, kinds, budget, stats)
+    if few is not None:
+        search = graph_paths.filtered_path_batches(conn, few[0], few[1], roots_on_left=few[2], budget=budget,
+                                                   **_search_options(request, "min_depth"))
+    else:
+        lefts, rights = await _ends(conn, request, kinds, {}, None, budget, stats)
+        if in_search_order:
+            await refuse_past_path_budget(conn, lefts, rights, budget=budget, rows_at=check_at,
+                                          **_search_options(request))
+        search = graph_paths.shortest_path_batches(conn, lefts, rights, budget=budget, **_search_options(request))
     async with aclosing(search) as batches:
         async for batch in batches:
             found.extend(batch)

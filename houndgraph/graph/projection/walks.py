@@ -28,7 +28,7 @@ KeyPath = tuple[int, int, Walk]  # (left end, right end, walk from left to right
 MAX_ROOTS = 4
 
 
-class _Levels:
+class Levels:
     """One root's breadth-first search: over outgoing edges (the root is the left end of its paths) or incoming ones
     (the right end)."""
 
@@ -86,30 +86,43 @@ class _Levels:
             walks.append(walk[::-1] if self.outgoing else walk)
         return walks
 
-    def every_walk(self, goal: int, budget: WorkBudget) -> list[Walk]:
-        """Every shortest path to `goal`, from the left end to the right."""
+    def every_walk(self, goals: Array, budget: WorkBudget) -> list[list[Walk]]:
+        """For each of `goals` (all of this level), every shortest path to it, from the left end to the right. The
+        edges back to the root are read for all of them together, a level at a time, and the paths from a node on
+        the way are made once, whichever goals they lead to (all enabled users -> Domain Admins: a group's)."""
         following: dict[int, list[tuple[EdgeKey, int]]] = {}  # node -> (edge, node one level nearer the root)
-        current = np.array([goal], dtype=np.int64)
-        for level in range(int(self.depth[goal]) - 1, 0, -1):
+        current = goals
+        for level in range(self.level, 0, -1):
             on_path, nearer, kinds = edges_of(*self.back, current, self.allowed)
             keep = self.depth[nearer] == level
             for node, near, kind in zip(on_path[keep].tolist(), nearer[keep].tolist(), kinds[keep].tolist(),
                                         strict=True):
                 following.setdefault(node, []).append((self.key(node, near, kind), near))
             current = np.unique(nearer[keep])
+        for links in following.values():
+            links.sort()
         ids = self.projection.node_ids
-        walks: list[Walk] = []
+        counts: dict[int, int] = {self.root: 1}
+        made: dict[int, list[Walk]] = {self.root: [[int(ids[self.root])]]}
 
-        def extend(walk: Walk, node: int) -> None:
-            if node == self.root:
-                budget.found(len(walk))
-                walks.append(walk if not self.outgoing else walk[::-1])
-                return
-            for key, near in sorted(following.get(node, ())):
-                extend([*walk, key, int(ids[near])], near)
+        def count(node: int) -> int:
+            if node not in counts:
+                counts[node] = sum(count(near) for _, near in following.get(node, ()))
+            return counts[node]
 
-        extend([int(ids[goal])], goal)
-        return walks
+        def walks_to_root(node: int) -> list[Walk]:
+            if node not in made:
+                node_id = int(ids[node])
+                made[node] = [[node_id, key, *rest] for key, near in following.get(node, ())
+                              for rest in walks_to_root(near)]
+            return made[node]
+
+        every: list[list[Walk]] = []
+        for goal in goals.tolist():
+            # Drawn on before the paths are made: a goal of too many paths is refused before they take memory.
+            budget.found(count(goal) * (2 * self.level + 1))
+            every.append([walk[::-1] for walk in walks_to_root(goal)] if self.outgoing else walks_to_root(goal))
+        return every
 
 
 def batches(projection: EdgeProjection, roots: list[int], goals: set[int], *, roots_on_left: bool,
@@ -129,7 +142,7 @@ def batches(projection: EdgeProjection, roots: list[int], goals: set[int], *, ro
         wanted[goal_numbers] = True
         wanted[root] = False
         remaining = int(wanted.sum())
-        search = _Levels(projection, root, roots_on_left, allowed)
+        search = Levels(projection, root, roots_on_left, allowed)
         while len(search.frontier) and remaining and (max_depth is None or search.level < max_depth):
             budget.check_time()
             fresh = search.advance()
@@ -139,12 +152,17 @@ def batches(projection: EdgeProjection, roots: list[int], goals: set[int], *, ro
                 continue
             wanted[met] = False
             remaining -= len(met)
-            # In node id order: numbers follow ids.
-            goals_met = projection.node_ids[met].tolist()
-            if all_paths:
-                walks = [search.every_walk(number, budget) for number in met.tolist()]
-            else:
-                walks = [[walk] for walk in search.walks_along_parents(met)]
-                budget.found(sum(len(found[0]) for found in walks))
-            yield [[(root_id, goal, walk) if roots_on_left else (goal, root_id, walk) for walk in found]
-                   for goal, found in zip(goals_met, walks, strict=True)]
+            yield level_paths(search, root_id, met, all_paths, budget)
+
+
+def level_paths(search: Levels, root_id: int, met: Array, all_paths: bool, budget: WorkBudget) -> list[list[KeyPath]]:
+    """The paths of the goals `met` (node numbers of the level `search` has just reached, sorted), a batch per goal
+    in node id order (numbers follow ids)."""
+    goals_met = search.projection.node_ids[met].tolist()
+    if all_paths:
+        walks = search.every_walk(met, budget)
+    else:
+        walks = [[walk] for walk in search.walks_along_parents(met)]
+        budget.found(sum(len(found[0]) for found in walks))
+    return [[(root_id, goal, walk) if search.outgoing else (goal, root_id, walk) for walk in found]
+            for goal, found in zip(goals_met, walks, strict=True)]

@@ -15,7 +15,7 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
-from houndgraph.graph import paths
+from houndgraph.graph import level_search, paths
 from houndgraph.graph.budget import ResultTooLarge, WorkBudget, WorkExhausted
 from houndgraph.graph.cypher import ast, path_bound, statement
 from houndgraph.graph.cypher.execute import run_query
@@ -173,7 +173,7 @@ def _searches(database: Database, searches: list[tuple[list[int], list[int]]],
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("pair_search_cost", [paths.PAIR_SEARCH_COST, 1, 0, 10**9])
+@pytest.mark.parametrize("pair_search_cost", [level_search.PAIR_SEARCH_COST, 1, 0, 10**9])
 @pytest.mark.parametrize(("direction", "max_depth"), [(direction, None) for direction in paths.Direction]
                          + [(paths.Direction.OUT, 3), (paths.Direction.BOTH, 2)])
 def test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
@@ -183,7 +183,7 @@ def test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
     # left search toward it, and the more levels they advance instead of it (all of them when it costs
     # nothing, none when it costs more than any frontier). The goals' searches carry on from one target to the
     # next. Every way must find the paths of a search per pair.
-    monkeypatch.setattr(paths, "PAIR_SEARCH_COST", pair_search_cost)
+    monkeypatch.setattr(level_search, "PAIR_SEARCH_COST", pair_search_cost)
     _, sources, targets = _drawn(empty_graph, seed)
     lefts, rights = [s + 1 for s in sources], [t + 1 for t in targets]  # node ids
     together, *per_pair = _searches(empty_graph, [(lefts, rights)] + [([s], [t]) for s in lefts for t in rights],
