@@ -9,7 +9,7 @@ BFS (graph/paths.py) and handed in as parameters.
 from __future__ import annotations
 
 from houndgraph.graph.cypher import ast as a
-from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
+from houndgraph.graph.cypher.errors import CypherSemanticError
 from houndgraph.graph.cypher.translate import expressions as ex
 from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import planning
@@ -92,8 +92,9 @@ def bind_patterns(st: Translation, frm: From, scope: Scope, patterns: tuple[a.Pa
     outer, outer_keys = st.node_texts, st.node_keys
     st.per_node, st.node_texts = per_node_texts(where, scope, patterns), dict(outer)
     st.per_node_keys, st.node_keys = per_node_keys(where, scope, patterns), dict(outer_keys)
+    bound_here: set[str] = set()
     for part in patterns:
-        rels.extend(pattern_part(st, frm, scope, part, filters, labels))
+        rels.extend(pattern_part(st, frm, scope, part, filters, labels, bound_here))
     unique_relationships(frm, rels)
     if where is not None:
         frm.where.append(ex.pred(st, where, scope))
@@ -240,6 +241,9 @@ def rebind(st: Translation, frm: From, column: str, kind: T) -> Typed:
 def node(st: Translation, frm: From, scope: Scope, pattern: a.NodePattern) -> Typed:
     if pattern.variable is not None and scope.has(pattern.variable):
         value = scope.lookup(pattern.variable)
+        if value.type is T.JSON and value.constant is None:
+            # Bound to null (`WITH null AS a MATCH (a)-->()`): the pattern matches nothing.
+            value = Typed("NULL::bigint", T.NODE)
         if value.type is not T.NODE:
             raise CypherSemanticError(f"Variable `{pattern.variable}` is not a node")
         if value.alias is None:
@@ -292,7 +296,10 @@ def property_map(st: Translation, frm: From, scope: Scope, value: Typed, props: 
 
 
 def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart, filters: Filters | None = None,
-                 labels: planning.Labels | None = None) -> list[tuple[a.RelPattern, Typed]]:
+                 labels: planning.Labels | None = None, bound_here: set[str] | None = None
+                 ) -> list[tuple[a.RelPattern, Typed]]:
+    """`bound_here` collects the relationship variables the MATCH binds (one use each)."""
+    bound_here = set() if bound_here is None else bound_here
     if part.shortest is not None:
         return sp.shortest_part(st, frm, scope, part)
     ranks = [selectivity(n, scope, filters) for n in part.nodes]
@@ -301,25 +308,27 @@ def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart, 
     rels: list[tuple[a.RelPattern, Typed]] = []
     segments: list[str] = []
     for index, rel in enumerate(part.rels):
+        bound = bound_relationship(scope, rel, bound_here)
         if not rel.variable_length:
-            value = relationship(st, frm, scope, rel, placed[index], placed[index + 1])
+            value = relationship(st, frm, scope, rel, placed[index], placed[index + 1], bound)
             for end in (index, index + 1):
                 placed[end] = placed[end] or edge_end(scope, part.nodes[end], value, rel, end == index)
         left, right = placed[index], placed[index + 1]
         assert left is not None and right is not None
         if rel.variable_length:
-            anchor_right = planning.walk_from_right(st.stats, st.kinds, part, index, ranks, labels or {})
-            value, segment = var_length_walk(st, frm, scope, rel, left, right, anchor_right)
+            # A bound list of relationships is followed in its order, from the left end.
+            anchor_right = bound is None and planning.walk_from_right(st.stats, st.kinds, part, index, ranks,
+                                                                      labels or {})
+            value, segment = var_length_walk(st, frm, scope, rel, (left, right), anchor_right, bound)
             if ranks[index + 1 if anchor_right else index] < planning.FILTERED:
                 seed_on_edges(st, frm, rel, right if anchor_right else left, anchor_right)
         else:
             segment = f"ARRAY[{left.sql}, {value.sql}, {right.sql}]"
         rels.append((rel, value))
         segments.append(segment)
-        if rel.variable is not None:
-            if scope.has(rel.variable):
-                raise UnsupportedCypher(f"re-using the relationship variable `{rel.variable}` in a pattern")
+        if rel.variable is not None and bound is None:
             scope.bind(rel.variable, value)
+            bound_here.add(rel.variable)
     if part.variable is not None:
         refuse_bound_path(scope, part.variable)
         assert placed[0] is not None
@@ -328,6 +337,25 @@ def pattern_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart, 
             path = f"({path} || ({segment})[2:])"
         scope.bind(part.variable, Typed(path, T.PATH))
     return rels
+
+
+def bound_relationship(scope: Scope, rel: a.RelPattern, bound_here: set[str]) -> Typed | None:
+    """The value of a relationship variable bound before this MATCH (`WITH r MATCH (a)-[r]->(b)`): the pattern
+    then matches that relationship (a list of them, in order, for a variable-length one), or nothing when it is
+    null. Named twice within one MATCH, it would be one relationship used twice: Neo4j refuses that."""
+    if rel.variable is None or not scope.has(rel.variable):
+        return None
+    if rel.variable in bound_here:
+        raise CypherSemanticError(f"Cannot use the same relationship variable '{rel.variable}' for multiple "
+                                  "relationships (RelationshipUniquenessViolation)")
+    value = scope.lookup(rel.variable)
+    wanted = T.RELS if rel.variable_length else T.REL
+    if value.type is T.JSON and value.constant is None:
+        return Typed(f"NULL::{'bigint[]' if rel.variable_length else 'bigint'}", wanted)
+    if value.type is not wanted:
+        what = "a list of relationships" if rel.variable_length else "a relationship"
+        raise CypherSemanticError(f"Variable `{rel.variable}` is not {what} (VariableTypeConflict)")
+    return value
 
 
 def refuse_bound_path(scope: Scope, name: str) -> None:
@@ -371,9 +399,12 @@ def kind_filter(st: Translation, column: str, types: tuple[str, ...]) -> str | N
 
 
 def relationship(st: Translation, frm: From, scope: Scope, rel: a.RelPattern, left: Typed | None,
-                 right: Typed | None) -> Typed:
-    """A single relationship between two placed nodes; an end still None is read from it (edge_end)."""
+                 right: Typed | None, bound: Typed | None = None) -> Typed:
+    """A single relationship between two placed nodes; an end still None is read from it (edge_end). A bound
+    relationship (bound_relationship) is looked up by its id, in both directions where the pattern has none."""
     alias = st.aliases.new("e")
+    if bound is not None:
+        frm.where.append(f"{alias}.id = {bound.sql}")
     if rel.direction is a.Direction.BOTH:
         frm.join(f"CROSS JOIN {UNDIRECTED_EDGES} AS {alias}")
         ends = (("s", left), ("t", right))
@@ -384,15 +415,17 @@ def relationship(st: Translation, frm: From, scope: Scope, rel: a.RelPattern, le
     frm.where.extend(f"{alias}.{column} = {value.sql}" for column, value in ends if value is not None)
     if (kinds := kind_filter(st, f"{alias}.kind_id", rel.types)) is not None:
         frm.where.append(kinds)
-    value = Typed(f"{alias}.id", T.REL, alias)
-    property_map(st, frm, scope, value, rel.properties)
+    value = Typed(f"{alias}.id", T.REL, alias) if bound is None else Typed(bound.sql, T.REL, alias)
+    property_map(st, frm, scope, Typed(f"{alias}.id", T.REL, alias), rel.properties)
     return value
 
 
-def var_length_walk(st: Translation, frm: From, scope: Scope, rel: a.RelPattern, left: Typed, right: Typed,
-         anchor_right: bool) -> tuple[Typed, str]:
-    """A variable-length relationship: returns its edge list and its path segment left to right."""
+def var_length_walk(st: Translation, frm: From, scope: Scope, rel: a.RelPattern, ends: tuple[Typed, Typed],
+                    anchor_right: bool, bound: Typed | None = None) -> tuple[Typed, str]:
+    """A variable-length relationship: returns its edge list and its path segment left to right. With a bound
+    list of relationships (bound_relationship), the walk from the left end takes them in their order."""
     assert rel.length is not None
+    left, right = ends
     low, high = rel.length
     low = 0 if low is None else low
     anchor, other = (right, left) if anchor_right else (left, right)
@@ -419,7 +452,9 @@ def var_length_walk(st: Translation, frm: From, scope: Scope, rel: a.RelPattern,
                 "UNION ALL SELECT id, kind_id, properties, start_id FROM edge WHERE end_id = w.node "
                 "AND start_id <> end_id) AS e ON TRUE")
         next_node = "e.nxt"
-    if id(rel) in st.answer.reach:
+    if bound is not None:
+        conditions.append(f"e.id = ({bound.sql})[w.depth + 1]")
+    elif id(rel) in st.answer.reach:
         return reachable_walk(st, frm, (anchor, other), (low, high), step, next_node, conditions)
     if high is not None:
         conditions.append(f"w.depth < {int(high)}")
@@ -437,6 +472,9 @@ def var_length_walk(st: Translation, frm: From, scope: Scope, rel: a.RelPattern,
         f"SELECT node, edges, segment FROM w WHERE depth >= {int(low)}) AS {alias}"
     )
     frm.where.append(f"{other.sql} = {alias}.node")
+    if bound is not None:
+        frm.where.append(f"cardinality({alias}.edges) = cardinality({bound.sql})")
+        return Typed(bound.sql, T.RELS), f"{alias}.segment"
     return Typed(f"{alias}.edges", T.RELS), f"{alias}.segment"
 
 
