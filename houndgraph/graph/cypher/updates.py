@@ -93,6 +93,20 @@ def _joined_creates(clauses: Sequence[a.Clause]) -> list[a.Clause]:
     return joined
 
 
+def _reads_created(patterns: Sequence[a.PatternPart], known: set[str]) -> int:
+    """The index of the first pattern whose property maps read a variable an earlier pattern of the same CREATE
+    creates; 0 when none does."""
+    created: set[str] = set()
+    for index, part in enumerate(patterns):
+        elements: list[a.NodePattern | a.RelPattern] = [*part.nodes, *part.rels]
+        maps = tuple(element.properties for element in elements if element.properties is not None)
+        if index and any(isinstance(e, a.Variable) and e.name in created for e in validate.walk(maps)):
+            return index
+        created |= {element.variable for element in elements
+                    if element.variable is not None and element.variable not in known}
+    return 0
+
+
 class _Runner:
     def __init__(self, conn: psycopg.AsyncConnection, kinds: dict[str, int], budget: WorkBudget) -> None:
         self.conn = conn
@@ -133,6 +147,10 @@ class _Runner:
     async def create(self, table: Table, patterns: Sequence[a.PatternPart]) -> Table:
         known = set(table.names())
         validate.check_create(patterns, known)
+        if split := _reads_created(patterns, known):
+            # `CREATE (a {id: 0}), (:B {num: a.id})`: a property read from an element created earlier in the
+            # clause needs it created first.
+            return await self.create(await self.create(table, patterns[:split]), patterns[split:])
         nodes: list[tuple[str, a.NodePattern]] = []
         rels: list[tuple[str, a.RelPattern, str, str]] = []
         paths: list[tuple[str, list[str]]] = []
