@@ -231,8 +231,13 @@ class _Runner:
         await self.set_items(matched, clause.on_match)
         if missing_rows:
             missing = matched_or_not.subset(missing_rows).project(table.names())
-            created = await self.create_once(missing, part)
-            await self.set_items(created, clause.on_create)
+            created, repeated = await self.create_once(missing, part)
+            await self.set_items(created.subset([r for r, again in zip(created.rows, repeated, strict=True)
+                                                 if not again]), clause.on_create)
+            # A later row that would create the same thing matches what the first one created, as it would when
+            # Neo4j runs them one by one: its ON MATCH applies.
+            await self.set_items(created.subset([r for r, again in zip(created.rows, repeated, strict=True)
+                                                 if again]), clause.on_match)
             rows = matched.rows + created.project(matched.names()).rows
         else:
             rows = matched.rows
@@ -262,9 +267,10 @@ class _Runner:
                                      None, rel.properties))
         return a.PatternPart(part.variable, tuple(nodes), tuple(rels))
 
-    async def create_once(self, missing: Table, part: a.PatternPart) -> Table:
+    async def create_once(self, missing: Table, part: a.PatternPart) -> tuple[Table, list[bool]]:
         """Creates the pattern for rows that did not match it; rows that would create the same thing (same
-        bound ends, same properties) share one creation, as they would when Neo4j runs them one by one."""
+        bound ends, same properties) share one creation, as they would when Neo4j runs them one by one. Says,
+        per row, whether an earlier row created its elements."""
         maps = [n.properties or a.MapLiteral(()) for n in part.nodes] + [r.properties or a.MapLiteral(())
                                                                          for r in part.rels]
         values, _ = await self.evaluate(missing, maps)
@@ -279,7 +285,12 @@ class _Runner:
         by_key = dict(zip(unique, created.rows, strict=True))
         extra = len(missing.columns)
         rows = [row + by_key[key][extra:] for key, row in zip(keys, missing.rows, strict=True)]
-        return Table(created.columns, rows)
+        seen: set[str] = set()
+        repeated = []
+        for key in keys:
+            repeated.append(key in seen)
+            seen.add(key)
+        return Table(created.columns, rows), repeated
 
     # -- SET and REMOVE -------------------------------------------------------------------------
 

@@ -34,21 +34,22 @@ def visible(scope: Scope) -> list[str]:
     return names
 
 
-def projection_items(scope: Scope, projection: a.Projection) -> list[a.ProjectionItem]:
+def projection_items(scope: Scope, projection: a.Projection, carry_nothing: bool = False) -> list[a.ProjectionItem]:
     items: list[a.ProjectionItem] = []
     if projection.star:
         items.extend(a.ProjectionItem(a.Variable(n), n) for n in sorted(set(visible(scope))))
     items.extend(projection.items)
-    if not items:
+    if not items and not carry_nothing:
         raise CypherSemanticError("RETURN * is not allowed when there are no variables in scope")
-    return items
+    # `MATCH () CREATE () WITH * ...`: a WITH may carry its rows and no variable (a hidden column holds them).
+    return items or [a.ProjectionItem(a.Literal(True), " rows")]
 
 
 def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Projection,
-                   hidden: Sequence[str] = ()) -> tuple[str, Columns]:
+                   hidden: Sequence[str] = (), carry_nothing: bool = False) -> tuple[str, Columns]:
     """The SELECT of a projection and its columns; `hidden` adds the variables of these names as columns ` name`
-    (a WITH's WHERE reads them after the projection: with_where)."""
-    items = projection_items(scope, projection)
+    (a WITH's WHERE reads them after the projection: hidden_reads). A WITH may `carry_nothing`."""
+    items = projection_items(scope, projection, carry_nothing)
     names = [item.alias for item in items]
     if len(set(names)) != len(names):
         raise CypherSemanticError("Multiple result columns with the same name are not supported")

@@ -146,12 +146,12 @@ def with_clause(st: Translation, frm: From, scope: Scope, outer: Scope, clause: 
         if not item.aliased and not isinstance(item.expression, a.Variable):
             raise CypherSemanticError(f"Expression in WITH must be aliased (use AS): {item.alias} "
                                       "(NoExpressionAlias)")
-    items = pr.projection_items(scope, clause.projection)
+    items = pr.projection_items(scope, clause.projection, carry_nothing=True)
     hidden: list[str] = []
     if clause.where is not None:
         closing = clause.projection.distinct or any(fn.contains_aggregate(item.expression) for item in items)
         hidden = pr.hidden_reads(clause.where, items, scope, closing)
-    select, columns = pr.projection_sql(st, frm, scope, clause.projection, hidden)
+    select, columns = pr.projection_sql(st, frm, scope, clause.projection, hidden, carry_nothing=True)
     alias = st.aliases.new("w")
     frm = From([f"({select}) AS {alias}"])
     scope = outer.child()
