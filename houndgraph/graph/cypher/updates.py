@@ -19,7 +19,7 @@ import psycopg
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher import validate, writes
-from houndgraph.graph.cypher.errors import CypherError
+from houndgraph.graph.cypher.errors import CypherError, CypherSemanticError
 from houndgraph.graph.cypher.statement import Result, graph_ids, run_statement
 from houndgraph.graph.cypher.translate import translator
 from houndgraph.graph.cypher.translate.values import Inputs, T
@@ -274,6 +274,12 @@ class _Runner:
         maps = [n.properties or a.MapLiteral(()) for n in part.nodes] + [r.properties or a.MapLiteral(())
                                                                          for r in part.rels]
         values, _ = await self.evaluate(missing, maps)
+        for props in values:
+            for element, mapping in zip((*part.nodes, *part.rels), props, strict=True):
+                if isinstance(mapping, dict) and (key := next((k for k, v in mapping.items() if v is None), None)):
+                    what = "node" if isinstance(element, a.NodePattern) else "relationship"
+                    raise CypherSemanticError(f"Cannot merge the following {what} because of null property value "
+                                              f"for '{key}' (MergeReadOwnWrites)")
         bound = [n for n in missing.names() if n in {x.variable for x in part.nodes}]
         keys = [json.dumps([[missing.value(row, n) for n in bound], list(props)], sort_keys=True, default=str)
                 for row, props in zip(missing.rows, values, strict=True)]
@@ -371,6 +377,13 @@ class _Runner:
     # -- DELETE ---------------------------------------------------------------------------------
 
     async def delete(self, table: Table, clause: a.Delete) -> None:
+        for expression in clause.expressions:
+            if isinstance(expression, a.HasLabels):
+                raise CypherSemanticError("DELETE takes nodes, relationships or paths: use REMOVE to remove a "
+                                          "label (InvalidDelete)")
+            if isinstance(expression, a.Binary | a.Unary | a.ListLiteral | a.MapLiteral) or (
+                    isinstance(expression, a.Literal) and expression.value is not None):
+                raise CypherSemanticError("DELETE takes nodes, relationships or paths (InvalidArgumentType)")
         values, types = await self.evaluate(table, clause.expressions)
         node_ids, edge_ids = graph_ids(values, types,
                                        refuse_others="DELETE takes nodes, relationships or paths")
