@@ -6,7 +6,7 @@ reference refuses as too complex is refused here too, and one it accepts is acce
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields, is_dataclass
 
 from houndgraph.graph.cypher import ast as a
@@ -115,15 +115,17 @@ def _check_new_relationship(rel: a.RelPattern, clause: str) -> None:
         raise CypherSemanticError(f"Exactly one relationship type must be specified for {clause}")
 
 
-def walk(node: object) -> Iterator[object]:
-    """Every AST node below `node`, depth first."""
+def walk(node: object, stop: Callable[[object], bool] | None = None) -> Iterator[object]:
+    """Every AST node below `node`, depth first; not below a node for which `stop` is true."""
     yield node
+    if stop is not None and stop(node):
+        return
     if is_dataclass(node):
         for f in fields(node):
-            yield from walk(getattr(node, f.name))
+            yield from walk(getattr(node, f.name), stop)
     elif isinstance(node, tuple):
         for item in node:
-            yield from walk(item)
+            yield from walk(item, stop)
 
 
 def fitness(query: a.Query) -> int:

@@ -122,15 +122,7 @@ def _aggregate(e: object) -> bool:
 
 
 def _outside_aggregates(e: object) -> Iterator[object]:
-    yield e
-    if _aggregate(e):
-        return
-    if is_dataclass(e):
-        for f in fields(e):
-            yield from _outside_aggregates(getattr(e, f.name))
-    elif isinstance(e, tuple):
-        for item in e:
-            yield from _outside_aggregates(item)
+    return walk(e, stop=_aggregate)
 
 
 def _unaggregated_variables(e: a.Expr) -> set[str]:
