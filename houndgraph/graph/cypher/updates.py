@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import psycopg
@@ -287,7 +287,10 @@ class _Runner:
         for key, row in zip(keys, missing.rows, strict=True):
             first.setdefault(key, row)
         unique = list(first)
-        created = await self.create(missing.subset([first[k] for k in unique]), [part])
+        # An undirected relationship is created from the left node to the right one, as Neo4j creates it.
+        directed = a.PatternPart(part.variable, part.nodes, tuple(
+            replace(rel, direction=a.Direction.OUT) if rel.direction is a.Direction.BOTH else rel for rel in part.rels))
+        created = await self.create(missing.subset([first[k] for k in unique]), [directed])
         by_key = dict(zip(unique, created.rows, strict=True))
         extra = len(missing.columns)
         rows = [row + by_key[key][extra:] for key, row in zip(keys, missing.rows, strict=True)]
