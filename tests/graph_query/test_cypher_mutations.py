@@ -123,7 +123,9 @@ def test_merge_creates_once_then_matches(writer: httpx.Client, graph: dict[str, 
              "ON CREATE SET u.created = true ON MATCH SET u.seen = coalesce(u.seen, 0) + 1 RETURN count(DISTINCT u)")
     assert ok(writer, query)["literals"] == [{"key": "count(DISTINCT u)", "value": 2}]
     assert sql(empty_graph, "SELECT count(*) FROM node WHERE properties->>'name' = 'SVC1@LAB.LOCAL'") == [(1,)]
-    assert node(empty_graph, "SVC1@LAB.LOCAL")[1] == {"name": "SVC1@LAB.LOCAL", "created": True}  # type: ignore[index]
+    # The second SVC1 row finds the node the first one created, as Neo4j runs them one by one: ON MATCH applies.
+    assert node(empty_graph, "SVC1@LAB.LOCAL")[1] == {"name": "SVC1@LAB.LOCAL", "created": True,  # type: ignore[index]
+                                                      "seen": 1}
     assert node(empty_graph, "ALICE@LAB.LOCAL")[1]["seen"] == 1  # type: ignore[index]
     ok(writer, "MERGE (u:User {name: 'SVC1@LAB.LOCAL'}) ON MATCH SET u.seen = 1 RETURN u")
     assert sql(empty_graph, "SELECT count(*) FROM node WHERE properties->>'name' = 'SVC1@LAB.LOCAL'") == [(1,)]

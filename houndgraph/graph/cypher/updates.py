@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import psycopg
@@ -19,7 +19,7 @@ import psycopg
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher import validate, writes
-from houndgraph.graph.cypher.errors import CypherError
+from houndgraph.graph.cypher.errors import CypherError, CypherSemanticError
 from houndgraph.graph.cypher.statement import Result, graph_ids, run_statement
 from houndgraph.graph.cypher.translate import translator
 from houndgraph.graph.cypher.translate.values import Inputs, T
@@ -93,6 +93,20 @@ def _joined_creates(clauses: Sequence[a.Clause]) -> list[a.Clause]:
     return joined
 
 
+def _reads_created(patterns: Sequence[a.PatternPart], known: set[str]) -> int:
+    """The index of the first pattern whose property maps read a variable an earlier pattern of the same CREATE
+    creates; 0 when none does."""
+    created: set[str] = set()
+    for index, part in enumerate(patterns):
+        elements: list[a.NodePattern | a.RelPattern] = [*part.nodes, *part.rels]
+        maps = tuple(element.properties for element in elements if element.properties is not None)
+        if index and any(isinstance(e, a.Variable) and e.name in created for e in validate.walk(maps)):
+            return index
+        created |= {element.variable for element in elements
+                    if element.variable is not None and element.variable not in known}
+    return 0
+
+
 class _Runner:
     def __init__(self, conn: psycopg.AsyncConnection, kinds: dict[str, int], budget: WorkBudget) -> None:
         self.conn = conn
@@ -133,6 +147,10 @@ class _Runner:
     async def create(self, table: Table, patterns: Sequence[a.PatternPart]) -> Table:
         known = set(table.names())
         validate.check_create(patterns, known)
+        if split := _reads_created(patterns, known):
+            # `CREATE (a {id: 0}), (:B {num: a.id})`: a property read from an element created earlier in the
+            # clause needs it created first.
+            return await self.create(await self.create(table, patterns[:split]), patterns[split:])
         nodes: list[tuple[str, a.NodePattern]] = []
         rels: list[tuple[str, a.RelPattern, str, str]] = []
         paths: list[tuple[str, list[str]]] = []
@@ -213,8 +231,13 @@ class _Runner:
         await self.set_items(matched, clause.on_match)
         if missing_rows:
             missing = matched_or_not.subset(missing_rows).project(table.names())
-            created = await self.create_once(missing, part)
-            await self.set_items(created, clause.on_create)
+            created, repeated = await self.create_once(missing, part)
+            await self.set_items(created.subset([r for r, again in zip(created.rows, repeated, strict=True)
+                                                 if not again]), clause.on_create)
+            # A later row that would create the same thing matches what the first one created, as it would when
+            # Neo4j runs them one by one: its ON MATCH applies.
+            await self.set_items(created.subset([r for r, again in zip(created.rows, repeated, strict=True)
+                                                 if again]), clause.on_match)
             rows = matched.rows + created.project(matched.names()).rows
         else:
             rows = matched.rows
@@ -244,12 +267,19 @@ class _Runner:
                                      None, rel.properties))
         return a.PatternPart(part.variable, tuple(nodes), tuple(rels))
 
-    async def create_once(self, missing: Table, part: a.PatternPart) -> Table:
+    async def create_once(self, missing: Table, part: a.PatternPart) -> tuple[Table, list[bool]]:
         """Creates the pattern for rows that did not match it; rows that would create the same thing (same
-        bound ends, same properties) share one creation, as they would when Neo4j runs them one by one."""
+        bound ends, same properties) share one creation, as they would when Neo4j runs them one by one. Says,
+        per row, whether an earlier row created its elements."""
         maps = [n.properties or a.MapLiteral(()) for n in part.nodes] + [r.properties or a.MapLiteral(())
                                                                          for r in part.rels]
         values, _ = await self.evaluate(missing, maps)
+        for props in values:
+            for element, mapping in zip((*part.nodes, *part.rels), props, strict=True):
+                if isinstance(mapping, dict) and (key := next((k for k, v in mapping.items() if v is None), None)):
+                    what = "node" if isinstance(element, a.NodePattern) else "relationship"
+                    raise CypherSemanticError(f"Cannot merge the following {what} because of null property value "
+                                              f"for '{key}' (MergeReadOwnWrites)")
         bound = [n for n in missing.names() if n in {x.variable for x in part.nodes}]
         keys = [json.dumps([[missing.value(row, n) for n in bound], list(props)], sort_keys=True, default=str)
                 for row, props in zip(missing.rows, values, strict=True)]
@@ -257,11 +287,19 @@ class _Runner:
         for key, row in zip(keys, missing.rows, strict=True):
             first.setdefault(key, row)
         unique = list(first)
-        created = await self.create(missing.subset([first[k] for k in unique]), [part])
+        # An undirected relationship is created from the left node to the right one, as Neo4j creates it.
+        directed = a.PatternPart(part.variable, part.nodes, tuple(
+            replace(rel, direction=a.Direction.OUT) if rel.direction is a.Direction.BOTH else rel for rel in part.rels))
+        created = await self.create(missing.subset([first[k] for k in unique]), [directed])
         by_key = dict(zip(unique, created.rows, strict=True))
         extra = len(missing.columns)
         rows = [row + by_key[key][extra:] for key, row in zip(keys, missing.rows, strict=True)]
-        return Table(created.columns, rows)
+        seen: set[str] = set()
+        repeated = []
+        for key in keys:
+            repeated.append(key in seen)
+            seen.add(key)
+        return Table(created.columns, rows), repeated
 
     # -- SET and REMOVE -------------------------------------------------------------------------
 
@@ -342,6 +380,13 @@ class _Runner:
     # -- DELETE ---------------------------------------------------------------------------------
 
     async def delete(self, table: Table, clause: a.Delete) -> None:
+        for expression in clause.expressions:
+            if isinstance(expression, a.HasLabels):
+                raise CypherSemanticError("DELETE takes nodes, relationships or paths: use REMOVE to remove a "
+                                          "label (InvalidDelete)")
+            if isinstance(expression, a.Binary | a.Unary | a.ListLiteral | a.MapLiteral) or (
+                    isinstance(expression, a.Literal) and expression.value is not None):
+                raise CypherSemanticError("DELETE takes nodes, relationships or paths (InvalidArgumentType)")
         values, types = await self.evaluate(table, clause.expressions)
         node_ids, edge_ids = graph_ids(values, types,
                                        refuse_others="DELETE takes nodes, relationships or paths")

@@ -6,7 +6,7 @@ reference refuses as too complex is refused here too, and one it accepts is acce
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields, is_dataclass
 
 from houndgraph.graph.cypher import ast as a
@@ -65,6 +65,7 @@ def check_create(patterns: Sequence[a.PatternPart], known: Iterable[str]) -> Non
     for part in patterns:
         if part.shortest is not None:
             raise CypherSemanticError(f"{part.shortest} cannot be used to create a pattern")
+        _refuse_bound_alone(part, declared)
         for node in part.nodes:
             _check_created_node(node, declared)
         for rel in part.rels:
@@ -75,6 +76,12 @@ def check_create(patterns: Sequence[a.PatternPart], known: Iterable[str]) -> Non
                 raise CypherSemanticError(f"Variable `{rel.variable}` already declared")
             if rel.variable is not None:
                 declared.add(rel.variable)
+
+
+def _refuse_bound_alone(part: a.PatternPart, declared: set[str]) -> None:
+    """`MATCH (a) CREATE (a)`: a pattern of one node bound before would create or merge nothing."""
+    if not part.rels and part.nodes[0].variable is not None and part.nodes[0].variable in declared:
+        raise CypherSemanticError(f"Variable `{part.nodes[0].variable}` already declared (VariableAlreadyBound)")
 
 
 def _check_created_node(node: a.NodePattern, declared: set[str]) -> None:
@@ -93,6 +100,7 @@ def check_merge(part: a.PatternPart, known: Iterable[str]) -> None:
     if part.shortest is not None:
         raise CypherSemanticError(f"{part.shortest} cannot be used in MERGE")
     declared = set(known)
+    _refuse_bound_alone(part, declared)
     for node in part.nodes:
         if node.variable in declared and (node.labels or node.properties is not None):
             raise CypherSemanticError(ALREADY_DECLARED_NODE.format(node.variable))
@@ -107,15 +115,17 @@ def _check_new_relationship(rel: a.RelPattern, clause: str) -> None:
         raise CypherSemanticError(f"Exactly one relationship type must be specified for {clause}")
 
 
-def walk(node: object) -> Iterator[object]:
-    """Every AST node below `node`, depth first."""
+def walk(node: object, stop: Callable[[object], bool] | None = None) -> Iterator[object]:
+    """Every AST node below `node`, depth first; not below a node for which `stop` is true."""
     yield node
+    if stop is not None and stop(node):
+        return
     if is_dataclass(node):
         for f in fields(node):
-            yield from walk(getattr(node, f.name))
+            yield from walk(getattr(node, f.name), stop)
     elif isinstance(node, tuple):
         for item in node:
-            yield from walk(item)
+            yield from walk(item, stop)
 
 
 def fitness(query: a.Query) -> int:

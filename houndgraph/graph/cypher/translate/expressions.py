@@ -196,6 +196,9 @@ def index_access(st: Translation, e: a.Index, scope: Scope) -> Typed:
                      element)
     if subject.type in (T.NODE, T.REL) and isinstance(e.index, a.Literal) and isinstance(e.index.value, str):
         return property_access(st, a.Property(e.subject, e.index.value), scope)
+    if subject.type in (T.NODE, T.REL) and index.type is T.JSON:
+        # `r[key]` with a computed key reads the entity's properties as a map.
+        return Typed(f"hg_index({entity_properties(subject)}, {index.sql})", T.JSON)
     if _split_part(e):
         # `split(u.name, '@')[0]`: the element of PostgreSQL's text array, without the JSON list of every part
         # that `hg_index` would read it from (a third of the time of "users of the same name in two domains").

@@ -104,11 +104,16 @@ def _end_node(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
 
 
 def _nodes(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    return Typed(f"hg_path_nodes({one(args, e.name).sql})", T.NODES)
+    return Typed(f"hg_path_nodes({_path(one(args, e.name))})", T.NODES)
 
 
 def _relationships(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    return Typed(f"hg_path_edges({one(args, e.name).sql})", T.RELS)
+    return Typed(f"hg_path_edges({_path(one(args, e.name))})", T.RELS)
+
+
+def _path(value: Typed) -> str:
+    """A path argument's SQL: `nodes(null)` is null."""
+    return "NULL::bigint[]" if value.type is T.JSON and value.constant is None else value.sql
 
 
 def _length(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:

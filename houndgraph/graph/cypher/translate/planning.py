@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.statistics import KindStatistics
 from houndgraph.graph.cypher.translate import shortest as sp
-from houndgraph.graph.cypher.translate.values import relationship_kind_ids
+from houndgraph.graph.cypher.translate.values import Scope, relationship_kind_ids
 
 # Ranks from patterns.selectivity at or above which an end is filtered by its properties or bound.
 FILTERED = 3
@@ -55,3 +55,43 @@ def estimate(stats: KindStatistics, kinds: Mapping[str, int], part: a.PatternPar
             if rel.length is None and rel.types:
                 size = min(size, stats.edges_of(relationship_kind_ids(kinds, rel.types)))
     return size
+
+
+# Properties that name one object (or one per domain: `objectid ENDS WITH '-512'`).
+_IDENTIFYING = frozenset({"objectid", "name"})
+# Comparisons of a property with a constant that the WHERE clause can filter a node on before any walk.
+_FILTERING_OPS = frozenset({"=", "IN", "STARTS", "ENDS", "CONTAINS", "=~", "<", ">", "<=", ">="})
+# Filters, by variable: the lower-cased property keys compared with a constant.
+Filters = dict[str, set[str]]
+
+
+def where_filters(where: a.Expr | None) -> Filters:
+    """The properties the top-level AND conjuncts of a WHERE clause compare with a constant, by variable:
+    what the planner knows of an end's selectivity beyond its inline map and labels."""
+    filters: Filters = {}
+    for expr in sp.conjuncts(where):
+        if not isinstance(expr, a.Binary) or expr.op not in _FILTERING_OPS:
+            continue
+        for subject, other in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(subject, a.Property) and isinstance(subject.subject, a.Variable) and _constant(other):
+                filters.setdefault(subject.subject.name, set()).add(subject.key.lower())
+    return filters
+
+
+def _constant(expr: a.Expr) -> bool:
+    if isinstance(expr, a.ListLiteral):
+        return all(_constant(item) for item in expr.items)
+    return isinstance(expr, a.Literal)
+
+
+def selectivity(node: a.NodePattern, scope: Scope, filters: Filters | None = None) -> int:
+    """How few rows a pattern node stands for, roughly: bound > identified > filtered > labelled > any.
+    A variable-length walk starts from the higher end (the left one on a tie)."""
+    if node.variable is not None and scope.has(node.variable):
+        return 5
+    keys = {k.lower() for k, _ in node.properties.items} if node.properties is not None else set()
+    if node.variable is not None and filters:
+        keys |= filters.get(node.variable, set())
+    if keys:
+        return 4 if keys & _IDENTIFYING else 3
+    return 1 if node.labels else 0

@@ -23,9 +23,10 @@ def pattern_from(st: Translation, scope: Scope, patterns: tuple[a.PatternPart, .
 
 
 def pattern_predicate(st: Translation, e: a.PatternPredicate, scope: Scope) -> Typed:
-    for node in e.pattern.nodes:
-        if node.variable is not None and not scope.has(node.variable):
-            raise CypherSemanticError(f"Variable `{node.variable}` not defined (a pattern predicate cannot "
+    elements: list[a.NodePattern | a.RelPattern] = [*e.pattern.nodes, *e.pattern.rels]
+    for element in elements:
+        if element.variable is not None and not scope.has(element.variable):
+            raise CypherSemanticError(f"Variable `{element.variable}` not defined (a pattern predicate cannot "
                                       "introduce new variables)")
     inner, _ = pattern_from(st, scope, (e.pattern,), None)
     return Typed(f"EXISTS (SELECT 1 {inner.sql()})", T.BOOL)

@@ -19,6 +19,7 @@ from houndgraph.graph.cypher.temporal.values import is_temporal
 from houndgraph.graph.cypher.translate import expressions as ex
 from houndgraph.graph.cypher.translate import functions as fn
 from houndgraph.graph.cypher.translate import patterns as pt
+from houndgraph.graph.cypher.translate import projections as pr
 from houndgraph.graph.cypher.translate import set_answer
 from houndgraph.graph.cypher.translate.state import FoundPath, Translation
 from houndgraph.graph.cypher.translate.values import NOT_CONSTANT, From, Inputs, Scope, T, Typed, as_json
@@ -131,7 +132,7 @@ def single_sql(st: Translation, single: a.SingleQuery, outer: Scope, top: bool) 
         elif isinstance(clause, a.Return):
             if index != len(clauses) - 1:
                 raise CypherSemanticError("RETURN can only be used at the end of the query")
-            return projection_sql(st, frm, scope, clause.projection)
+            return pr.projection_sql(st, frm, scope, clause.projection)
         elif isinstance(clause, a.UPDATING_CLAUSES):
             raise UnsupportedCypher("updating clauses (CREATE, MERGE, SET, REMOVE, DELETE)")
         else:
@@ -145,7 +146,12 @@ def with_clause(st: Translation, frm: From, scope: Scope, outer: Scope, clause: 
         if not item.aliased and not isinstance(item.expression, a.Variable):
             raise CypherSemanticError(f"Expression in WITH must be aliased (use AS): {item.alias} "
                                       "(NoExpressionAlias)")
-    select, columns = projection_sql(st, frm, scope, clause.projection)
+    items = pr.projection_items(scope, clause.projection, carry_nothing=True)
+    hidden: list[str] = []
+    if clause.where is not None:
+        closing = clause.projection.distinct or any(fn.contains_aggregate(item.expression) for item in items)
+        hidden = pr.hidden_reads(clause.where, items, scope, closing)
+    select, columns = pr.projection_sql(st, frm, scope, clause.projection, hidden, carry_nothing=True)
     alias = st.aliases.new("w")
     frm = From([f"({select}) AS {alias}"])
     scope = outer.child()
@@ -157,7 +163,11 @@ def with_clause(st: Translation, frm: From, scope: Scope, outer: Scope, clause: 
             scope.bind(name, Typed(bound.sql, bound.type, bound.alias, value))
             st.temporal_bound = st.temporal_bound or is_temporal(value)
     if clause.where is not None:
-        frm.where.append(ex.pred(st, clause.where, scope))
+        # The WHERE reads the projected expressions from their columns, and the variables it carries (hidden).
+        where_scope = scope.child()
+        for name in hidden:
+            where_scope.bind(name, scope.lookup(f" {name}"))
+        frm.where.append(ex.pred(st, pr.projected_reads(clause.where, items, where_scope), where_scope))
     return frm, scope
 
 
@@ -177,15 +187,6 @@ def bind_inputs(st: Translation, frm: From, scope: Scope) -> str:
     for index, (name, kind) in enumerate(st.inputs.columns):
         scope.bind(name, pt.rebind(st, frm, Inputs.decode(f"{alias}.r->{index}", kind), kind))
     return f"{alias}.ord"
-
-
-def visible(scope: Scope) -> list[str]:
-    names: list[str] = []
-    current: Scope | None = scope
-    while current is not None:
-        names.extend(n for n in current.bindings if not n.startswith(" "))
-        current = current.parent
-    return names
 
 
 def unwind(st: Translation, frm: From, scope: Scope, clause: a.Unwind) -> None:
@@ -230,84 +231,3 @@ def call_subquery(st: Translation, frm: From, scope: Scope, clause: a.CallSubque
     alias = st.aliases.new("q")
     frm.join(f"CROSS JOIN LATERAL ({sql}) AS {alias}")
     bind_columns(st, frm, scope, alias, columns)
-
-
-def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Projection) -> tuple[str, Columns]:
-    items: list[a.ProjectionItem] = []
-    if projection.star:
-        items.extend(a.ProjectionItem(a.Variable(n), n) for n in sorted(set(visible(scope))))
-    items.extend(projection.items)
-    if not items:
-        raise CypherSemanticError("RETURN * is not allowed when there are no variables in scope")
-    names = [item.alias for item in items]
-    if len(set(names)) != len(names):
-        raise CypherSemanticError("Multiple result columns with the same name are not supported")
-    aggregates = [fn.contains_aggregate(item.expression) for item in items]
-    compiled: list[Typed] = []
-    for item, aggregate in zip(items, aggregates, strict=True):
-        with st.within(aggregating=aggregate):
-            compiled.append(ex.expr(st, item.expression, scope))
-    select = ", ".join(f"{value.sql} AS c{i}" for i, value in enumerate(compiled))
-    distinct = projection.distinct or id(projection) in st.answer.distinct
-    sql = f"SELECT {'DISTINCT ' if distinct else ''}{select} {frm.sql()}"
-    if any(aggregates):
-        keys = [str(i + 1) for i, aggregate in enumerate(aggregates) if not aggregate]
-        if keys:
-            sql += f" GROUP BY {', '.join(keys)}"
-    if projection.distinct and projection.order and not any(aggregates):
-        sql = _distinct_ordered_sql(st, frm, projection, items, compiled, select)
-    elif projection.order:
-        sql += " ORDER BY " + ", ".join(
-            sort_key(st, sort, items, compiled, scope) + (" DESC" if sort.descending else "")
-            for sort in projection.order
-        )
-    if projection.skip is not None:
-        sql += f" OFFSET {count_expression(st, projection.skip, scope, 'SKIP')}"
-    if projection.limit is not None:
-        sql += f" LIMIT {count_expression(st, projection.limit, scope, 'LIMIT')}"
-    st.projected_constants = [value.constant for value in compiled]
-    return sql, [(name, value.type) for name, value in zip(names, compiled, strict=True)]
-
-
-def _distinct_ordered_sql(st: Translation, frm: From, projection: a.Projection, items: Sequence[a.ProjectionItem],
-                          compiled: list[Typed], select: str) -> str:
-    """`RETURN DISTINCT a ORDER BY a.name`: the sort keys may only read the projected columns, so adding them to
-    the DISTINCT rows leaves those rows as they are; an outer SELECT sorts by them and drops them (SQL's
-    DISTINCT sorts only by what it selects)."""
-    projected = Scope({item.alias: value for item, value in zip(items, compiled, strict=True)})
-    keys: list[str] = []
-    extra: list[str] = []
-    for sort in projection.order:
-        index = next((i for i, item in enumerate(items)
-                      if sort.expression in (item.expression, a.Variable(item.alias))), None)
-        if index is None:
-            value = ex.expr(st, sort.expression, projected)
-            extra.append(f"{value.sql if value.type is not T.BOOL else f'({value.sql})'} AS o{len(extra)}")
-            key = f"d.o{len(extra) - 1}"
-        else:
-            key = f"d.c{index}"
-        keys.append(key + (" DESC" if sort.descending else ""))
-    columns = ", ".join(f"d.c{i}" for i in range(len(items)))
-    inner = f"SELECT DISTINCT {', '.join([select, *extra])} {frm.sql()}"
-    return f"SELECT {columns} FROM ({inner}) AS d ORDER BY {', '.join(keys)}"
-
-
-def sort_key(st: Translation, sort: a.SortItem, items: Sequence[a.ProjectionItem], compiled: list[Typed],
-             scope: Scope) -> str:
-    for index, item in enumerate(items):
-        if sort.expression == item.expression or sort.expression == a.Variable(item.alias):
-            return str(index + 1)
-    order_scope = scope.child()
-    for item, value in zip(items, compiled, strict=True):
-        order_scope.bind(item.alias, value)
-    with st.within(aggregating=fn.contains_aggregate(sort.expression)):
-        value = ex.expr(st, sort.expression, order_scope)
-    return value.sql if value.type is not T.BOOL else f"({value.sql})"
-
-
-def count_expression(st: Translation, e: a.Expr, scope: Scope, clause: str) -> str:
-    if isinstance(e, a.Literal):
-        if not isinstance(e.value, int) or isinstance(e.value, bool) or e.value < 0:
-            raise CypherSemanticError(f"{clause} must be a non-negative integer")
-        return st.params.add(e.value, "bigint")
-    return f"(({ex.json_sql(st, e, scope)})::numeric)::bigint"
