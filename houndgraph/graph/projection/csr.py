@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from houndgraph.graph.arrays import distinct
+
 Array = npt.NDArray[Any]
 
 # The arrays and their files; `meta.json` beside them holds the counts.
@@ -62,7 +64,7 @@ class EdgeProjection:
 
     @classmethod
     def from_edges(cls, starts: Array, kinds: Array, ends: Array) -> EdgeProjection:
-        node_ids = np.unique(np.concatenate([starts, ends]))
+        node_ids = distinct(np.concatenate([starts, ends]))
         start_numbers = np.searchsorted(node_ids, starts).astype(np.int32)
         end_numbers = np.searchsorted(node_ids, ends).astype(np.int32)
         # Kind ids are small: numbered through a table rather than by sorting every edge's.

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from houndgraph.graph.arrays import distinct
 from houndgraph.graph.projection.csr import EdgeProjection
 
 Array = npt.NDArray[Any]
@@ -133,7 +134,7 @@ class PairSearch:
             starts.append(earlier[keep])
             kinds.append(kind[keep])
             ends.append(on_path[keep])
-            current = np.unique(earlier[keep])
+            current = distinct(earlier[keep])
         current = meeting
         for level in range(int(backward.depth_of(meeting[:1])[0]), 0, -1):
             on_path, later, kind = edges_of(p.out_offsets, p.out_nodes, p.out_kinds, current, allowed)
@@ -141,7 +142,7 @@ class PairSearch:
             starts.append(on_path[keep])
             kinds.append(kind[keep])
             ends.append(later[keep])
-            current = np.unique(later[keep])
+            current = distinct(later[keep])
         if not starts:
             return []
         start_ids = p.node_ids[np.concatenate(starts)]
@@ -157,7 +158,7 @@ def _meet(forward: _Side, backward: _Side, allowed: Array | None, max_nodes: int
     while len(forward.frontier) and len(backward.frontier):
         side, other = (forward, backward) if forward.edge_count() <= backward.edge_count() else (backward, forward)
         _, reached, _ = edges_of(side.offsets, side.nodes, side.kinds, side.frontier, allowed)
-        fresh = np.unique(reached[~side.seen(reached)])
+        fresh = distinct(reached[~side.seen(reached)])
         side.level += 1
         side.marks.mark[fresh] = side.mark
         side.marks.depth[fresh] = side.level

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from houndgraph.graph.arrays import distinct
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.projection.csr import EdgeProjection
 from houndgraph.graph.projection.search import edges_of
@@ -98,7 +99,7 @@ class Levels:
             for node, near, kind in zip(on_path[keep].tolist(), nearer[keep].tolist(), kinds[keep].tolist(),
                                         strict=True):
                 following.setdefault(node, []).append((self.key(node, near, kind), near))
-            current = np.unique(nearer[keep])
+            current = distinct(nearer[keep])
         for links in following.values():
             links.sort()
         ids = self.projection.node_ids
