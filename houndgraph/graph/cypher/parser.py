@@ -27,7 +27,7 @@ from houndgraph.graph.cypher.errors import (
 )
 from houndgraph.graph.cypher.grammar.CypherLexer import CypherLexer
 from houndgraph.graph.cypher.grammar.CypherParser import CypherParser as P
-from houndgraph.graph.cypher.parse_literals import NUL_IN_STRING, LiteralBuilder
+from houndgraph.graph.cypher.parse_literals import MAX_INTEGER, NUL_IN_STRING, LiteralBuilder, too_large
 from houndgraph.graph.cypher.parse_patterns import PatternBuilder
 
 MAX_QUERY_LENGTH = 100_000
@@ -291,6 +291,8 @@ class _Builder(PatternBuilder, LiteralBuilder):
                 return a.Literal(-operand.value)
             if first.getText() == "-":
                 return a.Unary("-", operand)
+        if type(operand) is a.Literal and type(operand.value) is int and operand.value > MAX_INTEGER:
+            raise too_large(str(operand.value))
         return operand
 
     def non_arithmetic(self, ctx: P.OC_NonArithmeticOperatorExpressionContext) -> a.Expr:

@@ -178,7 +178,7 @@ def property_access(st: Translation, e: a.Property, scope: Scope) -> Typed:
     if subject.type is T.DURATION:
         return fn.duration_field(subject, e.key)
     if subject.type is T.JSON:
-        return Typed(f"nullif(({subject.sql})->{st.params.key(e.key)}, 'null'::jsonb)", T.JSON)
+        return Typed(f"hg_member({subject.sql}, {st.params.key(e.key)})", T.JSON)
     raise UnsupportedCypher(f"property access on a {subject.type.value}")
 
 
@@ -232,10 +232,13 @@ def has_labels(st: Translation, e: a.HasLabels, scope: Scope) -> Typed:
     subject = expr(st, e.subject, scope)
     if subject.type is T.REL:
         names = [n for group in e.labels for n in group]
-        return Typed(rel_kind_condition(st, subject, tuple(names)), T.BOOL)
-    if subject.type is not T.NODE:
+        condition = rel_kind_condition(st, subject, tuple(names))
+    elif subject.type is T.NODE:
+        condition = label_condition(st, node_kind_ids(subject), e.labels)
+    else:
         raise CypherSemanticError("label predicates apply to nodes")
-    return Typed(label_condition(st, node_kind_ids(subject), e.labels), T.BOOL)
+    # A label no entity has yet is false, but of a missing (null) entity null, as any label of it.
+    return Typed(condition if condition != "FALSE" else f"(CASE WHEN {subject.sql} IS NOT NULL THEN FALSE END)", T.BOOL)
 
 
 def node_kind_ids(node: Typed) -> str:
@@ -301,8 +304,11 @@ def binary(st: Translation, e: a.Binary, scope: Scope) -> Typed:
     if op == "IN":
         return membership(st, e, scope)
     left, right = constants.beside_sql_temporal(st, *(expr(st, e.left, scope), expr(st, e.right, scope)))
-    if left.type is T.DATETIME or right.type is T.DATETIME or left.type is T.DURATION:
+    sql_temporal = {left.type, right.type} & {T.DATETIME, T.DURATION}
+    if sql_temporal and T.JSON not in (left.type, right.type):
         return fn.temporal_arithmetic(op, left, right)
+    # Beside a value of the rows (a stored duration), a timestamp or interval becomes a temporal object:
+    # hg_add and hg_arith compute on those (temporal/stored.sql).
     if op == "+":
         return Typed(f"hg_add({as_json(left).sql}, {as_json(right).sql})", T.JSON)
     # '%' would read as a placeholder to the driver: the helper names it `mod`.
@@ -365,7 +371,8 @@ def list_equality(lj: str, rj: str) -> str:
     maps = f"jsonb_each({lj}) AS le(k, v) JOIN jsonb_each({rj}) AS re(k, v) ON le.k = re.k"
     same_keys = (f"(SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys({lj}) AS k) IS NOT DISTINCT FROM "
                  f"(SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys({rj}) AS k)")
-    return (f"(CASE WHEN jsonb_typeof({lj}) = 'array' AND jsonb_typeof({rj}) = 'array' THEN "
+    return (f"(CASE WHEN jsonb_typeof({lj}) = 'object' AND {lj} ? '~t' THEN hg_temporal_equal({lj}, {rj}) "
+            f"WHEN jsonb_typeof({lj}) = 'array' AND jsonb_typeof({rj}) = 'array' THEN "
             f"CASE WHEN jsonb_array_length({lj}) <> jsonb_array_length({rj}) THEN FALSE "
             f"ELSE (SELECT {verdict} FROM {lists}) END "
             f"WHEN jsonb_typeof({lj}) = 'object' AND jsonb_typeof({rj}) = 'object' THEN "
