@@ -71,6 +71,15 @@ def test_integers_at_the_ends_of_64_bits_and_floats_stay_apart(admin: httpx.Clie
 
 
 
+@pytest.mark.usefixtures("graph")
+def test_lists_compare_element_by_element(admin: httpx.Client) -> None:
+    assert answers(admin, "RETURN [1, 0] >= [1] AS longer, [1, null] >= [1] AS prefix, [1, 2] >= [3, null] AS first, "
+                          "[1, 2] >= [1, null] AS unknown, [1, 'a'] < [1, 2] AS mixed, [[1, 2]] < [[1, 3]] AS nested, "
+                          "([1, 2] < [3, 4]) IN [[3, 4], false] AS contained") == {
+        "longer": True, "prefix": True, "first": False, "unknown": None, "mixed": None, "nested": True,
+        "contained": False}
+
+
 def answers(client: httpx.Client, query: str) -> dict[str, object]:
     response = client.post(URL, json={"query": query})
     assert response.status_code == 200, response.text

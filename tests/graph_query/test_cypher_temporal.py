@@ -134,6 +134,9 @@ def test_stored_temporal_values_compare_add_and_answer_their_components(writer: 
     ("MATCH p = (p)-[]->() RETURN p", "VariableAlreadyBound"),
     ("RETURN 1 AS a UNION RETURN 2 AS a UNION ALL RETURN 3 AS a", "InvalidClauseComposition"),
     ("MATCH (n) WITH count(*) RETURN 1", "NoExpressionAlias"),
+    ("RETURN none(x IN ['Clara', 'Bob'] WHERE x % 2 = 0) AS r", "InvalidArgumentType"),
+    ("RETURN any(x IN [false, true] WHERE x * 2 = 0) AS r", "InvalidArgumentType"),
+    ("MATCH (n) WHERE (n)-[r]->() RETURN n", "UndefinedVariable"),
 ])
 def test_type_and_semantic_errors_name_neo4js_class(admin: httpx.Client, graph: dict[str, int], query: str,
                                                      error: str) -> None:

@@ -25,11 +25,30 @@ CREATE OR REPLACE FUNCTION hg_str(a jsonb) RETURNS text LANGUAGE sql IMMUTABLE P
 $$ SELECT CASE jsonb_typeof(a) WHEN 'string' THEN a #>> '{}' WHEN 'null' THEN NULL
                                WHEN 'object' THEN coalesce(a ->> '~iso', a::text) ELSE a::text END $$;
 
--- -1 / 0 / 1, or null when the values are not comparable (different types, lists, maps, durations). Temporal
--- values (temporal/stored.sql) of one type compare by their order key.
+-- Two lists in Cypher's order: the first pair of elements that differs decides (null if either is null or
+-- the two do not compare), else the shorter list comes first (`[1, 0] >= [1]`).
+CREATE OR REPLACE FUNCTION hg_list_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS
+$$ DECLARE
+    order_of_pair int;
+BEGIN
+    FOR i IN 0 .. least(jsonb_array_length(a), jsonb_array_length(b)) - 1 LOOP
+        IF a -> i = 'null'::jsonb OR b -> i = 'null'::jsonb THEN
+            RETURN NULL;
+        END IF;
+        order_of_pair := hg_cmp(a -> i, b -> i);
+        IF order_of_pair IS NULL OR order_of_pair <> 0 THEN
+            RETURN order_of_pair;
+        END IF;
+    END LOOP;
+    RETURN sign(jsonb_array_length(a) - jsonb_array_length(b));
+END $$;
+
+-- -1 / 0 / 1, or null when the values are not comparable (different types, maps, durations). Temporal values
+-- (temporal/stored.sql) of one type compare by their order key.
 CREATE OR REPLACE FUNCTION hg_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = jsonb_typeof(b) AND jsonb_typeof(a) IN ('number', 'string', 'boolean')
           THEN CASE WHEN a < b THEN -1 WHEN a > b THEN 1 ELSE 0 END
+          WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN hg_list_cmp(a, b)
           WHEN jsonb_typeof(a) = 'object' AND a -> '~t' = b -> '~t' AND a ->> '~t' <> 'Duration'
           THEN CASE WHEN a -> '~' < b -> '~' THEN -1 WHEN a -> '~' > b -> '~' THEN 1 ELSE 0 END END $$;
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import UnsupportedCypher
 from houndgraph.graph.cypher.translate import expressions as ex
+from houndgraph.graph.cypher.translate import type_checks as types
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import Scope, T, Typed, as_json
 
@@ -66,6 +67,7 @@ def list_comprehension(st: Translation, e: a.ListComprehension, scope: Scope) ->
 
 
 def quantifier(st: Translation, e: a.Quantifier, scope: Scope) -> Typed:
+    types.refuse_arithmetic_on_literal_elements(e.variable, e.source, e.where)
     from_sql, inner, _, values = iterate(st, e.variable, e.source, scope)
     test = ex.pred(st, e.where, inner) if e.where is not None else "TRUE"
     trues = f"count(*) FILTER (WHERE {test})"

@@ -23,10 +23,11 @@ def pattern_from(st: Translation, scope: Scope, patterns: tuple[a.PatternPart, .
 
 
 def pattern_predicate(st: Translation, e: a.PatternPredicate, scope: Scope) -> Typed:
-    for node in e.pattern.nodes:
-        if node.variable is not None and not scope.has(node.variable):
-            raise CypherSemanticError(f"Variable `{node.variable}` not defined (a pattern predicate cannot "
-                                      "introduce new variables)")
+    names = [node.variable for node in e.pattern.nodes] + [rel.variable for rel in e.pattern.rels]
+    for name in names:
+        if name is not None and not scope.has(name):
+            raise CypherSemanticError(f"Variable `{name}` not defined (a pattern predicate cannot "
+                                      "introduce new variables) (UndefinedVariable)")
     inner, _ = pattern_from(st, scope, (e.pattern,), None)
     return Typed(f"EXISTS (SELECT 1 {inner.sql()})", T.BOOL)
 
