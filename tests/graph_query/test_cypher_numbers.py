@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from tests.graph.cypher.conftest import graph  # noqa: F401 - the small hand-drawn graph
+from tests.graph_query.test_cypher_temporal import answers, refusal
 
 URL = "/api/v2/graphs/cypher"
 
@@ -78,15 +79,3 @@ def test_lists_compare_element_by_element(admin: httpx.Client) -> None:
                           "([1, 2] < [3, 4]) IN [[3, 4], false] AS contained") == {
         "longer": True, "prefix": True, "first": False, "unknown": None, "mixed": None, "nested": True,
         "contained": False}
-
-
-def answers(client: httpx.Client, query: str) -> dict[str, object]:
-    response = client.post(URL, json={"query": query})
-    assert response.status_code == 200, response.text
-    return {literal["key"]: literal.get("value") for literal in response.json()["data"]["literals"]}
-
-
-def refusal(client: httpx.Client, query: str) -> str:
-    response = client.post(URL, json={"query": query})
-    assert response.status_code == 400, response.text
-    return str(response.json()["errors"][0]["message"])
