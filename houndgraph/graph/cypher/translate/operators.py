@@ -135,12 +135,12 @@ def list_equality(lj: str, rj: str) -> str:
     maps = f"jsonb_each({lj}) AS le(k, v) JOIN jsonb_each({rj}) AS re(k, v) ON le.k = re.k"
     same_keys = (f"(SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys({lj}) AS k) IS NOT DISTINCT FROM "
                  f"(SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys({rj}) AS k)")
-    return (f"(CASE WHEN jsonb_typeof({lj}) = 'object' AND {lj} ? '~t' THEN hg_temporal_equal({lj}, {rj}) "
-            f"WHEN jsonb_typeof({lj}) = 'array' AND jsonb_typeof({rj}) = 'array' THEN "
+    return (f"(CASE WHEN jsonb_typeof({lj}) = 'array' AND jsonb_typeof({rj}) = 'array' THEN "
             f"CASE WHEN jsonb_array_length({lj}) <> jsonb_array_length({rj}) THEN FALSE "
             f"ELSE (SELECT {verdict} FROM {lists}) END "
             f"WHEN jsonb_typeof({lj}) = 'object' AND jsonb_typeof({rj}) = 'object' THEN "
-            f"CASE WHEN NOT {same_keys} THEN FALSE ELSE (SELECT {verdict} FROM {maps}) END "
+            f"CASE WHEN {lj} ? '~t' THEN hg_temporal_equal({lj}, {rj}) WHEN NOT {same_keys} THEN FALSE "
+            f"ELSE (SELECT {verdict} FROM {maps}) END "
             f"ELSE {lj} = {rj} END)")
 
 
