@@ -27,6 +27,7 @@ FILES = (
     "graph/store/generation.sql",        # the graph generation: what analysis and the planner's statistics read
     "graph/store/edge_generation.sql",   # the edge generation: whether the path projection's copy is current
     "auth/cache_generation.sql",         # the cache generation: when a process's remembered credentials expire
+    "graph/cypher/temporal/stored.sql",  # temporal values computed and stored inside the statements
     "graph/cypher/helpers.sql",          # Cypher's value semantics for the translated statements
     "graph/pair_path_edges.sql",         # the path search between two nodes
 )

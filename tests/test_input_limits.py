@@ -30,7 +30,8 @@ def test_a_deeply_nested_upload_is_refused_with_a_clear_400(admin: httpx.Client)
     ("RETURN " + "[" * 10000 + "]" * 10000, TOO_DEEP),
     ("RETURN " + "{a: " * 100 + "1" + "}" * 100, TOO_DEEP),
     ("RETURN 99999999999999999999999999999999",
-     "integer is too large: 99999999999999999999999999999999 (the largest is 9223372036854775807)"),
+     "integer is too large: 99999999999999999999999999999999 (the largest is 9223372036854775807) "
+     "(IntegerOverflow)"),
     ("MATCH (n) WHERE n.name = 'a\\u0000b' RETURN n", "a string cannot hold the NUL character (\\u0000)"),
 ])
 def test_cypher_literals_past_the_limits_are_a_400(admin: httpx.Client, query: str, message: str) -> None:

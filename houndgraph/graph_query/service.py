@@ -23,6 +23,8 @@ from houndgraph.graph.cypher.ast import Query
 from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed, runtime_error_message
 from houndgraph.graph.cypher.execute import Result, run_query
 from houndgraph.graph.cypher.parse_cache import parse_query
+from houndgraph.graph.cypher.temporal.stored import iso_text, utc_datetime
+from houndgraph.graph.cypher.temporal.values import iso
 from houndgraph.graph.cypher.translate.values import T
 from houndgraph.graph.cypher.validate import has_mutation
 from houndgraph.graph.kind_catalogue import kind_map
@@ -163,11 +165,10 @@ def _is_local_backend(slot: repository.LongSlot) -> bool:
 
 def _literal_value(value: Any, kind: T) -> Any:
     if kind is T.JSON:
-        return value
+        # A temporal value travels as a tagged object (graph/cypher/temporal/stored.py): shown as its ISO text.
+        return iso_text(value) if isinstance(value, dict | list) else value
     if kind is T.DATETIME and isinstance(value, datetime):
-        return value.isoformat()
-    if kind is T.DURATION:
-        return str(value)
+        return iso(utc_datetime(value))
     return value
 
 

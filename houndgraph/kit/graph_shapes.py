@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from houndgraph.graph.cypher.temporal.stored import iso_properties
 from houndgraph.graph.kinds import primary_kind
 from houndgraph.graph.rows import EdgeRow, NodeRow
 
@@ -117,7 +118,7 @@ def display_kind(kinds: Iterable[str], properties: dict[str, Any]) -> str:
 
 
 def graph_node(row: NodeRow, include_properties: bool) -> GraphNode:
-    props = row.properties
+    props = iso_properties(row.properties)
     object_id = str(props.get("objectid") or "")
     tags = system_tags(props).split()
     return GraphNode(
@@ -131,7 +132,7 @@ def graph_node(row: NodeRow, include_properties: bool) -> GraphNode:
 def graph_edge(row: EdgeRow, include_properties: bool) -> GraphEdge:
     return GraphEdge(source=str(row.start_id), target=str(row.end_id), label=row.kind, kind=row.kind,
                      last_seen=last_seen(row.properties),
-                     properties=row.properties if include_properties else None)
+                     properties=iso_properties(row.properties) if include_properties else None)
 
 
 def unified_graph(nodes: Iterable[NodeRow], edges: Iterable[EdgeRow], *, include_properties: bool) -> UnifiedGraph:

@@ -1,5 +1,6 @@
 """Cypher's integers and floats stay apart in answers of POST /api/v2/graphs/cypher: a float with no fractional
-part is still a float (`2.0`), as Neo4j answers."""
+part is still a float (`2.0`), as Neo4j answers; an integer past 64 bits and an integer divided by zero are
+Neo4j's errors."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import httpx
 import pytest
 
 from tests.graph.cypher.conftest import graph  # noqa: F401 - the small hand-drawn graph
+from tests.graph_query.test_cypher_temporal import answers, refusal
 
 URL = "/api/v2/graphs/cypher"
 
@@ -42,3 +44,38 @@ def test_the_average_of_integers_is_a_float(admin: httpx.Client) -> None:
     response = admin.post(URL, json={"query": "UNWIND [1, 3] AS x RETURN avg(x) AS v"})
     got = response.json()["data"]["literals"][0]["value"]
     assert type(got) is float and got == 2.0
+
+
+@pytest.mark.usefixtures("graph")
+@pytest.mark.parametrize(("query", "error"), [
+    ("RETURN 9223372036854775807 + 1 AS x", "ArithmeticError"),
+    ("RETURN -9223372036854775807 - 2 AS x", "ArithmeticError"),
+    ("RETURN 4611686018427387904 * 2 AS x", "ArithmeticError"),
+    ("RETURN 1 / 0 AS x", "ArithmeticError"),
+    ("RETURN 7 % 0 AS x", "ArithmeticError"),
+    ("RETURN 9223372036854775808 AS x", "IntegerOverflow"),
+])
+def test_integer_overflow_and_division_by_zero_are_errors(admin: httpx.Client, query: str, error: str) -> None:
+    assert error in refusal(admin, query)
+
+
+@pytest.mark.usefixtures("graph")
+def test_integers_at_the_ends_of_64_bits_and_floats_stay_apart(admin: httpx.Client) -> None:
+    assert answers(admin, "RETURN -9223372036854775808 AS smallest, -0x8000000000000000 AS hex, "
+                          "9223372036854775806 + 1 AS largest, 9223372036854775807 + 1.0 AS float, 7 / 2 AS i, "
+                          "7.0 / 2 AS f") == {
+        "smallest": -9223372036854775808, "hex": -9223372036854775808, "largest": 9223372036854775807,
+        "float": 9.223372036854776e18, "i": 3, "f": 3.5}
+    # A row's value, not a constant of the statement: the error comes from the row that overflows.
+    assert "ArithmeticError" in refusal(admin, "UNWIND [1, 9223372036854775807] AS x RETURN x + 1 AS y")
+    assert answers(admin, "UNWIND [1, 2] AS x WITH x WHERE x < 2 RETURN x / 0.5 AS y") == {"y": 2.0}
+
+
+
+@pytest.mark.usefixtures("graph")
+def test_lists_compare_element_by_element(admin: httpx.Client) -> None:
+    assert answers(admin, "RETURN [1, 0] >= [1] AS longer, [1, null] >= [1] AS prefix, [1, 2] >= [3, null] AS first, "
+                          "[1, 2] >= [1, null] AS unknown, [1, 'a'] < [1, 2] AS mixed, [[1, 2]] < [[1, 3]] AS nested, "
+                          "([1, 2] < [3, 4]) IN [[3, 4], false] AS contained") == {
+        "longer": True, "prefix": True, "first": False, "unknown": None, "mixed": None, "nested": True,
+        "contained": False}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -69,9 +70,58 @@ def test_the_epoch_second_arithmetic_of_the_public_queries_still_filters(admin: 
                           "datetime().epochSeconds > 1700000000 AS now") == {"earlier": True, "now": True}
 
 
-def test_arithmetic_between_a_temporal_value_and_a_stored_one_is_refused(admin: httpx.Client,
-                                                                        graph: dict[str, int]) -> None:
-    assert "read from the graph" in refusal(admin, "MATCH (u:User) RETURN date('2020-01-01') + u.name AS x")
+def test_a_temporal_value_plus_a_stored_string_is_a_type_error(admin: httpx.Client, graph: dict[str, int]) -> None:
+    assert "InvalidArgumentType" in refusal(admin, "MATCH (u:User) RETURN date('2020-01-01') + u.name AS x")
+
+
+def test_a_datetime_computed_from_a_stored_epoch_prints_z_for_utc(admin: httpx.Client, graph: dict[str, int]) -> None:
+    row = answers(admin, "MATCH (u:User) WHERE u.pwdlastset > 0 WITH u ORDER BY u.pwdlastset LIMIT 1 "
+                         "RETURN u.pwdlastset AS s, datetime({epochSeconds: toInteger(u.pwdlastset)}) AS t, "
+                         "datetime({epochSeconds: toInteger(u.pwdlastset)}).epochSeconds AS back")
+    moment = datetime.fromtimestamp(int(row["s"]), UTC)
+    text = moment.strftime("%Y-%m-%dT%H:%M") + (moment.strftime(":%S") if moment.second else "") + "Z"
+    assert (row["t"], row["back"]) == (text, int(row["s"]))
+    assert answers(admin, "RETURN datetime({epochSeconds: 1700000000}) AS t") == {"t": "2023-11-14T22:13:20Z"}
+
+
+def test_stored_temporal_values_compare_add_and_answer_their_components(writer: httpx.Client) -> None:
+    name = f"temporal-{uuid.uuid4()}"
+    created = writer.post(URL, json={"query": f"CREATE (:Base {{name: '{name}', d: duration({{days: 14, hours: 16}}), "
+                                              "m: duration('P1M'), day: date('2020-01-31'), lt: localtime('12:00'), "
+                                              "t: datetime({year: 1984, month: 10, day: 11, hour: 12, "
+                                              "timezone: '+01:00'})})"})
+    assert created.status_code in (200, 404), created.text
+    match = f"MATCH (n:Base {{name: '{name}'}}) "
+    try:
+        assert answers(writer, match + "RETURN n.d + n.d AS twice, n.d * 2 AS doubled, n.d - n.d AS none, "
+                                       "n.day + n.m AS clamped, n.t + n.d AS later, n.t - n.m AS earlier, "
+                                       "n.lt + n.d AS wrapped, date('2020-01-01') + n.d AS from_literal, "
+                                       "toString(n.d) AS text") == {
+            "twice": "P28DT32H", "doubled": "P28DT32H", "none": "PT0S", "clamped": "2020-02-29",
+            "later": "1984-10-26T04:00+01:00", "earlier": "1984-09-11T12:00+01:00", "wrapped": "04:00",
+            "from_literal": "2020-01-15", "text": "P14DT16H"}
+        assert answers(writer, match + "RETURN n.d.days AS days, n.d.hours AS hours, n.m.months AS months, "
+                                       "n.t.year AS year, n.t.epochSeconds AS epoch, n.t.offset AS offset, "
+                                       "n.day.dayOfWeek AS weekday, n.lt.hour AS hour") == {
+            "days": 14, "hours": 16, "months": 1, "year": 1984, "epoch": 466340400, "offset": "+01:00",
+            "weekday": 5, "hour": 12}
+        assert answers(writer, match + "RETURN n.t < datetime('1984-10-11T12:00:01+01:00') AS before, "
+                                       "n.t = datetime('1984-10-11T11:00Z') AS same_instant, n.day > n.day AS after, "
+                                       "n.day < date('2020-02-01') AS earlier_day, "
+                                       "n.d = duration('P14DT16H') AS equal, n.t + n.d > n.t AS moved_on") == {
+            "before": True, "same_instant": True, "after": False, "earlier_day": True, "equal": True,
+            "moved_on": True}
+        # Stored from a value the statement computes, then read back as a datetime, not as text.
+        changed = writer.post(URL, json={"query": match + "SET n.epoch = datetime({epochSeconds: 86400 * 365}), "
+                                                          "n.later = n.day + n.d"})
+        assert changed.status_code in (200, 404), changed.text
+        assert answers(writer, match + "RETURN n.epoch AS epoch, n.epoch.year AS year, n.later AS later, "
+                                       "n.later.day AS day") == {
+            "epoch": "1971-01-01T00:00Z", "year": 1971, "later": "2020-02-14", "day": 14}
+        assert answers(writer, f"UNWIND [date('2021-01-01'), date('1999-12-31')] AS d {match}"
+                               "WITH d ORDER BY d RETURN collect(d) AS days") == {"days": ["1999-12-31", "2021-01-01"]}
+    finally:
+        writer.post(URL, json={"query": f"{match}DELETE n"})
 
 
 @pytest.mark.parametrize(("query", "error"), [
@@ -84,6 +134,9 @@ def test_arithmetic_between_a_temporal_value_and_a_stored_one_is_refused(admin: 
     ("MATCH p = (p)-[]->() RETURN p", "VariableAlreadyBound"),
     ("RETURN 1 AS a UNION RETURN 2 AS a UNION ALL RETURN 3 AS a", "InvalidClauseComposition"),
     ("MATCH (n) WITH count(*) RETURN 1", "NoExpressionAlias"),
+    ("RETURN none(x IN ['Clara', 'Bob'] WHERE x % 2 = 0) AS r", "InvalidArgumentType"),
+    ("RETURN any(x IN [false, true] WHERE x * 2 = 0) AS r", "InvalidArgumentType"),
+    ("MATCH (n) WHERE (n)-[r]->() RETURN n", "UndefinedVariable"),
 ])
 def test_type_and_semantic_errors_name_neo4js_class(admin: httpx.Client, graph: dict[str, int], query: str,
                                                      error: str) -> None:
@@ -103,3 +156,8 @@ def test_a_stored_temporal_property_reads_back_as_neo4j_answers_it(writer: httpx
             "w": "1984-10-11T12:00+01:00", "e": ["P14DT16H", "PT45S"], "same": True}
     finally:
         writer.post(URL, json={"query": f"MATCH (n:Base {{name: '{name}'}}) DELETE n"})
+
+
+def test_a_label_test_of_a_missing_node_is_null(admin: httpx.Client, graph: dict[str, int]) -> None:
+    assert answers(admin, "MATCH (u:User) WITH u LIMIT 1 OPTIONAL MATCH (u)-[:NoSuchKind]->(m) "
+                          "RETURN m:NoSuchLabel AS label") == {"label": None}

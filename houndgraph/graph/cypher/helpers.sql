@@ -22,12 +22,40 @@ $$ SELECT coalesce(array_agg(p[i] ORDER BY i), '{}') FROM generate_series(2, coa
 
 -- Text of a scalar as Cypher's toString writes it.
 CREATE OR REPLACE FUNCTION hg_str(a jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-$$ SELECT CASE jsonb_typeof(a) WHEN 'string' THEN a #>> '{}' WHEN 'null' THEN NULL ELSE a::text END $$;
+$$ SELECT CASE jsonb_typeof(a) WHEN 'string' THEN a #>> '{}' WHEN 'null' THEN NULL
+                               WHEN 'object' THEN coalesce(a ->> '~iso', a::text) ELSE a::text END $$;
 
--- -1 / 0 / 1, or null when the values are not comparable (different types, lists, maps).
+-- Two lists in Cypher's order: the first pair of elements that differs decides (null if either is null or
+-- the two do not compare), else the shorter list comes first (`[1, 0] >= [1]`).
+CREATE OR REPLACE FUNCTION hg_list_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS
+$$ DECLARE
+    order_of_pair int;
+BEGIN
+    FOR i IN 0 .. least(jsonb_array_length(a), jsonb_array_length(b)) - 1 LOOP
+        IF a -> i = 'null'::jsonb OR b -> i = 'null'::jsonb THEN
+            RETURN NULL;
+        END IF;
+        order_of_pair := hg_cmp(a -> i, b -> i);
+        IF order_of_pair IS NULL OR order_of_pair <> 0 THEN
+            RETURN order_of_pair;
+        END IF;
+    END LOOP;
+    RETURN sign(jsonb_array_length(a) - jsonb_array_length(b));
+END $$;
+
+-- -1 / 0 / 1, or null when the values are not comparable (different types, maps, durations). Temporal values
+-- (temporal/stored.sql) of one type compare by their order key.
 CREATE OR REPLACE FUNCTION hg_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = jsonb_typeof(b) AND jsonb_typeof(a) IN ('number', 'string', 'boolean')
-          THEN CASE WHEN a < b THEN -1 WHEN a > b THEN 1 ELSE 0 END END $$;
+          THEN CASE WHEN a < b THEN -1 WHEN a > b THEN 1 ELSE 0 END
+          WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN hg_list_cmp(a, b)
+          WHEN jsonb_typeof(a) = 'object' AND a -> '~t' = b -> '~t' AND a ->> '~t' <> 'Duration'
+          THEN CASE WHEN a -> '~' < b -> '~' THEN -1 WHEN a -> '~' > b -> '~' THEN 1 ELSE 0 END END $$;
+
+-- m.key of a map, or the component `key` of a temporal value (`n.d.days`, `n.t.epochSeconds`: any case).
+CREATE OR REPLACE FUNCTION hg_member(m jsonb, key text) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT nullif(CASE WHEN jsonb_typeof(m) = 'object' AND m ? '~t' THEN m -> '~c' -> lower(key) ELSE m -> key END,
+                 'null'::jsonb) $$;
 
 CREATE OR REPLACE FUNCTION hg_bool(a jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN a = 'true'::jsonb THEN true WHEN a = 'false'::jsonb THEN false END $$;
@@ -35,12 +63,19 @@ $$ SELECT CASE WHEN a = 'true'::jsonb THEN true WHEN a = 'false'::jsonb THEN fal
 CREATE OR REPLACE FUNCTION hg_is_int(a jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT jsonb_typeof(a) = 'number' AND scale(a::numeric) = 0 $$;
 
+-- A sum, difference or product of two numbers: an integer past 64 bits is Neo4j's overflow error (a float, of
+-- non-zero scale, is no integer).
+CREATE OR REPLACE FUNCTION hg_number(n numeric) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT CASE WHEN scale(n) = 0 AND (n > 9223372036854775807 OR n < -9223372036854775808)
+               THEN hg_runtime_error('long overflow (ArithmeticError)', to_jsonb(n)) ELSE to_jsonb(n) END $$;
+
 CREATE OR REPLACE FUNCTION hg_add(a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
 $$ SELECT CASE
-    WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' THEN to_jsonb(a::numeric + b::numeric)
+    WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' THEN hg_number(a::numeric + b::numeric)
     WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN a || b
     WHEN jsonb_typeof(a) = 'array' THEN a || jsonb_build_array(b)
     WHEN jsonb_typeof(b) = 'array' THEN jsonb_build_array(a) || b
+    WHEN jsonb_typeof(a) = 'object' OR jsonb_typeof(b) = 'object' THEN hg_temporal_arith('+', a, b)
     WHEN jsonb_typeof(a) = 'string' OR jsonb_typeof(b) = 'string' THEN to_jsonb(hg_str(a) || hg_str(b))
    END $$;
 
@@ -51,17 +86,19 @@ $$ SELECT CASE WHEN f = trunc(f) THEN to_jsonb(round(f::numeric, 1)) ELSE to_jso
 
 CREATE OR REPLACE FUNCTION hg_arith(op text, a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' THEN CASE op
-    WHEN '-' THEN to_jsonb(a::numeric - b::numeric)
-    WHEN '*' THEN to_jsonb(a::numeric * b::numeric)
-    WHEN '/' THEN CASE WHEN b::numeric = 0 THEN NULL
-                       WHEN hg_is_int(a) AND hg_is_int(b) THEN to_jsonb(trunc(a::numeric / b::numeric))
+    WHEN '-' THEN hg_number(a::numeric - b::numeric)
+    WHEN '*' THEN hg_number(a::numeric * b::numeric)
+    WHEN '/' THEN CASE WHEN b::numeric = 0 AND hg_is_int(a) AND hg_is_int(b) THEN hg_runtime_error('/ by zero (ArithmeticError)', jsonb_build_array(a, b))
+                       WHEN b::numeric = 0 THEN NULL
+                       WHEN hg_is_int(a) AND hg_is_int(b) THEN hg_number(trunc(a::numeric / b::numeric))
                        ELSE hg_float((a::numeric / b::numeric)::float8) END
-    WHEN 'mod' THEN CASE WHEN b::numeric = 0 THEN NULL ELSE to_jsonb(mod(a::numeric, b::numeric)) END
+    WHEN 'mod' THEN CASE WHEN b::numeric = 0 AND hg_is_int(a) AND hg_is_int(b) THEN hg_runtime_error('/ by zero (ArithmeticError)', jsonb_build_array(a, b))
+                         WHEN b::numeric = 0 THEN NULL ELSE to_jsonb(mod(a::numeric, b::numeric)) END
     WHEN '^' THEN hg_float(power(a::float8, b::float8))
-   END END $$;
+   END WHEN jsonb_typeof(a) = 'object' OR jsonb_typeof(b) = 'object' THEN hg_temporal_arith(op, a, b) END $$;
 
 CREATE OR REPLACE FUNCTION hg_neg(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-$$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN to_jsonb(-(a::numeric)) END $$;
+$$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN hg_number(-(a::numeric)) END $$;
 
 CREATE OR REPLACE FUNCTION hg_string_op(op text, a jsonb, b jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = 'string' AND jsonb_typeof(b) = 'string' THEN CASE op
@@ -141,5 +178,7 @@ $$ BEGIN
 
 CREATE OR REPLACE FUNCTION hg_to_string(a jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS
 $$ BEGIN
-   IF jsonb_typeof(a) IN ('array', 'object') THEN PERFORM hg_refuse_conversion('toString()', a); END IF;
-   RETURN CASE WHEN jsonb_typeof(a) IN ('string', 'number', 'boolean') THEN to_jsonb(hg_str(a)) END; END $$;
+   IF jsonb_typeof(a) = 'array' OR (jsonb_typeof(a) = 'object' AND NOT a ? '~t') THEN
+       PERFORM hg_refuse_conversion('toString()', a);
+   END IF;
+   RETURN CASE WHEN jsonb_typeof(a) IN ('string', 'number', 'boolean', 'object') THEN to_jsonb(hg_str(a)) END; END $$;

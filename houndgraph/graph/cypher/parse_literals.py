@@ -51,9 +51,15 @@ class LiteralBuilder:
             value = int(text[2:], 8)
         else:
             value = int(text)
-        if value > MAX_INTEGER:
-            raise CypherSyntaxError(f"integer is too large: {ctx.getText()[:40]} (the largest is {MAX_INTEGER})")
+        # 2^63 itself only as the operand of a minus (`-9223372036854775808`, the smallest integer): the parser's
+        # `unary` negates it or refuses it (too_large).
+        if value > MAX_INTEGER + 1:
+            raise too_large(ctx.getText())
         return value
+
+
+def too_large(text: str) -> CypherSyntaxError:
+    return CypherSyntaxError(f"integer is too large: {text[:40]} (the largest is {MAX_INTEGER}) (IntegerOverflow)")
 
 
 _ESCAPES = {"\\": "\\", "'": "'", '"': '"', "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}

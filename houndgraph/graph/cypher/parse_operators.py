@@ -10,6 +10,7 @@ from antlr4.tree.Tree import TerminalNode
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.grammar.CypherParser import CypherParser as P
+from houndgraph.graph.cypher.parse_literals import MAX_INTEGER, too_large
 
 
 class OperatorBuilder:
@@ -101,6 +102,8 @@ class OperatorBuilder:
                 return a.Literal(-operand.value)
             if first.getText() == "-":
                 return a.Unary("-", operand)
+        if type(operand) is a.Literal and type(operand.value) is int and operand.value > MAX_INTEGER:
+            raise too_large(str(operand.value))
         return operand
 
     def non_arithmetic(self, ctx: P.OC_NonArithmeticOperatorExpressionContext) -> a.Expr:

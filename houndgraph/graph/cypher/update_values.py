@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from houndgraph.graph.cypher.errors import CypherError
+from houndgraph.graph.cypher.temporal.stored import is_tagged, tagged, utc_datetime
 from houndgraph.graph.cypher.translate.values import T
 
 NOT_A_PROPERTY = "Property values can only be of primitive types or arrays thereof"
@@ -16,15 +17,15 @@ def property_value(value: Any, kind: T) -> Any:
     if value is None:
         return None
     if kind is T.DATETIME and isinstance(value, datetime):
-        return value.isoformat()
-    if kind is T.DURATION and isinstance(value, timedelta):
-        return str(value)
+        return tagged(utc_datetime(value))
     if kind not in (T.JSON, T.BOOL):
         raise CypherError(f"{NOT_A_PROPERTY}: a {kind.value} cannot be stored")
-    if isinstance(value, dict):
+    # A temporal value is a tagged object (temporal/stored.py), stored as it is; any other map is refused.
+    if isinstance(value, dict) and not is_tagged(value):
         raise CypherError(f"{NOT_A_PROPERTY}: a map cannot be stored")
-    if isinstance(value, list) and any(isinstance(item, list | dict) or item is None for item in value):
-        raise CypherError(f"{NOT_A_PROPERTY}: a list may hold only numbers, strings or booleans")
+    if isinstance(value, list) and any(isinstance(item, list) or (isinstance(item, dict) and not is_tagged(item))
+                                       or item is None for item in value):
+        raise CypherError(f"{NOT_A_PROPERTY}: a list may hold only numbers, strings, booleans or temporal values")
     return value
 
 

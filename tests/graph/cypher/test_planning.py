@@ -12,7 +12,7 @@ import pytest
 from houndgraph.db import Database
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.statistics import KindStatistics
-from houndgraph.graph.cypher.translate import expressions, patterns, shortest
+from houndgraph.graph.cypher.translate import expressions, operators, patterns, shortest
 from houndgraph.graph.cypher.translate.translator import translate
 from tests.graph.cypher.test_queries import DA, IT, A, rows
 
@@ -304,7 +304,7 @@ def test_a_part_of_a_split_at_a_written_position_reads_the_text_array(run: Any, 
                                                                       query: str) -> None:
     sql = translate(parse(query), KINDS).sql
     assert "hg_index(" not in sql and "(string_to_array(" in sql, sql
-    assert _same_answer_without(run, monkeypatch, query, expressions, "_split_part", lambda e: False,
+    assert _same_answer_without(run, monkeypatch, query, expressions, "is_split_part", lambda e: False,
                                 lambda plain: "hg_index(" in plain)
 
 
@@ -347,7 +347,7 @@ def test_an_equality_with_a_side_that_is_a_string_by_its_form_compares_jsonb(
         run: Any, monkeypatch: pytest.MonkeyPatch, query: str) -> None:
     # Never a list or a map: Cypher's `=` is jsonb's, without the list and map cases (each reading both sides).
     assert "WITH ORDINALITY" not in translate(parse(query), KINDS).sql
-    assert _same_answer_without(run, monkeypatch, query, expressions, "_scalar_by_form", lambda e: False,
+    assert _same_answer_without(run, monkeypatch, query, operators, "_scalar_by_form", lambda e: False,
                                 lambda plain: "WITH ORDINALITY" in plain)
 
 
@@ -413,5 +413,5 @@ def test_an_ordering_of_two_numbers_by_their_form_compares_jsonb(run: Any, monke
                                                                   query: str) -> None:
     # toInteger() against a number: jsonb's own ordering, not a call of hg_cmp per row.
     assert "hg_cmp(" not in translate(parse(query), KINDS).sql
-    assert _same_answer_without(run, monkeypatch, query, expressions, "_number_by_form", lambda e: False,
+    assert _same_answer_without(run, monkeypatch, query, operators, "_number_by_form", lambda e: False,
                                 lambda plain: "hg_cmp(" in plain)

@@ -5,6 +5,8 @@ Why in Python: the translator evaluates a temporal expression whose inputs are a
 translated (literals, and variables a WITH bound to such values) and binds the answer as a parameter. That is
 the whole of what queries write in practice (`date('2024-01-01')`, `duration({days: 90})`), and it keeps
 nanoseconds, named time zones and week dates exact where PostgreSQL's types have microseconds and no week
-arithmetic. A temporal value leaves the translator as its ISO 8601 text: the form in which Neo4j's HTTP API
-and BloodHound return it, so it is stored in properties and answered unchanged.
+arithmetic. A temporal value leaves the translator as a tagged object (stored.py) that carries its fields,
+its components and its ISO 8601 text; stored.sql computes on such objects inside the statement (a stored
+duration added to a stored date, a component of a stored datetime), and answers show the ISO 8601 text, as
+Neo4j's HTTP API writes it.
 """

@@ -2,8 +2,8 @@
 
 An expression that builds or reads temporal values from inputs known now (literals, and variables a WITH bound
 to such values) is computed here, with Neo4j's semantics (graph/cypher/temporal), and reaches the statement
-as one bound parameter. The value travels as its ISO 8601 text, so it is stored and answered as Neo4j's HTTP
-API writes it; its `Typed.constant` keeps the value itself for the expressions that read it later.
+as one bound parameter, the tagged object of temporal/stored.py (stored as it is, answered as its ISO 8601
+text); its `Typed.constant` keeps the value itself for the expressions that read it later.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from functools import cache
 from typing import Any
 
 from houndgraph.graph.cypher import ast as a
-from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
+from houndgraph.graph.cypher.errors import CypherError
 from houndgraph.graph.cypher.temporal import construct, durations, truncate
+from houndgraph.graph.cypher.temporal.stored import tagged
 from houndgraph.graph.cypher.temporal.values import (
     DateTime,
     Duration,
@@ -57,7 +58,6 @@ def folded(st: Translation, e: a.Expr, scope: Scope) -> Typed | None:
     try:
         value = evaluate(e, scope, st.clock)
     except NotConstant:
-        _refuse_mixed(e, scope, st.clock)
         return None
     return constant(st, value)
 
@@ -71,9 +71,9 @@ def constant(st: Translation, value: Any) -> Typed:
 
 
 def plain(value: Any) -> Any:
-    """The value as JSON holds it: temporal values as their ISO 8601 text."""
+    """The value as JSON holds it: temporal values as the tagged objects of temporal/stored.py."""
     if is_temporal(value):
-        return iso(value)
+        return tagged(value)
     if isinstance(value, list):
         return [plain(item) for item in value]
     if isinstance(value, dict):
@@ -201,23 +201,6 @@ def _now(clock: list[datetime], kind: str, zone: object) -> Any:
     if kind == "datetime":
         return value
     return construct.construct(kind, value)
-
-
-def _refuse_mixed(e: a.Expr, scope: Scope, clock: list[datetime]) -> None:
-    """Arithmetic between a temporal value computed here and a value of the rows is refused: the statement holds
-    temporal values as text, and would add or subtract that text (`date + n.duration`) as strings or numbers."""
-    if not (isinstance(e, a.Binary) and e.op in ("+", "-", "*", "/", "%", "^")):
-        return
-    for side, other in ((e.left, e.right), (e.right, e.left)):
-        if mentions_temporal(other):
-            # The other side is a timestamp or an interval the statement builds (`datetime({epochSeconds: x})`).
-            continue
-        try:
-            value = evaluate(side, scope, clock)
-        except NotConstant:
-            continue
-        if is_temporal(value):
-            raise UnsupportedCypher(f"the operator {e.op} between a temporal value and a value read from the graph")
 
 
 def _binary(op: str, left: Any, right: Any) -> Any:

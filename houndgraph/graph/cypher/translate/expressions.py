@@ -1,9 +1,8 @@
-"""Cypher expressions -> SQL expressions, with Cypher's null and type rules.
+"""Cypher expressions -> SQL expressions, with Cypher's null and type rules: the dispatch over expression kinds,
+literals, variables, property, index and slice access, and label tests (operators in operators.py, functions
+in functions.py).
 
 Scalars travel as jsonb; the helpers of `graph/cypher/helpers.sql` (hg_*) give operators Cypher's meaning.
-Property comparisons against literals take index-friendly forms: (properties->>'objectid') = $1
-uses the unique index, LIKE on (properties->>'name') the trigram index, a prefix or suffix of the object id
-its b-trees (migration 0022).
 """
 
 from __future__ import annotations
@@ -16,9 +15,10 @@ from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.translate import constants, lists
 from houndgraph.graph.cypher.translate import functions as fn
+from houndgraph.graph.cypher.translate import operators as ops
 from houndgraph.graph.cypher.translate import subqueries as sq
+from houndgraph.graph.cypher.translate import timestamps as ts
 from houndgraph.graph.cypher.translate import type_checks as types
-from houndgraph.graph.cypher.translate.regex import java_to_postgres
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import (
     NULL_JSON,
@@ -33,20 +33,6 @@ from houndgraph.graph.cypher.validate import walk
 
 # Compiles one kind of expression node (the node's own class as its second argument).
 Handler = Callable[[Translation, Any, Scope], Typed]
-
-COMPARISONS = {"=": "=", "<>": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
-STRING_OPS = ("STARTS", "ENDS", "CONTAINS")
-OBJECT_ID = "objectid"
-# The functions whose value is a number or null, whatever their argument.
-NUMBER_FUNCTIONS = frozenset({"tointeger", "tofloat", "tointegerornull", "tofloatornull"})
-# The string operators between two SQL texts; null when either is null, as Cypher's.
-TEXT_STRING_OPS = {"STARTS": "starts_with({left}, {right})", "ENDS": "(right({left}, char_length({right})) = {right})",
-                   "CONTAINS": "(strpos({left}, {right}) > 0)"}
-
-
-def like_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
 
 def expr(st: Translation, e: a.Expr, scope: Scope) -> Typed:
     if (column := st.node_keys.get(e)) is not None:
@@ -87,7 +73,7 @@ def _handlers() -> dict[type[a.Expr], Handler]:
     return {
         a.Literal: literal, a.ListLiteral: list_literal, a.MapLiteral: map_literal, a.Variable: variable_ref,
         a.Property: property_access, a.Index: index_access, a.Slice: slice_access, a.HasLabels: has_labels,
-        a.Unary: unary, a.IsNull: is_null, a.Binary: binary, a.Case: case,
+        a.Unary: ops.unary, a.IsNull: ops.is_null, a.Binary: ops.binary, a.Case: ops.case,
         a.ListComprehension: lists.list_comprehension, a.Quantifier: lists.quantifier, a.Reduce: lists.reduce_list,
         a.FunctionCall: fn.function_call, a.CountStar: fn.count_star,
         a.PatternPredicate: sq.pattern_predicate, a.Subquery: sq.subquery,
@@ -174,11 +160,11 @@ def property_access(st: Translation, e: a.Property, scope: Scope) -> Typed:
         # A property stored as JSON null reads as missing: Cypher has no stored nulls.
         return Typed(f"nullif({entity_properties(subject)}->{st.params.key(e.key)}, 'null'::jsonb)", T.JSON)
     if subject.type is T.DATETIME:
-        return fn.datetime_field(subject, e.key)
+        return ts.datetime_field(subject, e.key)
     if subject.type is T.DURATION:
-        return fn.duration_field(subject, e.key)
+        return ts.duration_field(subject, e.key)
     if subject.type is T.JSON:
-        return Typed(f"nullif(({subject.sql})->{st.params.key(e.key)}, 'null'::jsonb)", T.JSON)
+        return Typed(f"hg_member({subject.sql}, {st.params.key(e.key)})", T.JSON)
     raise UnsupportedCypher(f"property access on a {subject.type.value}")
 
 
@@ -199,7 +185,7 @@ def index_access(st: Translation, e: a.Index, scope: Scope) -> Typed:
     if subject.type in (T.NODE, T.REL) and index.type is T.JSON:
         # `r[key]` with a computed key reads the entity's properties as a map.
         return Typed(f"hg_index({entity_properties(subject)}, {index.sql})", T.JSON)
-    if _split_part(e):
+    if is_split_part(e):
         # `split(u.name, '@')[0]`: the element of PostgreSQL's text array, without the JSON list of every part
         # that `hg_index` would read it from (a third of the time of "users of the same name in two domains").
         assert isinstance(e.subject, a.FunctionCall) and isinstance(e.index, a.Literal)
@@ -208,7 +194,7 @@ def index_access(st: Translation, e: a.Index, scope: Scope) -> Typed:
     return Typed(f"hg_index({as_json(subject).sql}, {as_json(index).sql})", T.JSON)
 
 
-def _split_part(e: a.Index) -> bool:
+def is_split_part(e: a.Index) -> bool:
     """Whether `e` takes a part of a `split` at a position written as a non-negative integer (a negative one
     counts from the end, which a PostgreSQL array subscript does not; nor does it take one past 2^31)."""
     return (isinstance(e.subject, a.FunctionCall) and e.subject.name == "split" and len(e.subject.args) == 2
@@ -235,10 +221,13 @@ def has_labels(st: Translation, e: a.HasLabels, scope: Scope) -> Typed:
     subject = expr(st, e.subject, scope)
     if subject.type is T.REL:
         names = [n for group in e.labels for n in group]
-        return Typed(rel_kind_condition(st, subject, tuple(names)), T.BOOL)
-    if subject.type is not T.NODE:
+        condition = rel_kind_condition(st, subject, tuple(names))
+    elif subject.type is T.NODE:
+        condition = label_condition(st, node_kind_ids(subject), e.labels)
+    else:
         raise CypherSemanticError("label predicates apply to nodes")
-    return Typed(label_condition(st, node_kind_ids(subject), e.labels), T.BOOL)
+    # A label no entity has yet is false, but of a missing (null) entity null, as any label of it.
+    return Typed(condition if condition != "FALSE" else f"(CASE WHEN {subject.sql} IS NOT NULL THEN FALSE END)", T.BOOL)
 
 
 def node_kind_ids(node: Typed) -> str:
@@ -271,142 +260,6 @@ def rel_kind_condition(st: Translation, rel: Typed, types: tuple[str, ...]) -> s
     return f"{column} IN ({', '.join(map(str, ids))})"
 
 
-# -- operators -----------------------------------------------------------------------------
-
-
-def unary(st: Translation, e: a.Unary, scope: Scope) -> Typed:
-    if e.op == "NOT":
-        return Typed(f"(NOT {pred(st, e.operand, scope)})", T.BOOL)
-    return Typed(f"hg_neg({json_sql(st, e.operand, scope)})", T.JSON)
-
-
-def is_null(st: Translation, e: a.IsNull, scope: Scope) -> Typed:
-    value = expr(st, e.operand, scope)
-    if value.type is T.JSON:
-        test = f"coalesce({value.sql}, 'null'::jsonb) = 'null'::jsonb"
-    else:
-        test = f"({value.sql}) IS NULL"
-    return Typed(f"(NOT ({test}))" if e.negated else f"({test})", T.BOOL)
-
-
-def binary(st: Translation, e: a.Binary, scope: Scope) -> Typed:
-    op = e.op
-    if op in ("AND", "OR"):
-        return Typed(f"({pred(st, e.left, scope)} {op} {pred(st, e.right, scope)})", T.BOOL)
-    if op == "XOR":
-        return Typed(f"(({pred(st, e.left, scope)}) <> ({pred(st, e.right, scope)}))", T.BOOL)
-    if op in COMPARISONS:
-        return comparison(st, e, scope)
-    if op in STRING_OPS:
-        return string_predicate(st, e, scope)
-    if op == "=~":
-        return regex(st, e, scope)
-    if op == "IN":
-        return membership(st, e, scope)
-    left, right = constants.beside_sql_temporal(st, *(expr(st, e.left, scope), expr(st, e.right, scope)))
-    if left.type is T.DATETIME or right.type is T.DATETIME or left.type is T.DURATION:
-        return fn.temporal_arithmetic(op, left, right)
-    if op == "+":
-        return Typed(f"hg_add({as_json(left).sql}, {as_json(right).sql})", T.JSON)
-    # '%' would read as a placeholder to the driver: the helper names it `mod`.
-    name = "mod" if op == "%" else op
-    return Typed(f"hg_arith('{name}', {as_json(left).sql}, {as_json(right).sql})", T.JSON)
-
-
-def comparison(st: Translation, e: a.Binary, scope: Scope) -> Typed:
-    op = COMPARISONS[e.op]
-    if op in ("=", "<>"):
-        fast = literal_equality(st, e, scope)
-        if fast is not None:
-            return Typed(fast if op == "=" else f"(NOT {fast})", T.BOOL)
-    left, right = constants.beside_sql_temporal(st, *(expr(st, e.left, scope), expr(st, e.right, scope)))
-    if left.type in (T.NODE, T.REL) or right.type in (T.NODE, T.REL):
-        if left.type != right.type and T.JSON not in (left.type, right.type):
-            return Typed("FALSE", T.BOOL)
-        if op not in ("=", "<>"):
-            raise UnsupportedCypher("ordering comparisons of nodes or relationships")
-        return Typed(f"({as_json(left).sql if left.type is T.JSON else left.sql} {op} "
-                     f"{as_json(right).sql if right.type is T.JSON else right.sql})", T.BOOL)
-    if left.type is right.type and left.type in (T.DATETIME, T.DURATION, T.BOOL, T.PATH, T.NODES, T.RELS):
-        return Typed(f"(({left.sql}) {op} ({right.sql}))", T.BOOL)
-    lj, rj = as_json(left).sql, as_json(right).sql
-    if op in ("=", "<>"):
-        # With a side that is never a list or a map, Cypher's `=` is jsonb's: `split(u1.name, '@')[0] = ...`
-        # compares two strings once per pair, not through the list and map cases, each reading both sides again.
-        scalar = any(isinstance(side, a.Literal) or _scalar_by_form(side) for side in (e.left, e.right))
-        equal = f"({lj} = {rj})" if scalar else list_equality(lj, rj)
-        return Typed(equal if op == "=" else f"(NOT {equal})", T.BOOL)
-    if _number_by_form(e.left) and _number_by_form(e.right):
-        # Two numbers (or nulls) by their form, `toInteger(split(u.objectid, '-')[7]) >= 1000`: hg_cmp orders them
-        # as jsonb does, and a helper whose argument is computed is a function call per row, never inlined.
-        return Typed(f"({lj} {op} {rj})", T.BOOL)
-    return Typed(f"(hg_cmp({lj}, {rj}) {op} 0)", T.BOOL)
-
-
-def _number_by_form(e: a.Expr) -> bool:
-    """Whether `e` is a number or null by its form: a number literal or what toInteger() and toFloat() return."""
-    if isinstance(e, a.Literal):
-        return type(e.value) in (int, float)
-    return isinstance(e, a.FunctionCall) and e.name in NUMBER_FUNCTIONS and len(e.args) == 1 and not e.distinct
-
-
-def _scalar_by_form(e: a.Expr) -> bool:
-    """Whether `e` is a string or null by its form: a string function's result or a part of a split."""
-    return (isinstance(e, a.FunctionCall) and e.name in fn.STRING_FUNCTIONS and len(e.args) == 1
-            and not e.distinct) or (isinstance(e, a.Index) and _split_part(e))
-
-
-def list_equality(lj: str, rj: str) -> str:
-    """Cypher's `=` where lists and maps may hold nulls: lists of different sizes (maps of different keys)
-    differ; otherwise an unequal pair of elements decides false, else a null element makes the answer null
-    (jsonb's own `=` says [1, null] = [1, null] is true)."""
-    null_pair = "le.v = 'null'::jsonb OR re.v = 'null'::jsonb"
-    verdict = (f"CASE WHEN bool_or(le.v <> re.v AND NOT ({null_pair})) THEN FALSE WHEN bool_or({null_pair}) "
-               "THEN NULL ELSE TRUE END")
-    lists = (f"jsonb_array_elements({lj}) WITH ORDINALITY AS le(v, i) "
-             f"JOIN jsonb_array_elements({rj}) WITH ORDINALITY AS re(v, i) ON le.i = re.i")
-    maps = f"jsonb_each({lj}) AS le(k, v) JOIN jsonb_each({rj}) AS re(k, v) ON le.k = re.k"
-    same_keys = (f"(SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys({lj}) AS k) IS NOT DISTINCT FROM "
-                 f"(SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys({rj}) AS k)")
-    return (f"(CASE WHEN jsonb_typeof({lj}) = 'array' AND jsonb_typeof({rj}) = 'array' THEN "
-            f"CASE WHEN jsonb_array_length({lj}) <> jsonb_array_length({rj}) THEN FALSE "
-            f"ELSE (SELECT {verdict} FROM {lists}) END "
-            f"WHEN jsonb_typeof({lj}) = 'object' AND jsonb_typeof({rj}) = 'object' THEN "
-            f"CASE WHEN NOT {same_keys} THEN FALSE ELSE (SELECT {verdict} FROM {maps}) END "
-            f"ELSE {lj} = {rj} END)")
-
-
-def literal_equality(st: Translation, e: a.Binary, scope: Scope) -> str | None:
-    """`n.key = 'text'` (either way round) as a text comparison an expression index can serve."""
-    prop, lit = (e.left, e.right) if isinstance(e.right, a.Literal) else (e.right, e.left)
-    if not isinstance(lit, a.Literal) or not isinstance(lit.value, str):
-        return None
-    forms = property_text(st, prop, scope)
-    if forms is None:
-        return None
-    text, json = forms
-    return f"({text} = {st.params.add(lit.value, 'text')} AND jsonb_typeof{json} = 'string')"
-
-
-def string_predicate(st: Translation, e: a.Binary, scope: Scope) -> Typed:
-    if isinstance(e.right, a.Literal) and isinstance(e.right.value, str):
-        forms = property_text(st, e.left, scope)
-        if forms is not None:
-            text, json = forms
-            if e.op == "ENDS" and isinstance(e.left, a.Property) and e.left.key == OBJECT_ID:
-                # A suffix of the object id is a prefix of its reverse, which an index serves (migration 0022).
-                text, pattern = f"reverse({text})", f"{like_escape(e.right.value[::-1])}%"
-            else:
-                escaped = like_escape(e.right.value)
-                pattern = {"STARTS": f"{escaped}%", "ENDS": f"%{escaped}", "CONTAINS": f"%{escaped}%"}[e.op]
-            return Typed(f"({text} LIKE {st.params.add(pattern, 'text')} AND jsonb_typeof{json} = 'string')",
-                         T.BOOL)
-    left, right = string_text(st, e.left, scope), string_text(st, e.right, scope)
-    if left is not None and right is not None:
-        return Typed(TEXT_STRING_OPS[e.op].format(left=left, right=right), T.BOOL)
-    return Typed(f"hg_string_op('{e.op}', {json_sql(st, e.left, scope)}, {json_sql(st, e.right, scope)})", T.BOOL)
-
-
 def string_text(st: Translation, e: a.Expr, scope: Scope) -> str | None:
     """The SQL text of a value that is a string or null by its form (a string literal, what toLower() and the
     like return): compared as text, with no jsonb round trip per row (`toLower(n.name) CONTAINS toLower(word)`
@@ -427,70 +280,3 @@ def string_text(st: Translation, e: a.Expr, scope: Scope) -> str | None:
 def computed_per_element(st: Translation, value: str, function: str) -> str | None:
     """The column of `function` of an UNWIND element computed once per element (translator.unwind), if any."""
     return st.text_functions.get(value, {}).get(function)
-
-
-def regex(st: Translation, e: a.Binary, scope: Scope) -> Typed:
-    if not (isinstance(e.right, a.Literal) and isinstance(e.right.value, str)):
-        raise UnsupportedCypher("=~ with a pattern that is not a string literal")
-    pattern, ignore_case = java_to_postgres(e.right.value)
-    operator = "~*" if ignore_case else "~"
-    forms = property_text(st, e.left, scope)
-    if forms is not None:
-        text, json = forms
-    else:
-        value = json_sql(st, e.left, scope)
-        text, json = f"(CASE WHEN jsonb_typeof({value}) = 'string' THEN ({value}) #>> '{{}}' END)", f"({value})"
-    return Typed(f"({text} {operator} {st.params.add(pattern, 'text')} AND jsonb_typeof{json} = 'string')",
-                 T.BOOL)
-
-
-def membership(st: Translation, e: a.Binary, scope: Scope) -> Typed:
-    right_ast = e.right
-    if (kind := types.literal_kind(right_ast)) not in (None, "List", "Null"):
-        raise CypherSemanticError(f"Type mismatch: IN expects a list, not {kind} (InvalidArgumentType)")
-    if isinstance(right_ast, a.ListLiteral) and all(
-            isinstance(i, a.Literal) and isinstance(i.value, str) for i in right_ast.items):
-        forms = property_text(st, e.left, scope)
-        if forms is not None:
-            text, json = forms
-            values = [i.value for i in right_ast.items]  # type: ignore[attr-defined]
-            return Typed(f"({text} = ANY({st.params.add(values, 'text[]')}) AND jsonb_typeof{json} = 'string')",
-                         T.BOOL)
-    if (isinstance(right_ast, a.FunctionCall) and right_ast.name == "labels" and isinstance(e.left, a.Literal)
-            and isinstance(e.left.value, str)):
-        node = expr(st, right_ast.args[0], scope)
-        return Typed(label_condition(st, node_kind_ids(node), ((e.left.value,),)), T.BOOL)
-    left, right = expr(st, e.left, scope), expr(st, e.right, scope)
-    if right.type in (T.NODES, T.RELS):
-        if left.type not in (T.NODE, T.REL):
-            return Typed("FALSE", T.BOOL)
-        return Typed(f"({left.sql} = ANY({right.sql}))", T.BOOL)
-    if right.type is T.PATHS:
-        return Typed(f"({right.sql} @> jsonb_build_array(to_jsonb({left.sql})))", T.BOOL)
-    if isinstance(e.left, a.ListLiteral | a.MapLiteral):
-        return Typed(lists.list_membership(as_json(left).sql, as_json(right).sql), T.BOOL)
-    return Typed(f"hg_in({as_json(left).sql}, {as_json(right).sql})", T.BOOL)
-
-
-# -- conditionals ----------------------------------------------------------------------------
-
-
-def case(st: Translation, e: a.Case, scope: Scope) -> Typed:
-    results = [expr(st, then, scope) for _, then in e.whens]
-    default = expr(st, e.default, scope) if e.default is not None else None
-    kinds = {r.type for r in results} | ({default.type} if default is not None and default.sql != "NULL::jsonb"
-                                         else set())
-    uniform = kinds.pop() if len(kinds) == 1 else T.JSON
-
-    def shape(value: Typed) -> str:
-        return value.sql if value.type is uniform else as_json(value).sql
-
-    parts = ["CASE"]
-    subject = json_sql(st, e.subject, scope) if e.subject is not None else None
-    for (when, _), result in zip(e.whens, results, strict=True):
-        condition = f"{subject} = {json_sql(st, when, scope)}" if subject is not None else pred(st, when, scope)
-        parts.append(f"WHEN {condition} THEN {shape(result)}")
-    if default is not None:
-        parts.append(f"ELSE {shape(default) if default.sql != 'NULL::jsonb' else 'NULL'}")
-    parts.append("END")
-    return Typed(f"({' '.join(parts)})", uniform)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError, UnsupportedCypher
 from houndgraph.graph.cypher.translate import expressions as ex
+from houndgraph.graph.cypher.translate import timestamps as ts
 from houndgraph.graph.cypher.translate import type_checks as types
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import NULL_JSON, Scope, T, Typed, as_json
@@ -35,9 +36,6 @@ JSON_HELPERS = {
 }
 NUMERIC_FUNCTIONS = {"abs": "abs", "ceil": "ceil", "floor": "floor", "round": "round", "sign": "sign",
                      "sqrt": "sqrt"}
-DURATION_UNITS = {"years": "years", "months": "months", "weeks": "weeks", "days": "days", "hours": "hours",
-                  "minutes": "mins", "seconds": "secs"}
-
 
 def contains_aggregate(e: object) -> bool:
     for node in walk(e):
@@ -297,10 +295,6 @@ def _constant_int(e: a.Expr) -> int | None:
     return None
 
 
-def _timestamp(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    return Typed("to_jsonb((extract(epoch FROM statement_timestamp()) * 1000)::bigint)", T.JSON)
-
-
 def one(args: list[Typed], name: str) -> Typed:
     return exactly(args, 1, name)[0]
 
@@ -366,72 +360,6 @@ def non_null(value: Typed) -> str:
     return value.sql
 
 
-# -- time -----------------------------------------------------------------------------------
-
-
-def _datetime(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    if not args:
-        return Typed("statement_timestamp()", T.DATETIME)
-    value = as_json(args[0]).sql
-    # datetime('2024-01-01T00:00:00Z') or datetime({epochSeconds: n}) / ({epochMillis: n}).
-    return Typed(
-        f"(CASE WHEN jsonb_typeof({value}) = 'string' THEN (({value}) #>> '{{}}')::timestamptz "
-        f"WHEN ({value}) ? 'epochSeconds' THEN to_timestamp((({value})->>'epochSeconds')::float8) "
-        f"WHEN ({value}) ? 'epochMillis' THEN to_timestamp((({value})->>'epochMillis')::float8 / 1000) END)",
-        T.DATETIME)
-
-
-def datetime_field(value: Typed, key: str) -> Typed:
-    fields = {
-        "epochseconds": f"floor(extract(epoch FROM {value.sql}))::bigint",
-        "epochmillis": f"floor(extract(epoch FROM {value.sql}) * 1000)::bigint",
-        "year": f"extract(year FROM {value.sql})::int", "month": f"extract(month FROM {value.sql})::int",
-        "day": f"extract(day FROM {value.sql})::int",
-    }
-    if key.lower() not in fields:
-        raise UnsupportedCypher(f"the datetime field {key}")
-    return Typed(f"to_jsonb({fields[key.lower()]})", T.JSON)
-
-
-def _duration(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
-    if len(e.args) != 1:
-        raise CypherSemanticError("duration() takes one argument")
-    arg = e.args[0]
-    if isinstance(arg, a.Literal) and isinstance(arg.value, str):
-        return Typed(f"{st.params.add(arg.value, 'interval')}", T.DURATION)
-    if isinstance(arg, a.MapLiteral):
-        parts = []
-        for key, _ in arg.items:
-            if key.lower() not in DURATION_UNITS:
-                raise UnsupportedCypher(f"the duration unit {key}")
-        value = as_json(args[0]).sql
-        for key, _ in arg.items:
-            parts.append(f"{DURATION_UNITS[key.lower()]} => (({value})->>{st.params.key(key)})::numeric::int")
-        return Typed(f"make_interval({', '.join(parts)})", T.DURATION)
-    raise UnsupportedCypher("duration() of a computed value")
-
-
-def duration_field(value: Typed, key: str) -> Typed:
-    fields = {"days": f"extract(day FROM {value.sql})::bigint",
-              "seconds": f"floor(extract(epoch FROM {value.sql}))::bigint",
-              "milliseconds": f"floor(extract(epoch FROM {value.sql}) * 1000)::bigint"}
-    if key.lower() not in fields:
-        raise UnsupportedCypher(f"the duration field {key}")
-    return Typed(f"to_jsonb({fields[key.lower()]})", T.JSON)
-
-
-def temporal_arithmetic(op: str, left: Typed, right: Typed) -> Typed:
-    if op not in ("+", "-"):
-        raise UnsupportedCypher(f"the operator {op} on dates and durations")
-    if left.type is T.DATETIME and right.type is T.DURATION:
-        return Typed(f"({left.sql} {op} {right.sql})", T.DATETIME)
-    if left.type is T.DURATION and right.type is T.DURATION:
-        return Typed(f"({left.sql} {op} {right.sql})", T.DURATION)
-    if left.type is T.DATETIME and right.type is T.DATETIME and op == "-":
-        return Typed(f"({left.sql} - {right.sql})", T.DURATION)
-    raise UnsupportedCypher(f"the operator {op} between a {left.type.value} and a {right.type.value}")
-
-
 _FUNCTIONS: dict[str, FunctionHandler] = {
     "id": _entity_id, "elementid": _entity_id, "labels": _labels, "type": _type,
     "startnode": _end_node, "endnode": _end_node, "nodes": _nodes, "relationships": _relationships,
@@ -440,6 +368,6 @@ _FUNCTIONS: dict[str, FunctionHandler] = {
     **dict.fromkeys(NUMERIC_FUNCTIONS, _numeric_function), **dict.fromkeys(TEXT_FUNCTIONS, _text_function),
     "substring": _substring, "left": _left_or_right, "right": _left_or_right,
     "keys": _keys, "properties": _properties, "exists": _exists, "range": _range,
-    "datetime": _datetime, "localdatetime": _datetime, "date": _datetime, "timestamp": _timestamp,
-    "duration": _duration, "tail": _tail, "rand": _rand, "reverse": _reverse,
+    "datetime": ts.datetime_call, "localdatetime": ts.datetime_call, "date": ts.datetime_call,
+    "timestamp": ts.timestamp_call, "duration": ts.duration_call, "tail": _tail, "rand": _rand, "reverse": _reverse,
 }

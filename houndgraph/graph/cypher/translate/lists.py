@@ -9,6 +9,8 @@ from __future__ import annotations
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import UnsupportedCypher
 from houndgraph.graph.cypher.translate import expressions as ex
+from houndgraph.graph.cypher.translate import operators as ops
+from houndgraph.graph.cypher.translate import type_checks as types
 from houndgraph.graph.cypher.translate.state import Translation
 from houndgraph.graph.cypher.translate.values import Scope, T, Typed, as_json
 
@@ -66,6 +68,7 @@ def list_comprehension(st: Translation, e: a.ListComprehension, scope: Scope) ->
 
 
 def quantifier(st: Translation, e: a.Quantifier, scope: Scope) -> Typed:
+    types.refuse_arithmetic_on_literal_elements(e.variable, e.source, e.where)
     from_sql, inner, _, values = iterate(st, e.variable, e.source, scope)
     test = ex.pred(st, e.where, inner) if e.where is not None else "TRUE"
     trues = f"count(*) FILTER (WHERE {test})"
@@ -103,9 +106,9 @@ def reduce_list(st: Translation, e: a.Reduce, scope: Scope) -> Typed:
 
 
 def list_membership(lj: str, rj: str) -> str:
-    """`[null] IN [[null]]` with Cypher's equality of lists and maps (ex.list_equality): true when an element is
+    """`[null] IN [[null]]` with Cypher's equality of lists and maps (operators.list_equality): true when an element is
     equal, else null when an element compares as null, else false; null for a null list or a null value."""
-    equal = f"(CASE WHEN m.v = 'null'::jsonb THEN NULL ELSE {ex.list_equality(lj, 'm.v')} END)"
+    equal = f"(CASE WHEN m.v = 'null'::jsonb THEN NULL ELSE {ops.list_equality(lj, 'm.v')} END)"
     return (f"(CASE WHEN jsonb_typeof({rj}) IS DISTINCT FROM 'array' THEN NULL "
             f"WHEN jsonb_array_length({rj}) = 0 THEN FALSE "
             f"WHEN coalesce({lj}, 'null'::jsonb) = 'null'::jsonb THEN NULL "

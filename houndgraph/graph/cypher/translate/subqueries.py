@@ -23,11 +23,11 @@ def pattern_from(st: Translation, scope: Scope, patterns: tuple[a.PatternPart, .
 
 
 def pattern_predicate(st: Translation, e: a.PatternPredicate, scope: Scope) -> Typed:
-    elements: list[a.NodePattern | a.RelPattern] = [*e.pattern.nodes, *e.pattern.rels]
-    for element in elements:
-        if element.variable is not None and not scope.has(element.variable):
-            raise CypherSemanticError(f"Variable `{element.variable}` not defined (a pattern predicate cannot "
-                                      "introduce new variables)")
+    names = [node.variable for node in e.pattern.nodes] + [rel.variable for rel in e.pattern.rels]
+    for name in names:
+        if name is not None and not scope.has(name):
+            raise CypherSemanticError(f"Variable `{name}` not defined (a pattern predicate cannot "
+                                      "introduce new variables) (UndefinedVariable)")
     inner, _ = pattern_from(st, scope, (e.pattern,), None)
     return Typed(f"EXISTS (SELECT 1 {inner.sql()})", T.BOOL)
 

@@ -59,6 +59,12 @@ def _translate(query: a.Query, kinds: Mapping[str, int], shortest: Mapping[int, 
                inputs: Inputs | None, stats: KindStatistics | None, answer: set_answer.SetAnswer) -> Statement:
     st = Translation(kinds, shortest or {}, inputs, stats=stats, counted_only=counted_only(query), answer=answer)
     sql, columns = query_sql(st, query, Scope(), top=True)
+    if any(kind in (T.DATETIME, T.DURATION) for _, kind in columns):
+        # A timestamp or interval leaves as the temporal object a property would store (temporal/stored.sql):
+        # Neo4j's text (`Z` for UTC) and a duration's months kept apart.
+        outer = [f"{stored_form(Typed(f'answer.c{i}', kind)).sql} AS c{i}" for i, (_, kind) in enumerate(columns)]
+        sql = f"SELECT {', '.join(outer)} FROM ({sql}) AS answer"
+        columns = [(name, T.JSON if kind in (T.DATETIME, T.DURATION) else kind) for name, kind in columns]
     return Statement(sql, st.params.values, tuple(columns))
 
 
@@ -84,10 +90,15 @@ def evaluate(expressions: Sequence[a.Expr], kinds: Mapping[str, int], inputs: In
     frm = From()
     scope = Scope().child()
     order = bind_inputs(st, frm, scope)
-    values = [ex.expr(st, e, scope) for e in expressions]
+    values = [stored_form(ex.expr(st, e, scope)) for e in expressions]
     select = ", ".join(f"{value.sql} AS c{i}" for i, value in enumerate(values)) or "1"
     sql = f"SELECT {select} {frm.sql()} ORDER BY {order}"
     return Statement(sql, st.params.values, ()), [value.type for value in values]
+
+
+def stored_form(value: Typed) -> Typed:
+    """A timestamp or interval as the temporal object a property stores; any other value as it is."""
+    return as_json(value) if value.type in (T.DATETIME, T.DURATION) else value
 
 
 def query_sql(st: Translation, query: a.Query, outer: Scope, top: bool) -> tuple[str, Columns]:

@@ -9,6 +9,7 @@ from typing import Any
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import CypherSemanticError
 from houndgraph.graph.cypher.translate.values import NOT_CONSTANT, Typed
+from houndgraph.graph.cypher.validate import walk
 
 SCALARS = ("Boolean", "Integer", "Float", "String")
 
@@ -48,6 +49,25 @@ def literal_kind(e: a.Expr) -> str | None:
 
 
 
+
+
+# The operators that take numbers only (`+` also joins strings and lists).
+NUMBER_OPERATORS = frozenset({"-", "*", "/", "%", "^"})
+
+
+def refuse_arithmetic_on_literal_elements(variable: str, source: a.Expr, where: a.Expr | None) -> None:
+    """`none(x IN ['a', 'b'] WHERE x % 2 = 0)`: the elements of a literal list of strings or booleans are known to
+    be such, and arithmetic on them is Neo4j's compile-time InvalidArgumentType."""
+    if where is None or not isinstance(source, a.ListLiteral) or not source.items:
+        return
+    kinds = {literal_kind(item) for item in source.items}
+    if len(kinds) != 1 or (kind := kinds.pop()) not in ("String", "Boolean"):
+        return
+    for node in walk(where):
+        if isinstance(node, a.Binary) and (node.op in NUMBER_OPERATORS or (node.op == "+" and kind == "Boolean")) \
+                and a.Variable(variable) in (node.left, node.right):
+            raise CypherSemanticError(f"Type mismatch: expected Float or Integer but was {kind} "
+                                      "(InvalidArgumentType)")
 
 
 def refuse_property_of_scalar(subject: Typed) -> None:

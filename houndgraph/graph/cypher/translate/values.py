@@ -211,10 +211,9 @@ def as_json(value: Typed) -> Typed:
     if value.type in (T.NODE, T.REL):
         return Typed(f"to_jsonb({value.sql})", T.JSON)
     if value.type is T.DATETIME:
-        return Typed(f"to_jsonb(to_char(({value.sql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'))",
-                     T.JSON)
+        return Typed(f"hg_datetime_of({value.sql})", T.JSON)
     if value.type is T.DURATION:
-        return Typed(f"to_jsonb(({value.sql})::text)", T.JSON)
+        return Typed(f"hg_duration_of({value.sql})", T.JSON)
     if value.type in (T.PATH, T.NODES, T.RELS):
         return Typed(f"to_jsonb({value.sql})", T.JSON)
     return Typed(value.sql, T.JSON)
