@@ -56,6 +56,8 @@ import psutil
 from attack import AttackPlan, attacker_session, report_attack, run_attack
 from synthetic import DOMAIN_SID, build, graph_size, machine, throwaway_database
 
+from houndgraph.settings import usable_cpus
+
 PASSWORD = "Load-Bench-Password-1!"
 CREATE_EVERY = 17  # one request in 17 creates a saved query
 CALIBRATION_SECONDS = 5.0
@@ -379,7 +381,7 @@ def main() -> None:
         finally:
             process.terminate()
             process.wait(timeout=120)
-    workers = args.workers if args.workers is not None else f"default ({os.cpu_count()})"
+    workers = args.workers if args.workers is not None else f"default ({usable_cpus()})"
     report(f"{args.mix} mix, {args.clients} clients, {args.seconds:.0f} s, {workers} worker(s)", outcome, elapsed)
     requests = max(len(outcome.timings), 1)
     print("CPU per request: " + ", ".join(f"{label} {seconds / requests * 1000:.2f} ms"
@@ -434,7 +436,7 @@ def compare_with_replica(args: argparse.Namespace) -> None:
     finally:
         db.close()
         cluster.close()
-    workers = args.workers if args.workers is not None else f"default ({os.cpu_count()})"
+    workers = args.workers if args.workers is not None else f"default ({usable_cpus()})"
     report(f"{args.mix} mix, {args.clients} clients, {args.seconds:.0f} s: one process ({workers} worker(s)) on the "
            "primary alone", alone, alone_elapsed)
     report(f"{args.mix} mix, {args.clients} clients, {args.seconds:.0f} s: two processes ({workers} worker(s) each) "

@@ -7,7 +7,6 @@ per node of the kinds attack paths follow; 60 000 users make a 100k-node graph.
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import statistics
 import tempfile
@@ -19,7 +18,7 @@ from typing import Any
 from psycopg.types.numeric import Int8
 
 from houndgraph.db import Database
-from houndgraph.settings import Settings
+from houndgraph.settings import Settings, usable_cpus
 
 DOMAIN_SID = "S-1-5-21-42"
 
@@ -109,7 +108,7 @@ def arguments(description: str) -> argparse.Namespace:
 
 
 def machine() -> str:
-    return (f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+    return (f"machine: {platform.processor() or platform.machine()}, {usable_cpus()} cores, "
             f"Python {platform.python_version()}")
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import socket
 import tempfile
@@ -26,7 +25,7 @@ import httpx
 import uvicorn
 
 from houndgraph.app import create_app
-from houndgraph.settings import Settings
+from houndgraph.settings import Settings, usable_cpus
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "sharphound"
 PASSWORD = "Bench-Upload-Password-1!"
@@ -51,7 +50,7 @@ def synthetic_users(path: Path, users: int, groups: int = 1000) -> None:
 
 
 def machine() -> str:
-    return (f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, "
+    return (f"machine: {platform.machine()}, {usable_cpus()} CPUs, {platform.system()} {platform.release()}, "
             f"Python {platform.python_version()}")
 
 

@@ -19,6 +19,15 @@ class InsecureSettingError(ValueError):
     """A setting that would make the service unsafe to run; the message says how to fix it."""
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on: its affinity (`taskset`, a container's cpuset), which may be fewer than
+    the machine's `os.cpu_count()`; one worker per machine CPU on two allowed ones fought over them."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # a platform without CPU affinity (macOS)
+        return os.cpu_count() or 1
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="HOUNDGRAPH_", extra="ignore")
 
@@ -75,7 +84,7 @@ class Settings(BaseSettings):
     log_level: str = "info"
     # Worker processes of `houndgraph serve` sharing its port: one per core, as requests are CPU-bound
     # Python and one process uses one core.
-    workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1)
+    workers: int = Field(default_factory=usable_cpus, ge=1)
     # Graph queries (Cypher, path finding, search) one user may run at once, across all the service's processes;
     # more answer 429. Each holds a database connection and up to a core of PostgreSQL while it runs: four leave
     # the pool and the CPU to everyone else (an automation sharing one account may still send several at once).
@@ -83,7 +92,7 @@ class Settings(BaseSettings):
     # Long graph queries (past `long_graph_query_seconds` of statement time) running at once in the whole service,
     # one per user: fewer than the cores, so that short requests always find one (`query_slots`). More wait for a
     # slot within their own deadline.
-    long_graph_queries: int = Field(default_factory=lambda: max((os.cpu_count() or 1) - 1, 1), ge=1)
+    long_graph_queries: int = Field(default_factory=lambda: max(usable_cpus() - 1, 1), ge=1)
     long_graph_query_seconds: float = Field(default=0.5, gt=0)
     # Seconds of work a request may do, its database work included. `Prefer: wait=N` may only lower it;
     # raising it is for the administrator who runs the service, here.

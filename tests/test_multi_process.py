@@ -3,7 +3,6 @@ uploads on either and run one datapipe between them; `serve --workers N` adds it
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +12,7 @@ import psutil
 import psycopg
 import pytest
 
+from houndgraph.settings import usable_cpus
 from houndgraph.worker.loop_repository import DATAPIPE_LOCK_ID
 from tests.file_upload.helpers import TESTLAB, end_job, start_job, upload_path, wait_for_job
 from tests.service import ServiceProcess
@@ -128,7 +128,7 @@ def test_serve_starts_one_worker_per_core_by_default(tmp_path_factory: pytest.Te
         assert service.self_status(service.login()) == 200
         commands = [" ".join(child.cmdline()) for child in psutil.Process(service.process.pid).children()]
         workers = [command for command in commands if "spawn_main" in command]
-        assert len(workers) == os.cpu_count(), commands
-        assert f"with {os.cpu_count()} worker(s)" in service.log.read_text()
+        assert len(workers) == usable_cpus(), commands
+        assert f"with {usable_cpus()} worker(s)" in service.log.read_text()
     finally:
         service.stop()

@@ -45,3 +45,14 @@ def test_serve_refuses_to_start_with_a_weak_admin_password(tmp_path: Path) -> No
     assert "Refusing to start" in result.stderr
     assert "HOUNDGRAPH_ADMIN_PASSWORD" in result.stderr
     assert not (tmp_path / "pgdata").exists(), "nothing starts on an insecure setting"
+
+
+def test_workers_and_long_query_slots_follow_the_cpus_the_process_may_run_on(tmp_path: Path) -> None:
+    """Under `taskset -c 0` (or a container's cpuset) the service starts one worker, not one per machine CPU."""
+    script = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
+              "from houndgraph.settings import Settings; s = Settings(data_dir=os.environ['DIR']); "
+              "print(s.workers, s.long_graph_queries)")
+    unset = ("HOUNDGRAPH_WORKERS", "HOUNDGRAPH_LONG_GRAPH_QUERIES")
+    env = {key: value for key, value in os.environ.items() if key not in unset} | {"DIR": str(tmp_path)}
+    answer = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert answer.stdout.split() == ["1", "1"]
