@@ -1,6 +1,6 @@
 """Cypher's integers and floats stay apart in answers of POST /api/v2/graphs/cypher: a float with no fractional
 part is still a float (`2.0`), as Neo4j answers; an integer past 64 bits and an integer divided by zero are
-Neo4j's errors."""
+Neo4j's errors; a float divided by zero (NaN or Infinity in Neo4j, which jsonb cannot hold) is an error too."""
 
 from __future__ import annotations
 
@@ -53,6 +53,10 @@ def test_the_average_of_integers_is_a_float(admin: httpx.Client) -> None:
     ("RETURN 4611686018427387904 * 2 AS x", "ArithmeticError"),
     ("RETURN 1 / 0 AS x", "ArithmeticError"),
     ("RETURN 7 % 0 AS x", "ArithmeticError"),
+    ("RETURN 1.0 / 0 AS x", "ArithmeticError"),
+    ("RETURN 0.0 / 0.0 AS x", "ArithmeticError"),
+    ("UNWIND [2.0, 0.0] AS d RETURN 1 / d AS x", "ArithmeticError"),
+    ("RETURN 7.5 % 0 AS x", "ArithmeticError"),
     ("RETURN 9223372036854775808 AS x", "IntegerOverflow"),
 ])
 def test_integer_overflow_and_division_by_zero_are_errors(admin: httpx.Client, query: str, error: str) -> None:

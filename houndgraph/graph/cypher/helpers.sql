@@ -84,16 +84,19 @@ $$ SELECT CASE
 CREATE OR REPLACE FUNCTION hg_float(f float8) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
 $$ SELECT CASE WHEN f = trunc(f) THEN to_jsonb(round(f::numeric, 1)) ELSE to_jsonb(f) END $$;
 
+-- A float divided by zero is NaN or ±Infinity in Neo4j; jsonb holds neither, so it is an error here rather than a
+-- null that reads as an answer (PostgreSQL itself refuses a division by zero, as the reference's answers show).
 CREATE OR REPLACE FUNCTION hg_arith(op text, a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' THEN CASE op
     WHEN '-' THEN hg_number(a::numeric - b::numeric)
     WHEN '*' THEN hg_number(a::numeric * b::numeric)
     WHEN '/' THEN CASE WHEN b::numeric = 0 AND hg_is_int(a) AND hg_is_int(b) THEN hg_runtime_error('/ by zero (ArithmeticError)', jsonb_build_array(a, b))
-                       WHEN b::numeric = 0 THEN NULL
+                       WHEN b::numeric = 0 THEN hg_runtime_error('a float divided by zero is NaN or Infinity, which are not represented (ArithmeticError)', jsonb_build_array(a, b))
                        WHEN hg_is_int(a) AND hg_is_int(b) THEN hg_number(trunc(a::numeric / b::numeric))
                        ELSE hg_float((a::numeric / b::numeric)::float8) END
     WHEN 'mod' THEN CASE WHEN b::numeric = 0 AND hg_is_int(a) AND hg_is_int(b) THEN hg_runtime_error('/ by zero (ArithmeticError)', jsonb_build_array(a, b))
-                         WHEN b::numeric = 0 THEN NULL ELSE to_jsonb(mod(a::numeric, b::numeric)) END
+                         WHEN b::numeric = 0 THEN hg_runtime_error('a float divided by zero is NaN or Infinity, which are not represented (ArithmeticError)', jsonb_build_array(a, b))
+                         ELSE to_jsonb(mod(a::numeric, b::numeric)) END
     WHEN '^' THEN hg_float(power(a::float8, b::float8))
    END WHEN jsonb_typeof(a) = 'object' OR jsonb_typeof(b) = 'object' THEN hg_temporal_arith(op, a, b) END $$;
 
