@@ -35,6 +35,14 @@ from houndgraph.errors import TooManyRequests
 
 TOO_MANY = "too many graph queries running at once for this user; wait for one to finish"
 
+# The second keys of the slots' advisory locks (two-key form, apart from every single-key lock of the service),
+# named together so that no two spaces overlap: a user's graph-query slots (first key: the user's, then
+# `QUERY_SLOT_SPACE + slot`), that user's one long query (first key the user's), and the service's long-query
+# slots (first key 0). Each space holds up to 65,536 slots.
+QUERY_SLOT_SPACE = 0x68670000
+LONG_QUERY_OF_USER = 0x68690000
+LONG_QUERY_SLOT_SPACE = 0x68680000
+
 
 @dataclass(frozen=True, slots=True)
 class QuerySlots:

@@ -12,6 +12,7 @@ from sqlalchemy.orm import joinedload
 
 from houndgraph.db import on_replica
 from houndgraph.models import AuthToken, Client, Role, User, UserSession
+from houndgraph.query_slots import QUERY_SLOT_SPACE
 from houndgraph.record_writer import write_apart
 
 
@@ -64,9 +65,6 @@ async def take_paced_attempt(session: AsyncSession, address: str, interval_secon
     return float(await session.scalar(PACED_WAIT, {"address": address}) or 0.0)
 
 
-# The second key of a graph-query slot's advisory lock (the first is the user's): "hg" and the slot's number,
-# apart from every other advisory lock of the service, which all take a single 64-bit key.
-QUERY_SLOT_SPACE = 0x68670000
 TAKE_QUERY_SLOT = text(
     # The LIMIT stops the scan at the first slot taken, so no more than one lock is ever held per request.
     "SELECT slot FROM generate_series(0, :slots - 1) AS slot "

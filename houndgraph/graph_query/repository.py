@@ -11,12 +11,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from houndgraph.models.source_kind import SourceKind
+from houndgraph.query_slots import LONG_QUERY_OF_USER, LONG_QUERY_SLOT_SPACE
 
 PROBE = "graph_query_probe"
-# Second keys of the long lane's advisory locks (two-key form, apart from every single-key lock of the service):
-# a user's one long query (first key: the user's, as for the per-user slots) and the service's slots (first key 0).
-LONG_QUERY_OF_USER = 0x68670100
-LONG_QUERY_SLOT_SPACE = 0x68680000
 TAKE_LONG_SLOT = (
     # The user's own lock first (CASE keeps the order), then the first free service slot; LIMIT 1 stops there.
     # With it, the backend's process id when the server runs on this host (a Unix socket or a loopback address).
