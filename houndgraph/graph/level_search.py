@@ -168,11 +168,23 @@ def _advance(side: Search, rows: Iterable[tuple[int, EdgeKey, int]], all_paths: 
             depth[neighbour] = level
             parents[neighbour] = [(edge, node)]
             reached.append(neighbour)
-        elif known == level and all_paths and (edge, node) not in parents[neighbour]:
-            parents[neighbour].append((edge, node))
+        elif known == level:
+            if all_paths:
+                if (edge, node) not in parents[neighbour]:
+                    parents[neighbour].append((edge, node))
+            elif _nearer_first(node, edge, parents[neighbour][0]):
+                parents[neighbour][0] = (edge, node)
     side.frontier = reached
     budget.visit(len(reached))
     return reached
+
+
+def _nearer_first(node: int, edge: EdgeKey, kept: tuple[EdgeKey, int]) -> bool:
+    """Whether (edge, node) is the parent a shortest path keeps over `kept`: the lowest-numbered node of the level
+    before, then the lowest kind, as the in-memory search keeps (`projection.walks`). PostgreSQL returns a level's
+    edges in whatever order its plan gives, so the first one read would make the answer hang on the plan."""
+    kept_edge, kept_node = kept
+    return (node, edge[1], edge) < (kept_node, kept_edge[1], kept_edge)
 
 
 def _walks(parents: Parents, node: int, all_paths: bool, budget: WorkBudget) -> Iterator[Walk]:
