@@ -52,6 +52,110 @@ $$ SELECT CASE WHEN jsonb_typeof(a) = jsonb_typeof(b) AND jsonb_typeof(a) IN ('n
           WHEN jsonb_typeof(a) = 'object' AND a -> '~t' = b -> '~t' AND a ->> '~t' <> 'Duration'
           THEN CASE WHEN a -> '~' < b -> '~' THEN -1 WHEN a -> '~' > b -> '~' THEN 1 ELSE 0 END END $$;
 
+-- Cypher's `=` of two values, lists and maps compared element by element at any depth: lists of different sizes
+-- (maps of different keys) differ; otherwise a pair of elements that differs decides false, else a null element
+-- makes the answer null (jsonb's own `=` says [1, null] = [1, null], and [[2]] <> [[null]]).
+CREATE OR REPLACE FUNCTION hg_equal(a jsonb, b jsonb) RETURNS boolean LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS
+$$ DECLARE
+    verdict boolean := true;
+    pair boolean;
+    key text;
+BEGIN
+    IF a IS NULL OR b IS NULL OR a = 'null'::jsonb OR b = 'null'::jsonb THEN
+        RETURN NULL;
+    ELSIF jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN
+        IF jsonb_array_length(a) <> jsonb_array_length(b) THEN
+            RETURN false;
+        END IF;
+        FOR i IN 0 .. jsonb_array_length(a) - 1 LOOP
+            pair := hg_equal(a -> i, b -> i);
+            IF NOT pair THEN
+                RETURN false;
+            END IF;
+            verdict := verdict AND pair;
+        END LOOP;
+        RETURN verdict;
+    ELSIF jsonb_typeof(a) = 'object' AND jsonb_typeof(b) = 'object' THEN
+        IF a ? '~t' THEN
+            RETURN hg_temporal_equal(a, b);
+        ELSIF NOT (a ?& ARRAY(SELECT jsonb_object_keys(b)) AND b ?& ARRAY(SELECT jsonb_object_keys(a))) THEN
+            RETURN false;
+        END IF;
+        FOR key IN SELECT jsonb_object_keys(a) LOOP
+            pair := hg_equal(a -> key, b -> key);
+            IF NOT pair THEN
+                RETURN false;
+            END IF;
+            verdict := verdict AND pair;
+        END LOOP;
+        RETURN verdict;
+    END IF;
+    RETURN a = b;
+END $$;
+
+-- ORDER BY, min() and max() sort values of any types in Cypher's order: maps, (nodes, relationships,) lists,
+-- (paths,) the temporal types (datetime, localdatetime, date, time, localtime, duration), strings, booleans,
+-- numbers, then null. jsonb's own order differs (it puts numbers before booleans and strings first, and an array
+-- or an object after every scalar), so a value sorts by three keys: hg_order_rank, the rank of its type;
+-- hg_order_key, null for a string, a number or a boolean, else a value that jsonb orders as Cypher orders values of
+-- that type; then the value itself. Strings or numbers thus sort by themselves as before, behind a rank that is
+-- the same for all of them, and the sort holds no second copy of each.
+CREATE OR REPLACE FUNCTION hg_order_rank(a jsonb) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT CASE jsonb_typeof(a) WHEN 'string' THEN 11 WHEN 'boolean' THEN 12 WHEN 'number' THEN 13 WHEN 'array' THEN 3
+    WHEN 'object' THEN CASE a ->> '~t' WHEN 'DateTime' THEN 5 WHEN 'LocalDateTime' THEN 6 WHEN 'Date' THEN 7
+                                       WHEN 'Time' THEN 8 WHEN 'LocalTime' THEN 9 WHEN 'Duration' THEN 10 ELSE 0 END
+    WHEN 'null' THEN 14 END $$;
+
+-- A list or a map as a value that jsonb orders as Cypher does. jsonb orders arrays by their length first, Cypher
+-- element by element (a list that begins another comes first: [] < ['a'] < ['a', 1] < [1]). So the key of a
+-- list is nested pairs, [key of the first element, key of the rest], ending in []: every array compared is of
+-- length 2 or 0, and the elements decide. An element's key is [rank, key or value] (a null element sorts last).
+-- A map is its entries in key order, each [key, rank, key or value], nested the same way.
+CREATE OR REPLACE FUNCTION hg_order_nested(a jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ DECLARE
+    key jsonb := '[]';
+    item record;
+BEGIN
+    IF jsonb_typeof(a) = 'array' THEN
+        FOR item IN SELECT e FROM jsonb_array_elements(a) WITH ORDINALITY AS t(e, i) ORDER BY i DESC LOOP
+            key := jsonb_build_array(jsonb_build_array(hg_order_rank(item.e), coalesce(hg_order_key(item.e), item.e)),
+                                     key);
+        END LOOP;
+    ELSE
+        FOR item IN SELECT k, v FROM jsonb_each(a) AS t(k, v) ORDER BY k DESC LOOP
+            key := jsonb_build_array(jsonb_build_array(item.k, hg_order_rank(item.v),
+                                                       coalesce(hg_order_key(item.v), item.v)), key);
+        END LOOP;
+    END IF;
+    RETURN key;
+END $$;
+
+-- Null for a scalar (it sorts as itself); a temporal value's order key (temporal/stored.sql); a list's or a map's
+-- nested key.
+CREATE OR REPLACE FUNCTION hg_order_key(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT CASE jsonb_typeof(a) WHEN 'array' THEN hg_order_nested(a)
+                               WHEN 'object' THEN CASE WHEN a ? '~t' THEN a -> '~' ELSE hg_order_nested(a) END END $$;
+
+-- min() and max() of values of any types, in that order: hg_extreme(value, largest) is an aggregate whose state is
+-- the least (greatest) value so far, so that it reads each value once and sorts nothing. Two scalars of one type
+-- (the usual case: names, numbers, timestamps) compare as jsonb does, without the order key.
+CREATE OR REPLACE FUNCTION hg_order_pick(a jsonb, b jsonb, largest boolean) RETURNS jsonb LANGUAGE plpgsql
+IMMUTABLE PARALLEL SAFE AS
+$$ BEGIN
+    IF b IS NULL OR b = 'null'::jsonb THEN
+        RETURN a;
+    ELSIF a IS NULL THEN
+        RETURN b;
+    ELSIF jsonb_typeof(a) = jsonb_typeof(b) AND jsonb_typeof(a) IN ('string', 'number', 'boolean') THEN
+        RETURN CASE WHEN CASE WHEN largest THEN b > a ELSE b < a END THEN b ELSE a END;
+    END IF;
+    RETURN CASE WHEN CASE WHEN largest THEN (hg_order_rank(b), coalesce(hg_order_key(b), b)) > (hg_order_rank(a), coalesce(hg_order_key(a), a))
+                          ELSE (hg_order_rank(b), coalesce(hg_order_key(b), b)) < (hg_order_rank(a), coalesce(hg_order_key(a), a)) END
+                THEN b ELSE a END;
+END $$;
+
+CREATE OR REPLACE AGGREGATE hg_extreme(jsonb, boolean) (SFUNC = hg_order_pick, STYPE = jsonb, PARALLEL = SAFE);
+
 -- m.key of a map, or the component `key` of a temporal value (`n.d.days`, `n.t.epochSeconds`: any case).
 CREATE OR REPLACE FUNCTION hg_member(m jsonb, key text) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT nullif(CASE WHEN jsonb_typeof(m) = 'object' AND m ? '~t' THEN m -> '~c' -> lower(key) ELSE m -> key END,

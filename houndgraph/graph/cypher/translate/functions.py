@@ -36,6 +36,11 @@ JSON_HELPERS = {
 }
 NUMERIC_FUNCTIONS = {"abs": "abs", "ceil": "ceil", "floor": "floor", "round": "round", "sign": "sign",
                      "sqrt": "sqrt"}
+# The functions whose value is of one type or null whatever their arguments: numbers, or strings.
+SCALAR_FUNCTIONS = frozenset({"count", "sum", "avg", "size", "length", "id", "tointeger", "tofloat", "tointegerornull",
+                              "tofloatornull", *NUMERIC_FUNCTIONS, "tostring", "tostringornull",
+                              *(name for name in STRING_FUNCTIONS if name != "reverse")})
+
 
 def contains_aggregate(e: object) -> bool:
     for node in walk(e):
@@ -344,10 +349,8 @@ def aggregate(st: Translation, e: a.FunctionCall, scope: Scope) -> Typed:
         return Typed(f"{e.name}({distinct}{value.sql})", value.type)
     json = as_json(value).sql
     if e.name in ("min", "max"):
-        order = "" if e.name == "min" else " DESC"
-        # jsonb has no min/max aggregate; its ordering sorts numbers numerically and strings as text.
-        return Typed(f"(array_agg({json} ORDER BY {json}{order}) FILTER (WHERE jsonb_typeof({json}) IN "
-                     f"('number', 'string', 'boolean')))[1]", T.JSON)
+        # jsonb has no min/max aggregate: hg_extreme (helpers.sql) keeps Cypher's order of values of any types.
+        return Typed(f"hg_extreme({json}, {'true' if e.name == 'max' else 'false'})", T.JSON)
     number = f"(CASE WHEN jsonb_typeof({json}) = 'number' THEN ({json})::numeric END)"
     if e.name == "sum":
         return Typed(f"to_jsonb(coalesce(sum({distinct}{number}), 0))", T.JSON)

@@ -124,24 +124,9 @@ def _scalar_by_form(e: a.Expr) -> bool:
 
 
 def list_equality(lj: str, rj: str) -> str:
-    """Cypher's `=` where lists and maps may hold nulls: lists of different sizes (maps of different keys)
-    differ; otherwise an unequal pair of elements decides false, else a null element makes the answer null
-    (jsonb's own `=` says [1, null] = [1, null] is true)."""
-    null_pair = "le.v = 'null'::jsonb OR re.v = 'null'::jsonb"
-    verdict = (f"CASE WHEN bool_or(le.v <> re.v AND NOT ({null_pair})) THEN FALSE WHEN bool_or({null_pair}) "
-               "THEN NULL ELSE TRUE END")
-    lists = (f"jsonb_array_elements({lj}) WITH ORDINALITY AS le(v, i) "
-             f"JOIN jsonb_array_elements({rj}) WITH ORDINALITY AS re(v, i) ON le.i = re.i")
-    maps = f"jsonb_each({lj}) AS le(k, v) JOIN jsonb_each({rj}) AS re(k, v) ON le.k = re.k"
-    same_keys = (f"(SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys({lj}) AS k) IS NOT DISTINCT FROM "
-                 f"(SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys({rj}) AS k)")
-    return (f"(CASE WHEN jsonb_typeof({lj}) = 'array' AND jsonb_typeof({rj}) = 'array' THEN "
-            f"CASE WHEN jsonb_array_length({lj}) <> jsonb_array_length({rj}) THEN FALSE "
-            f"ELSE (SELECT {verdict} FROM {lists}) END "
-            f"WHEN jsonb_typeof({lj}) = 'object' AND jsonb_typeof({rj}) = 'object' THEN "
-            f"CASE WHEN {lj} ? '~t' THEN hg_temporal_equal({lj}, {rj}) WHEN NOT {same_keys} THEN FALSE "
-            f"ELSE (SELECT {verdict} FROM {maps}) END "
-            f"ELSE {lj} = {rj} END)")
+    """Cypher's `=` where either side may be a list or a map holding nulls (hg_equal, helpers.sql); two scalars
+    compare as jsonb does, inline."""
+    return f"(CASE WHEN jsonb_typeof({lj}) IN ('array', 'object') THEN hg_equal({lj}, {rj}) ELSE {lj} = {rj} END)"
 
 
 def literal_equality(st: Translation, e: a.Binary, scope: Scope) -> str | None:

@@ -70,18 +70,14 @@ def projection_sql(st: Translation, frm: From, scope: Scope, projection: a.Proje
     values = [value for value in compiled if value is not None]
     select = ", ".join(f"{value.sql} AS c{i}" for i, value in enumerate(values))
     distinct = projection.distinct or id(projection) in st.answer.distinct
-    sql = f"SELECT {'DISTINCT ' if distinct else ''}{select} {frm.sql()}"
+    head, rest = f"SELECT {'DISTINCT ' if distinct else ''}", f" {frm.sql()}"
     if any(aggregates):
         group = [str(i + 1) for i, aggregate in enumerate(aggregates) if not aggregate]
         if group:
-            sql += f" GROUP BY {', '.join(group)}"
-    if projection.distinct and projection.order and not any(aggregates):
-        sql = _distinct_ordered_sql(st, frm, projection, items, values, select)
-    elif projection.order:
-        sql += " ORDER BY " + ", ".join(
-            sort_key(st, sort, items, values, scope, any(aggregates)) + (" DESC" if sort.descending else "")
-            for sort in projection.order
-        )
+            rest += f" GROUP BY {', '.join(group)}"
+    sql = head + select + rest
+    if projection.order:
+        sql = _ordered_sql(st, projection, items, values, scope, any(aggregates), (head, select, rest))
     if projection.skip is not None:
         sql += f" OFFSET {count_expression(st, projection.skip, scope, 'SKIP')}"
     if projection.limit is not None:
@@ -151,43 +147,70 @@ def _replaced_expr(e: a.Expr, mapping: Mapping[a.Expr, a.Expr]) -> a.Expr:
     return result
 
 
-def _distinct_ordered_sql(st: Translation, frm: From, projection: a.Projection, items: Sequence[a.ProjectionItem],
-                          compiled: list[Typed], select: str) -> str:
-    """`RETURN DISTINCT a ORDER BY a.name`: the sort keys may only read the projected columns, so adding them to
-    the DISTINCT rows leaves those rows as they are; an outer SELECT sorts by them and drops them (SQL's
-    DISTINCT sorts only by what it selects)."""
-    projected = Scope({item.alias: value for item, value in zip(items, compiled, strict=True)})
+def _ordered_sql(st: Translation, projection: a.Projection, items: Sequence[a.ProjectionItem],
+                 compiled: list[Typed], scope: Scope, aggregating: bool, parts: tuple[str, str, str]) -> str:
+    """The projection's SELECT (`parts`: its head, its columns, its FROM and GROUP BY) sorted by its ORDER BY.
+
+    A sort key that is a jsonb value may be a list, a map or a mix of types, which jsonb orders otherwise than
+    Cypher: such a key sorts by hg_order_rank and hg_order_key (helpers.sql) of its value, then by the value. The
+    projection then becomes an inner SELECT computing each such value once, as a column, and an outer one sorting
+    by the functions of those columns (OFFSET 0 keeps the inner one from being merged into the outer, which would
+    compute a value once per function again). So does `RETURN DISTINCT a ORDER BY a.name`, whose sort keys may
+    only read the projected columns, so that adding them to the DISTINCT rows leaves those rows as they are
+    (SQL's DISTINCT sorts only by what it selects). Other keys sort the SELECT as it is."""
+    distinct = projection.distinct and not aggregating
+    sorts = [_sort_value(st, sort.expression, items, compiled, scope, aggregating, distinct)
+             for sort in projection.order]
+    keyed = [value.type is T.JSON and not _scalar_by_form(sort.expression if index is None else items[index].expression)
+             for sort, (index, value) in zip(projection.order, sorts, strict=True)]
+    head, select, rest = parts
+    if not distinct and not any(keyed):
+        return head + select + rest + " ORDER BY " + ", ".join(
+            (str(index + 1) if index is not None else _selectable(value)) + (" DESC" if sort.descending else "")
+            for sort, (index, value) in zip(projection.order, sorts, strict=True))
     keys: list[str] = []
     extra: list[str] = []
-    for sort in projection.order:
-        index = next((i for i, item in enumerate(items)
-                      if sort.expression in (item.expression, a.Variable(item.alias))), None)
+    for sort, (index, value), with_key in zip(projection.order, sorts, keyed, strict=True):
         if index is None:
-            value = ex.expr(st, projected_reads(sort.expression, items, projected), projected)
-            extra.append(f"{value.sql if value.type is not T.BOOL else f'({value.sql})'} AS o{len(extra)}")
-            key = f"d.o{len(extra) - 1}"
+            extra.append(f"{_selectable(value)} AS o{len(extra)}")
+            column = f"d.o{len(extra) - 1}"
         else:
-            key = f"d.c{index}"
-        keys.append(key + (" DESC" if sort.descending else ""))
+            column = f"d.c{index}"
+        direction = " DESC" if sort.descending else ""
+        if with_key:
+            keys += [f"hg_order_rank({column}){direction}", f"hg_order_key({column}){direction}"]
+        keys.append(column + direction)
+    inner = head + ", ".join([select, *extra]) + rest
     columns = ", ".join(f"d.c{i}" for i in range(len(items)))
-    inner = f"SELECT DISTINCT {', '.join([select, *extra])} {frm.sql()}"
-    return f"SELECT {columns} FROM ({inner}) AS d ORDER BY {', '.join(keys)}"
+    return f"SELECT {columns} FROM ({inner} OFFSET 0) AS d ORDER BY {', '.join(keys)}"
 
 
-def sort_key(st: Translation, sort: a.SortItem, items: Sequence[a.ProjectionItem], compiled: list[Typed],
-             scope: Scope, aggregating: bool) -> str:
+def _scalar_by_form(e: a.Expr) -> bool:
+    """Whether `e` is a number, or a string, or null by its form (`count(m)`, `toLower(n.name)`): values of one type
+    or null, which jsonb orders as Cypher does."""
+    return isinstance(e, a.CountStar) or (isinstance(e, a.FunctionCall) and e.name in fn.SCALAR_FUNCTIONS)
+
+
+def _selectable(value: Typed) -> str:
+    return value.sql if value.type is not T.BOOL else f"({value.sql})"
+
+
+def _sort_value(st: Translation, e: a.Expr, items: Sequence[a.ProjectionItem], compiled: list[Typed],
+                scope: Scope, aggregating: bool, distinct: bool) -> tuple[int | None, Typed]:
+    """A sort key: the index of the projected item it names, with that item's value, or None and its value."""
     for index, item in enumerate(items):
-        if sort.expression == item.expression or sort.expression == a.Variable(item.alias):
-            return str(index + 1)
+        if e == item.expression or e == a.Variable(item.alias):
+            return index, compiled[index]
+    if distinct:
+        projected = Scope({item.alias: value for item, value in zip(items, compiled, strict=True)})
+        return None, ex.expr(st, projected_reads(e, items, projected), projected)
     order_scope = Scope() if aggregating else scope.child()
     for item, value in zip(items, compiled, strict=True):
         order_scope.bind(item.alias, value)
-    expression = sort.expression
     if aggregating:
-        expression = _aggregated_sort(expression, items, order_scope)
-    with st.within(aggregating=fn.contains_aggregate(expression)):
-        value = ex.expr(st, expression, order_scope)
-    return value.sql if value.type is not T.BOOL else f"({value.sql})"
+        e = _aggregated_sort(e, items, order_scope)
+    with st.within(aggregating=fn.contains_aggregate(e)):
+        return None, ex.expr(st, e, order_scope)
 
 
 def _aggregated_sort(e: a.Expr, items: Sequence[a.ProjectionItem], projected: Scope) -> a.Expr:
