@@ -229,9 +229,14 @@ CREATE OR REPLACE FUNCTION hg_size(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE
 $$ SELECT CASE jsonb_typeof(a) WHEN 'array' THEN to_jsonb(jsonb_array_length(a))
                                WHEN 'string' THEN to_jsonb(char_length(a #>> '{}')) END $$;
 
+-- A list's element (an index that is not an integer is Neo4j's TypeError) or a map's value. The error names both
+-- operands, so that it is not raised while a statement is planned, for a branch that a row never takes.
 CREATE OR REPLACE FUNCTION hg_index(a jsonb, i jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE
-    WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(i) = 'number' THEN nullif(a -> (i::numeric)::int, 'null'::jsonb)
+    WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(i) = 'number' AND scale(i::numeric) = 0
+    THEN nullif(a -> (i::numeric)::int, 'null'::jsonb)
+    WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(i) <> 'null'
+    THEN hg_runtime_error('Type mismatch: a list index must be an Integer (TypeError)', jsonb_build_array(a, i))
     WHEN jsonb_typeof(a) = 'object' AND jsonb_typeof(i) = 'string' THEN nullif(a -> (i #>> '{}'), 'null'::jsonb)
    END $$;
 

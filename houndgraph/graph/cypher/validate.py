@@ -13,6 +13,7 @@ from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import (
     CypherError,
     CypherSemanticError,
+    CypherSyntaxError,
     MutationNotAllowed,
     QueryTooComplex,
     UnsupportedCypher,
@@ -40,7 +41,38 @@ def validate(query: a.Query, *, allow_mutations: bool, complexity_limit: bool = 
         raise QueryTooComplex()
     if mutation:
         _check_updating_query(query)
+    refuse_pattern_values(query)
     return mutation
+
+
+PATTERN_VALUE = ("A pattern expression should only be used in order to test the existence of a pattern: use "
+                 "EXISTS {...} or COUNT {...}, or a pattern comprehension for its paths (UnexpectedSyntax)")
+_PREDICATE_OPS = frozenset({"AND", "OR", "XOR"})
+
+
+def refuse_pattern_values(node: object, predicate: bool = False) -> None:
+    """Neo4j's rule for a pattern written as an expression, `(n)-->()`: it tests whether the pattern exists, so it
+    stands only where a predicate does (a WHERE, an operand of AND, OR, XOR or NOT, a CASE condition).
+    As a value (`RETURN (n)-->()`, `size(()--())`, `head((n)-->())`) it is a SyntaxError."""
+    if isinstance(node, a.PatternPredicate):
+        if not predicate:
+            raise CypherSyntaxError(PATTERN_VALUE)
+        return
+    if isinstance(node, tuple):
+        for item in node:
+            refuse_pattern_values(item)
+    elif (isinstance(node, a.Binary) and node.op in _PREDICATE_OPS) or (isinstance(node, a.Unary) and node.op == "NOT"):
+        for operand in (node.left, node.right) if isinstance(node, a.Binary) else (node.operand,):
+            refuse_pattern_values(operand, predicate=True)
+    elif isinstance(node, a.Case):
+        refuse_pattern_values(node.subject)
+        for condition, result in node.whens:
+            refuse_pattern_values(condition, predicate=node.subject is None)
+            refuse_pattern_values(result)
+        refuse_pattern_values(node.default)
+    elif is_dataclass(node):
+        for f in fields(node):
+            refuse_pattern_values(getattr(node, f.name), predicate=f.name == "where")
 
 
 def _check_updating_query(query: a.Query) -> None:
