@@ -1,5 +1,6 @@
 """Queries Neo4j refuses are refused by POST /api/v2/graphs/cypher too (400, naming Neo4j's error), never answered:
-a pattern written as a value, and a list indexed by something that is not an integer."""
+a pattern written as a value, and a list indexed by something that is not an integer; and a comparison Neo4j
+answers that was refused, a node or relationship compared with null."""
 
 from __future__ import annotations
 
@@ -37,3 +38,10 @@ def test_a_list_index_that_is_not_an_integer_is_a_type_error(admin: httpx.Client
                                          f"RETURN list[{index}] AS x")
     assert answers(admin, "WITH [1, 2, 3] AS list, {i: 1, n: null} AS m RETURN list[m.i] AS x, list[m.n] AS y, "
                           "m['i'] AS z") == {"x": 2, "y": None, "z": 1}
+
+
+@pytest.mark.usefixtures("graph")
+def test_a_node_or_relationship_compared_with_null_is_null(admin: httpx.Client) -> None:
+    assert answers(admin, "MATCH (n:User {name: 'ALICE@LAB.LOCAL'}) OPTIONAL MATCH (n)-[r:AdminTo]->() "
+                          "RETURN size([x IN collect(r) WHERE x <> null]) AS cn, n = null AS eq") == {
+        "cn": 0, "eq": None}

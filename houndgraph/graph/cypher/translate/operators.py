@@ -88,6 +88,8 @@ def comparison(st: Translation, e: a.Binary, scope: Scope) -> Typed:
             return Typed(fast if op == "=" else f"(NOT {fast})", T.BOOL)
     left, right = constants.beside_sql_temporal(st, *(ex.expr(st, e.left, scope), ex.expr(st, e.right, scope)))
     if left.type in (T.NODE, T.REL) or right.type in (T.NODE, T.REL):
+        if any(isinstance(side, a.Literal) and side.value is None for side in (e.left, e.right)):
+            return Typed("(NULL::boolean)", T.BOOL)  # `r <> null`: a node or relationship id is no jsonb
         if left.type != right.type and T.JSON not in (left.type, right.type):
             return Typed("FALSE", T.BOOL)
         if op not in ("=", "<>"):
