@@ -196,7 +196,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         app.state.address_pace = AddressPace(settings.login_paced_attempt_seconds)
         app.state.graph_query_slots = QuerySlots(settings.graph_queries_per_user,
                                                   long_queries=settings.long_graph_queries,
-                                                  probe_seconds=settings.long_graph_query_seconds)
+                                                  probe_seconds=settings.long_graph_query_seconds,
+                                                  searches=settings.graph_searches)
         datapipe = app.state.datapipe = Datapipe(settings, db).start()
         warming = asyncio.get_running_loop().create_task(warm_up(db)) if settings.warm_up else None
         # What the process holds once started (modules, the route table, the Cypher parser's tables) stays for

@@ -24,7 +24,12 @@ never run).
 While it runs, a backend of this host (the embedded server, or one on a Unix socket or loopback address) runs at
 a nice value 10 higher, so the short requests' backends come first for a core; it is restored after (or, where
 the service may not lower a nice value again, the connection is closed rather than pooled). Each server counts
-its own slots: reads sent to a read replica take the replica's."""
+its own slots: reads sent to a read replica take the replica's.
+
+Path finding and search cannot be stopped and queued halfway as a Cypher read is, so the service caps them all:
+`searches` at once in the whole service (fewer than the cores, as the long queries), each also counted against
+its user's cap; one finding none free waits a moment in line (`patience`) before it is refused with 429. Before,
+only the per-user cap held them, and a few users' searches could take every core."""
 
 from __future__ import annotations
 
@@ -35,15 +40,17 @@ from dataclasses import dataclass
 from houndgraph.errors import TooManyRequests
 
 TOO_MANY = "too many graph queries running at once for this user; wait for one to finish"
+SEARCHES_BUSY = "too many path finding and search requests running at once; try again shortly"
 NO_LONG_TURN = "too many long graph queries running at once; try again when one has finished"
 
 # The second keys of the slots' advisory locks (two-key form, apart from every single-key lock of the service),
 # named together so that no two spaces overlap: a user's graph-query slots (first key: the user's, then
-# `QUERY_SLOT_SPACE + slot`), that user's one long query (first key the user's), and the service's long-query
-# slots (first key 0). Each space holds up to 65,536 slots.
+# `QUERY_SLOT_SPACE + slot`), that user's one long query (first key the user's), the service's long-query
+# slots and its path finding and search slots (first key 0). Each space holds up to 65,536 slots.
 QUERY_SLOT_SPACE = 0x68670000
 LONG_QUERY_OF_USER = 0x68690000
 LONG_QUERY_SLOT_SPACE = 0x68680000
+SEARCH_SLOT_SPACE = 0x686A0000
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +62,8 @@ class QuerySlots:
     long_queries: int = 1
     # Statement seconds a read may run before it counts as long and queues for a long slot.
     probe_seconds: float = 0.5
+    # Path finding and search requests running at once in the whole service.
+    searches: int = 1
 
     @staticmethod
     def owner_key(user: uuid.UUID) -> int:
@@ -64,6 +73,10 @@ class QuerySlots:
     @staticmethod
     def refusal() -> TooManyRequests:
         return TooManyRequests(TOO_MANY, headers={"Retry-After": "1"})
+
+    @staticmethod
+    def searches_busy() -> TooManyRequests:
+        return TooManyRequests(SEARCHES_BUSY, headers={"Retry-After": "1"})
 
     @staticmethod
     def no_long_turn() -> TooManyRequests:

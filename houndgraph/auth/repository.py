@@ -13,7 +13,7 @@ from sqlalchemy.orm import joinedload
 from houndgraph.db import graph_connection, on_replica
 from houndgraph.kit.slot_lines import wait_in_line
 from houndgraph.models import AuthToken, Client, Role, User, UserSession
-from houndgraph.query_slots import QUERY_SLOT_SPACE
+from houndgraph.query_slots import QUERY_SLOT_SPACE, SEARCH_SLOT_SPACE
 from houndgraph.record_writer import write_apart
 
 
@@ -84,3 +84,8 @@ async def wait_for_query_slot(session: AsyncSession, owner: int, slots: int, sec
     """Wait in line up to `seconds` for one of `owner`'s `slots` (`kit.slot_lines`); False when none came (the
     transaction is then aborted)."""
     return await wait_in_line(await graph_connection(session), owner, QUERY_SLOT_SPACE, slots, seconds)
+
+
+async def wait_for_search_slot(session: AsyncSession, slots: int, seconds: float) -> bool:
+    """Wait in line up to `seconds` for one of the service's `slots` path finding and search slots."""
+    return await wait_in_line(await graph_connection(session), 0, SEARCH_SLOT_SPACE, slots, seconds)

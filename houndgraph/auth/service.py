@@ -179,3 +179,11 @@ async def take_query_slot(session: AsyncSession, slots: QuerySlots, user_id: uui
     if not await repository.wait_for_query_slot(session, owner, slots.per_user,
                                                 min(slots.patience, remaining_seconds(session))):
         raise slots.refusal()
+
+
+async def take_search_slot(session: AsyncSession, slots: QuerySlots) -> None:
+    """One of the service's path finding and search slots for the rest of the request, waited for in line up to
+    `slots.patience` seconds (within the deadline), or 429 (`query_slots`)."""
+    if not await repository.wait_for_search_slot(session, slots.searches,
+                                                 min(slots.patience, remaining_seconds(session))):
+        raise slots.searches_busy()
