@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -141,16 +140,17 @@ async def _read_in_its_lane(session: AsyncSession, query: Query, complexity_limi
 
 async def _wait_for_long_slot(session: AsyncSession, driver: psycopg.AsyncConnection, slots: QuerySlots,
                               auth: AuthContext) -> repository.LongSlot:
-    """Polls for the user's long turn and a service slot until one frees or the request's deadline passes, which
-    answers as a query that ran out of time does."""
-    owner = QuerySlots.owner_key(auth.user_id)
-    try:
-        while (slot := await repository.take_long_slot(driver, owner, slots.long_queries)) is None:
-            if work_budget(session).expired():
-                raise InternalError(TIMED_OUT)
-            await asyncio.sleep(min(QuerySlots.LONG_RETRY_SECONDS, remaining_seconds(session)))
-    except psycopg.errors.QueryCanceled as error:  # the deadline passed during a try
-        raise InternalError(TIMED_OUT) from error
+    """The user's long turn and a service slot, waited for in line while the query could still finish: its probe
+    showed it needs more than `slots.probe_seconds`, so a turn with less left would only spend a core until the
+    deadline. With less than that left already, it ran out of time; no turn in time is a refusal for room (429),
+    not a query that ran out of time: it never ran past its probe."""
+    patience = remaining_seconds(session) - slots.probe_seconds
+    if patience <= 0:
+        raise InternalError(TIMED_OUT)
+    slot = await repository.wait_for_long_slot(driver, QuerySlots.owner_key(auth.user_id), slots.long_queries,
+                                               patience)
+    if slot is None:
+        raise QuerySlots.no_long_turn()
     return slot
 
 
