@@ -49,9 +49,11 @@ def test_a_map_and_a_mixed_list_hold_entities(admin: httpx.Client, graph: dict[s
 
 def test_an_entity_taken_from_a_list_reads_as_itself(admin: httpx.Client, graph: dict[str, int]) -> None:
     response = post(admin, "MATCH (u:User {name: 'ALICE@LAB.LOCAL'})-[r:MemberOf]->() WITH [u, r, 1] AS l "
-                           "RETURN labels(l[0]) AS kinds, (l[0]).name AS name, type(l[1]) AS type")
+                           "RETURN labels(l[0]) AS kinds, (l[0]).name AS name, type(l[1]) AS type, "
+                           "'objectid' IN keys(l[0]) AS has_key, properties(l[0]).name AS property")
     assert [(x["key"], x["value"]) for x in literals(response)] == [
-        ("kinds", ["Base", "User"]), ("name", "ALICE@LAB.LOCAL"), ("type", "MemberOf")]
+        ("kinds", ["Base", "User"]), ("name", "ALICE@LAB.LOCAL"), ("type", "MemberOf"), ("has_key", True),
+        ("property", "ALICE@LAB.LOCAL")]
     refused = post(admin, "MATCH (u:User {name: 'ALICE@LAB.LOCAL'}) WITH [u, 1] AS l RETURN labels(l[1])")
     assert refused.status_code == 400 and "labels() expects a node" in message(refused)
 

@@ -223,6 +223,14 @@ CREATE OR REPLACE FUNCTION hg_value_member(v jsonb, key text) RETURNS jsonb LANG
 $$ SELECT CASE WHEN jsonb_typeof(v) = 'object' AND (v ? '~n' OR v ? '~r') THEN hg_entity_property(v, key)
                ELSE hg_member(v, key) END $$;
 
+-- keys() and properties() of a value: the properties of the node or relationship it holds, else the map itself.
+CREATE OR REPLACE FUNCTION hg_entity_properties(v jsonb) RETURNS jsonb LANGUAGE sql STABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE WHEN v ? '~n' THEN (SELECT properties FROM node WHERE id = (v ->> '~n')::bigint)
+               ELSE (SELECT properties FROM edge WHERE id = (v ->> '~r')::bigint) END $$;
+
+CREATE OR REPLACE FUNCTION hg_value_properties(v jsonb) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(v) = 'object' AND (v ? '~n' OR v ? '~r') THEN hg_entity_properties(v) ELSE v END $$;
+
 -- labels() and type() of a value holding a node or a relationship (`labels(list[0])`); a type error otherwise.
 CREATE OR REPLACE FUNCTION hg_value_labels(v jsonb) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN v IS NULL OR v = 'null'::jsonb THEN NULL

@@ -238,7 +238,11 @@ def _left_or_right(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typ
 
 
 def _properties_source(value: Typed) -> str:
-    return ex.entity_properties(value) if value.type in (T.NODE, T.REL) else as_json(value).sql
+    if value.type in (T.NODE, T.REL):
+        return ex.entity_properties(value)
+    if value.type is T.JSON and value.constant is NOT_CONSTANT:  # may hold an entity (`keys(l[0])`)
+        return f"hg_value_properties({value.sql})"
+    return as_json(value).sql
 
 
 def _keys(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
