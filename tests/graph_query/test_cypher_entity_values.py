@@ -60,8 +60,11 @@ def test_an_entity_taken_from_a_list_reads_as_itself(admin: httpx.Client, graph:
 
 def test_lists_of_entities_compare_by_identity(admin: httpx.Client, graph: dict[str, int]) -> None:
     response = post(admin, "MATCH (a:User {name: 'ALICE@LAB.LOCAL'}), (b:User {name: 'BOB@LAB.LOCAL'}) "
-                           "RETURN [a, 1] = [a, 1] AS same, [a] = [b] AS other, {n: a} = {n: a} AS in_maps")
-    assert [x["value"] for x in literals(response)] == [True, False, True]
+                           "WITH a, b, [a, 1] AS l "
+                           "RETURN [a, 1] = [a, 1] AS same, [a] = [b] AS other, {n: a} = {n: a} AS in_maps, "
+                           "a = l[0] AS taken, b = l[0] AS not_taken, a IN l AS member, b IN l AS not_member, "
+                           "[a] = l[0..1] AS sliced")
+    assert [x["value"] for x in literals(response)] == [True, False, True, True, False, True, False, True]
 
 
 def test_delete_entities_taken_from_a_map(writer: httpx.Client, graph: dict[str, int]) -> None:
