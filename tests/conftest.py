@@ -322,8 +322,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 # --- spreading the suite over the test workers (`make test`: --dist loadfile --no-loadscope-reorder) ---------------
 # A module runs on one worker, in order (module fixtures, the browser tests' shared page), except the modules below,
 # spread test by test: each holds minutes of work, too much for one worker to run alone at the end. Their tests are
-# independent (the path modules' own graphs are function fixtures; a TCK test is a feature file, and each worker that
-# runs one starts the module's TCK server once, as the tests of a module come one after the other).
+# independent (the path modules' own graphs are function fixtures; a TCK test is a feature file, and each worker starts
+# the TCK's server once, as the TCK's tests come first and one after the other).
 # Work is handed out in order: the slowest first (measured with --durations), then by number of tests, so that no
 # long module starts last while the other workers sit idle.
 SPREAD_BY_TEST = frozenset({
