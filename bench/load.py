@@ -1,7 +1,7 @@
 """Load: many concurrent clients against `houndgraph serve` on the synthetic 100k-node graph.
 
     .venv/bin/python bench/load.py [--users 60000] [--clients 50] [--seconds 30] [--workers N]
-                                   [--processes 2] [--mix issue|ui] [--attack [N] | --replica]
+                                   [--processes 2] [--mix issue|ui] [--attack [N] | --replica] [--service-log FILE]
 
 The service runs as its own process (`houndgraph serve`, on the bench graph's throwaway database; without
 `--workers`, its default: one worker per core). The clients run in `--processes` processes of their own
@@ -103,7 +103,7 @@ def load_average() -> str:
     return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
 
 
-def start_service(database_url: str, data_dir: Path, workers: int | None,
+def start_service(database_url: str, data_dir: Path, workers: int | None, log: Path | None = None,
                   **extra_env: str) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "HOUNDGRAPH_DATABASE_URL": database_url, "HOUNDGRAPH_DATA_DIR": str(data_dir),
@@ -112,7 +112,9 @@ def start_service(database_url: str, data_dir: Path, workers: int | None,
     command = [sys.executable, "-m", "houndgraph.cli", "serve"]
     if workers is not None:
         command += ["--workers", str(workers)]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The service's log (its warnings and the exceptions behind any 500) goes to `log` when one is named.
+    output = log.open("ab") if log is not None else subprocess.DEVNULL
+    process = subprocess.Popen(command, env=env, stdout=output, stderr=output)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -351,6 +353,8 @@ def main() -> None:
     parser.add_argument("--mix", choices=("issue", "ui"), default="issue")
     parser.add_argument("--attack", type=int, nargs="?", const=8, default=0,
                         help="also run beside the attack mix, this many clients of each kind (default 8)")
+    parser.add_argument("--service-log", type=Path, default=None,
+                        help="append the service's log (warnings, and the exception behind any 500) to this file")
     parser.add_argument("--replica", action="store_true",
                         help="one process on the primary alone against two processes reading from a streaming replica")
     args = parser.parse_args()
@@ -364,7 +368,7 @@ def main() -> None:
         build(db, args.users)
         nodes, edges = graph_size(db)
         print(f"graph: {nodes} nodes, {edges} edges")
-        process, url = start_service(db.url, Path(data_dir), args.workers)
+        process, url = start_service(db.url, Path(data_dir), args.workers, args.service_log)
         try:
             plan = Plan(url, credentials_for(url), args.mix, args.users, args.clients, 0, args.seconds)
             calibration = Plan(**{**plan.__dict__, "seconds": CALIBRATION_SECONDS, "trivial": True})

@@ -28,16 +28,18 @@ from houndgraph.auth.pace import AddressPace
 from houndgraph.auth.passwords import PasswordPool
 from houndgraph.auth.policy import AuthPolicy
 from houndgraph.config import service as config_service
-from houndgraph.database_errors import data_error_message, is_query_canceled
+from houndgraph.database_errors import connection_lost, data_error_message, is_query_canceled
 from houndgraph.db import Database, graph_connection, work_budget
 from houndgraph.deadline import InFlight, RequestDeadline
 from houndgraph.docs import install_docs
 from houndgraph.errors import (
+    DATABASE_UNREACHABLE,
     JSON_UNMARSHAL,
     BadRequest,
     InternalError,
     RequestTimedOut,
     ServiceError,
+    ServiceUnavailable,
 )
 from houndgraph.extension.builtin import ensure_builtin_extensions
 from houndgraph.graph.cypher.execute import run_query
@@ -156,6 +158,11 @@ def install_error_handlers(app: FastAPI) -> None:
     async def database_error(request: Request, error: Exception) -> JSONResponse:
         if is_query_canceled(error):
             return _error_response(request, RequestTimedOut())
+        if connection_lost(error):
+            # Not the request's failure: the health check answers 503 for it too, and clients retry a 503.
+            log.warning("the database is unreachable (request %s): %s", getattr(request.state, "request_id", ""),
+                        type(error).__name__)
+            return _error_response(request, ServiceUnavailable(DATABASE_UNREACHABLE))
         if (message := data_error_message(error)) is not None:
             return _error_response(request, BadRequest(message))
         log.exception("database error (request %s)", getattr(request.state, "request_id", ""))
@@ -189,7 +196,8 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
         app.state.address_pace = AddressPace(settings.login_paced_attempt_seconds)
         app.state.graph_query_slots = QuerySlots(settings.graph_queries_per_user,
                                                   long_queries=settings.long_graph_queries,
-                                                  probe_seconds=settings.long_graph_query_seconds)
+                                                  probe_seconds=settings.long_graph_query_seconds,
+                                                  searches=settings.graph_searches)
         datapipe = app.state.datapipe = Datapipe(settings, db).start()
         warming = asyncio.get_running_loop().create_task(warm_up(db)) if settings.warm_up else None
         # What the process holds once started (modules, the route table, the Cypher parser's tables) stays for

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 import select
+import threading
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -32,6 +33,7 @@ from houndgraph import database_code
 from houndgraph.database_errors import connection_lost
 from houndgraph.deadline import RequestDeadline
 from houndgraph.embedded_server import start_embedded
+from houndgraph.errors import ServiceUnavailable
 from houndgraph.graph import kind_catalogue
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection
@@ -44,6 +46,11 @@ from houndgraph.read_replica import ReadReplica, ReplicaUnavailable, wait_for_re
 from houndgraph.settings import Settings
 
 log = logging.getLogger(__name__)
+
+# The synchronous pool (migrations, the CLI, synchronous library code run for a request): connections kept, and
+# how many more it may open at once.
+SYNC_POOL_SIZE = 5
+SYNC_POOL_OVERFLOW = 5
 
 MIGRATION_LOCK_ID = 0x686F756E64  # "hound": one process migrates at a time
 
@@ -81,7 +88,9 @@ class Database:
         # (catalogue caches, prepared statements); a backend's first graph query costs a few hundred ms.
         self.async_engine = create_async_engine(sa_url, pool_size=10, max_overflow=20, pool_use_lifo=True)
         event.listen(self.async_engine.sync_engine, "checkout", _refuse_dropped)
-        self.sync_engine = create_engine(sa_url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+        self.sync_engine = create_engine(sa_url, pool_size=SYNC_POOL_SIZE, max_overflow=SYNC_POOL_OVERFLOW,
+                                         pool_pre_ping=True)
+        self._sync_slots = threading.BoundedSemaphore(SYNC_POOL_SIZE + SYNC_POOL_OVERFLOW)
         self.sessionmaker = async_sessionmaker(self.async_engine, expire_on_commit=False)
 
     # Graph reads go to this streaming replica when it can serve them (`read_replica`); None: the primary serves all.
@@ -110,6 +119,22 @@ class Database:
     def connect_raw(self, **kwargs: Any) -> psycopg.Connection:
         """A plain psycopg connection (COPY, long datapipe work)."""
         return psycopg.connect(self.conninfo, **kwargs)
+
+    @contextmanager
+    def pooled_sync(self, wait_seconds: float) -> Iterator[psycopg.Connection]:
+        """A connection of the synchronous pool, in a transaction rolled back at the end, for synchronous library
+        code a request runs in a thread (a zone preview): bounded as the requests' pool is, so a crowd of such
+        requests waits its turn instead of opening connections until PostgreSQL has none left. `ServiceUnavailable`
+        when none is free within `wait_seconds`."""
+        if not self._sync_slots.acquire(timeout=max(wait_seconds, 0.0)):
+            raise ServiceUnavailable("the service is busy: try again shortly")
+        try:
+            with self.sync_engine.connect() as conn:
+                driver = conn.connection.driver_connection
+                assert isinstance(driver, psycopg.Connection)
+                yield driver
+        finally:
+            self._sync_slots.release()
 
     def migrate(self) -> None:
         """Bring the schema to the newest revision and the database code to the package's `.sql` files; safe when

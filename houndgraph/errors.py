@@ -99,6 +99,9 @@ class RequestTimedOut(ServiceError):
     default_message = REQUEST_TIMED_OUT
 
 
+DATABASE_UNREACHABLE = "the database is unreachable"
+
+
 class ServiceUnavailable(ServiceError):
     status = HTTPStatus.SERVICE_UNAVAILABLE
     default_message = "the service is unavailable"

@@ -15,7 +15,13 @@ from fastapi.routing import APIRoute
 
 from houndgraph.audit.dependencies import audit_trail
 from houndgraph.audit.service import AuditAction as A
-from houndgraph.auth.dependencies import client_guard, client_or_permission_guard, graph_query_slot, permission_guard
+from houndgraph.auth.dependencies import (
+    client_guard,
+    client_or_permission_guard,
+    graph_query_slot,
+    graph_search_slot,
+    permission_guard,
+)
 from houndgraph.auth.permissions import P
 from houndgraph.database_errors import connection_lost
 from houndgraph.deps import GRAPH_READ_STATE, ON_REPLICA_STATE
@@ -62,8 +68,10 @@ class Route:
     malformed_json_message: str | None = None
     # Security-relevant routes write an audit entry with their outcome.
     audit: A | None = None
-    # A graph search that may run long: counted against the caller's cap (`query_slots`).
+    # A graph query that may run long (Cypher): counted against the caller's cap (`query_slots`).
     graph_query: bool = False
+    # Path finding or search: counted against the caller's cap and the service's (`query_slots`).
+    graph_search: bool = False
     # A read of the graph that writes nothing: the read replica may serve it (`read_replica`). A function decides
     # per request (a Cypher query without an updating clause).
     reads_graph: bool | Callable[[Request], Awaitable[bool]] = False
@@ -142,6 +150,8 @@ def register_routes(router: APIRouter, routes: list[Route]) -> None:
             dependencies.append(Depends(audit_trail(route.audit), scope="function"))
         if route.graph_query:
             dependencies.append(Depends(graph_query_slot, scope="function"))
+        if route.graph_search:
+            dependencies.append(Depends(graph_search_slot, scope="function"))
         router.add_api_route(
             route.path, route.endpoint, methods=[route.method], status_code=route.status_code,
             dependencies=dependencies, deprecated=route.deprecated or None, route_class_override=HoundRoute,

@@ -94,6 +94,9 @@ class Settings(BaseSettings):
     # slot within their own deadline.
     long_graph_queries: int = Field(default_factory=lambda: max(usable_cpus() - 1, 1), ge=1)
     long_graph_query_seconds: float = Field(default=0.5, gt=0)
+    # Path finding and search requests running at once in the whole service (all processes, all users): fewer than
+    # the cores, as the long Cypher queries, so that short requests always find one. More wait a moment in line.
+    graph_searches: int = Field(default_factory=lambda: max(usable_cpus() - 1, 1), ge=1)
     # Seconds of work a request may do, its database work included. `Prefer: wait=N` may only lower it;
     # raising it is for the administrator who runs the service, here.
     request_timeout_seconds: int = Field(default=30, ge=1)

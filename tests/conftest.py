@@ -19,6 +19,7 @@ from sqlalchemy.engine import make_url
 from houndgraph.auth import passwords
 from houndgraph.db import Database, libpq_url
 from houndgraph.settings import Settings
+from tests import database_template
 
 if TYPE_CHECKING:
     from houndgraph.routing import Route
@@ -31,6 +32,19 @@ DATA = SHARED / "data"
 # argon2 at its cheapest for the users tests make (a login per test at the production cost would take about a
 # fifth of the suite's time); tests/auth/test_passwords.py checks that the service's default is the real cost.
 CHEAP_PASSWORD_HASHING = {"password_hash_time_cost": 1, "password_hash_memory_kib": 8, "password_hash_parallelism": 1}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    database_template.configure(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    database_template.configure_node(node)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    database_template.unconfigure(config)
 
 
 @pytest.fixture(scope="session")
@@ -53,8 +67,10 @@ def _worker_database_url(url: str, worker_id: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def database(data_dir: Path, worker_id: str) -> Iterator[Database]:
+def database(data_dir: Path, worker_id: str, pytestconfig: pytest.Config) -> Iterator[Database]:
     url = os.environ.get("HOUNDGRAPH_TEST_DATABASE_URL")
+    if not url:
+        database_template.seed(pytestconfig, data_dir)
     settings = Settings(data_dir=data_dir, database_url=url and _worker_database_url(url, worker_id),
                         **CHEAP_PASSWORD_HASHING)
     passwords.configure(settings)
@@ -77,7 +93,13 @@ def scratch_database(database: Database, prefix: str) -> Iterator[Database]:
     name = f"{prefix}_{uuid.uuid4().hex[:8]}"
     admin_url = libpq_url(str(make_url(database.url).set(database="postgres")))
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        # On a server copied from the run's template, a copy of its migrated database (`migrate` below then finds
+        # nothing to do); on an external server, an empty one.
+        migrated = database_template.MIGRATED_DATABASE
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (migrated,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{migrated}"')
+        else:
+            conn.execute(f'CREATE DATABASE "{name}"')
     scratch = Database(url=str(make_url(database.url).set(database=name)))
     try:
         scratch.migrate()
@@ -209,11 +231,28 @@ def another_server(settings: Settings, database: Database, *, routes: Sequence[R
 
 
 @pytest.fixture
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceDirectory]:
+def migrated_data_dir(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> Path:
+    """A data directory of its own whose embedded database is a copy of the run's migrated template: a service
+    starts on it as on the directory a stopped service left (tests/database_template.py)."""
+    return database_template.seed(pytestconfig, tmp_path_factory.mktemp("svc", numbered=True))
+
+
+@pytest.fixture
+def service(migrated_data_dir: Path) -> Iterator[ServiceDirectory]:
     """`houndgraph serve` as a subprocess on a data directory of its own (see tests/service.py for why not shared)."""
     from tests.service import ServiceDirectory
 
-    directory = ServiceDirectory(tmp_path_factory.mktemp("svc", numbered=True))
+    directory = ServiceDirectory(migrated_data_dir)
+    yield directory
+    directory.close()
+
+
+@pytest.fixture
+def new_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceDirectory]:
+    """`houndgraph serve` on an empty data directory: its first start makes and migrates the database."""
+    from tests.service import ServiceDirectory
+
+    directory = ServiceDirectory(tmp_path_factory.mktemp("new", numbered=True))
     yield directory
     directory.close()
 
@@ -283,8 +322,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 # --- spreading the suite over the test workers (`make test`: --dist loadfile --no-loadscope-reorder) ---------------
 # A module runs on one worker, in order (module fixtures, the browser tests' shared page), except the modules below,
 # spread test by test: each holds minutes of work, too much for one worker to run alone at the end. Their tests are
-# independent (the path modules' own graphs are function fixtures; a TCK test is a feature file, and each worker that
-# runs one starts the module's TCK server once, as the tests of a module come one after the other).
+# independent (the path modules' own graphs are function fixtures; a TCK test is a feature file, and each worker starts
+# the TCK's server once, as the TCK's tests come first and one after the other).
 # Work is handed out in order: the slowest first (measured with --durations), then by number of tests, so that no
 # long module starts last while the other workers sit idle.
 SPREAD_BY_TEST = frozenset({

@@ -53,8 +53,11 @@ class ServiceProcess:
                     return
             except httpx.TransportError:
                 pass
-            assert self.process.poll() is None and time.monotonic() < deadline, \
-                f"the service did not start:\n{self.log.read_text(errors='replace')[-3000:]}"
+            if self.process.poll() is not None or time.monotonic() >= deadline:
+                # No one else will stop it: the test never gets the process (a slow start would otherwise keep
+                # running, with its embedded PostgreSQL, until the session ends).
+                self.interrupt()
+                raise AssertionError(f"the service did not start:\n{self.log.read_text(errors='replace')[-3000:]}")
             time.sleep(0.2)
 
     def login(self) -> str:
@@ -76,6 +79,13 @@ class ServiceProcess:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             self.process.wait(timeout=120)
+
+    def interrupt(self) -> None:
+        """Stop as `stop` does, or with a kill -9 if a Ctrl-C does not end it in time."""
+        try:
+            self.stop()
+        except subprocess.TimeoutExpired:
+            self.kill()
 
 
 class ServiceDirectory:

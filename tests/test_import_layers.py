@@ -101,3 +101,13 @@ def test_the_auth_kernel_imports_no_domain() -> None:
     domains = next(layer for layer in _layers() if "user" in layer)
     assert "auth" not in domains
     assert not _package_imports()["auth"] & set(domains)
+
+
+def test_a_domain_s_routes_are_imported_only_by_the_route_table() -> None:
+    # What two domains' routes share (list parameters, dependencies) lives beside them, never in the other's
+    # endpoints module: a domain's endpoints import no other domain's endpoints, and only `api` gathers them.
+    graph = grimp.build_graph("houndgraph")
+    wrong = {(importer, endpoints) for endpoints in graph.modules if endpoints.endswith(".endpoints")
+             for importer in graph.find_modules_that_directly_import(endpoints)
+             if importer != "houndgraph.api" and importer.split(".")[1] != endpoints.split(".")[1]}
+    assert wrong == set()

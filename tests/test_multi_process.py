@@ -50,8 +50,8 @@ class LockWatcher(threading.Thread):
 
 
 @pytest.fixture
-def two_services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, ServiceProcess, ServiceProcess]]:
-    data_dir = Path(tmp_path_factory.mktemp("two", numbered=True))
+def two_services(migrated_data_dir: Path) -> Iterator[tuple[Path, ServiceProcess, ServiceProcess]]:
+    data_dir = migrated_data_dir
     first = ServiceProcess(data_dir, PASSWORD, HOUNDGRAPH_DATAPIPE_INTERVAL="0.05")
     try:
         second = ServiceProcess(data_dir, PASSWORD, HOUNDGRAPH_DATAPIPE_INTERVAL="0.05")
@@ -102,10 +102,8 @@ def _requests_to(metrics: str, route: str) -> float:
                if line.startswith("houndgraph_http_requests_total{") and wanted in line)
 
 
-def test_serve_with_workers_answers_on_one_port_and_adds_their_metrics_up(
-        tmp_path_factory: pytest.TempPathFactory) -> None:
-    data_dir = Path(tmp_path_factory.mktemp("workers", numbered=True))
-    service = ServiceProcess(data_dir, PASSWORD, serve_args=["--workers", "2"])
+def test_serve_with_workers_answers_on_one_port_and_adds_their_metrics_up(migrated_data_dir: Path) -> None:
+    service = ServiceProcess(migrated_data_dir, PASSWORD, serve_args=["--workers", "2"])
     try:
         before = _requests_to(service.http.get("/metrics").text, "/api/v2/health")
         for _ in range(20):  # a new connection each time: the kernel spreads them over the workers
@@ -121,9 +119,8 @@ def test_serve_with_workers_answers_on_one_port_and_adds_their_metrics_up(
         service.stop()
 
 
-def test_serve_starts_one_worker_per_core_by_default(tmp_path_factory: pytest.TempPathFactory) -> None:
-    data_dir = Path(tmp_path_factory.mktemp("default-workers", numbered=True))
-    service = ServiceProcess(data_dir, PASSWORD, workers=None)
+def test_serve_starts_one_worker_per_core_by_default(migrated_data_dir: Path) -> None:
+    service = ServiceProcess(migrated_data_dir, PASSWORD, workers=None)
     try:
         assert service.self_status(service.login()) == 200
         commands = [" ".join(child.cmdline()) for child in psutil.Process(service.process.pid).children()]

@@ -21,11 +21,13 @@ RUNAWAY = "UNWIND range(1, 100000) AS x UNWIND range(1, 100000) AS y RETURN coun
 
 
 def running_queries(database: Database) -> list[str]:
-    """The statements of the service's backends that are still running (not this test's own)."""
+    """The statements of the service's backends that are still running (not this test's own, nor one waiting in
+    line for a lock)."""
     with database.connect_raw(autocommit=True) as conn:
         rows = conn.execute(
             "SELECT query FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' "
-            "AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND query ILIKE '%%count%%'"
+            "AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND query ILIKE '%%count%%' "
+            "AND wait_event_type IS DISTINCT FROM 'Lock'"
         ).fetchall()
     return [row[0] for row in rows]
 

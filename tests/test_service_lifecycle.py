@@ -5,7 +5,9 @@ from __future__ import annotations
 from tests.service import ServiceDirectory
 
 
-def test_restart_keeps_data_and_a_second_process_attaches(service: ServiceDirectory) -> None:
+def test_restart_keeps_data_and_a_second_process_attaches(new_service: ServiceDirectory) -> None:
+    # The first start on an empty data directory: initdb, the server's settings, every migration.
+    service = new_service
     first = service.running()
     try:
         token = first.login()

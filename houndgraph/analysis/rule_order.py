@@ -75,7 +75,7 @@ log = logging.getLogger(__name__)
 
 
 def tag_privilege_zones(ctx: Context, report: AnalysisReport) -> None:
-    report.zones = tag_zones(ctx)
+    report.zones = tag_zones(ctx, graph_unchanged=report.unchanged_since is not None)
 
 
 def record_findings(ctx: Context, report: AnalysisReport) -> None:

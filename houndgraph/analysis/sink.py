@@ -38,8 +38,29 @@ COPY_SLICE = 50_000
 # Bare pairs as an (n, 2) array of (start, end) node ids, in any order, repeats allowed: what rules deriving
 # millions of edges give (the GPO rule), diffed and copied with no Python code per edge.
 PairArray = NDArray[np.int64]
-# Bare pairs, or pairs with extra edge properties (e.g. Owns keeps the ACE's inheritance data), or a `PairArray`.
-EdgeSet = Iterable[Pair] | Mapping[Pair, Mapping[str, Any]] | PairArray
+
+
+@dataclass(frozen=True, slots=True)
+class GroupedPairs:
+    """Pairs with edge properties that many share, as (properties, `PairArray`) groups: the Owns rule's million
+    edges carry a handful of distinct inheritance data, so they are diffed and copied a group at a time, with no
+    Python code per edge. A pair given in two groups takes the first group's properties."""
+
+    groups: tuple[tuple[Mapping[str, Any], PairArray], ...]
+
+    def as_mapping(self) -> dict[Pair, Mapping[str, Any]]:
+        found: dict[Pair, Mapping[str, Any]] = {}
+        for properties, pairs in self.groups:
+            for pair in zip(pairs[:, 0].tolist(), pairs[:, 1].tolist(), strict=True):
+                found.setdefault(pair, properties)
+        return found
+
+
+# Bare pairs, or pairs with extra edge properties (e.g. Owns keeps the ACE's inheritance data), or a `PairArray`,
+# or pairs grouped by their properties.
+EdgeSet = Iterable[Pair] | Mapping[Pair, Mapping[str, Any]] | PairArray | GroupedPairs
+# Groups of kept edges refreshed one statement each; past this many, the kept edges are staged as one table.
+_GROUP_STATEMENTS = 64
 # Node ids below this pack two to an int64 key (start << 32 | end) for the array diff; larger ids take the sets.
 _PACKABLE = 1 << 31
 
@@ -62,6 +83,14 @@ _DELETE_GONE = "DELETE FROM edge WHERE id = ANY(%s::bigint[])"
 _REFRESH_KEPT_BARE = """
 UPDATE edge AS e
 SET properties = e.properties || jsonb_build_object('lastseen', %(now)s::text)
+                 || (CASE WHEN e.properties ? 'firstseen' THEN '{}'::jsonb
+                     ELSE jsonb_build_object('firstseen', %(now)s::text) END)
+WHERE e.id = ANY(%(ids)s::bigint[])
+"""
+# Kept edges of one group of `GroupedPairs`: the group's properties for all of them, by id.
+_REFRESH_KEPT_GROUP = """
+UPDATE edge AS e
+SET properties = e.properties || (%(properties)s::jsonb - 'firstseen') || jsonb_build_object('lastseen', %(now)s::text)
                  || (CASE WHEN e.properties ? 'firstseen' THEN '{}'::jsonb
                      ELSE jsonb_build_object('firstseen', %(now)s::text) END)
 WHERE e.id = ANY(%(ids)s::bigint[])
@@ -118,6 +147,12 @@ class StoredEdges:
 def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> EdgeCounts:
     conn = ctx.conn
     kind_id = ctx.catalogue.id(kind)
+    if isinstance(edges, GroupedPairs):
+        columns = stored.take_columns(kind_id)
+        if _packable(*(pairs for _, pairs in edges.groups), *columns[1:]):
+            return _write_groups(ctx, kind_id, edges, *columns)
+        stored.by_kind[kind_id] = columns
+        edges = edges.as_mapping()
     if isinstance(edges, np.ndarray):
         columns = stored.take_columns(kind_id)
         if _packable(edges, *columns[1:]):
@@ -135,17 +170,8 @@ def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> 
     if kept and properties is None:
         ids = sorted(existing[pair] for pair in kept)
         counts.total = max(conn.execute(_REFRESH_KEPT_BARE, {"now": ctx.lastseen, "ids": ids}).rowcount, 0)
-    elif kept:
-        conn.execute(_STAGE)
-        conn.execute("TRUNCATE hg_kept")
-        with conn.cursor().copy("COPY hg_kept (edge_id, properties) FROM STDIN") as copy:
-            for chunk in _chunks(kept):
-                text = "".join([f"{existing[pair]}\t{_json(properties, pair, {})}\n" for pair in chunk])
-                copy.write(text.replace("\\", "\\\\"))  # orjson writes no raw tab or newline: see `copy_text`
-        if len(kept) > 5000:
-            # A fresh temporary table has no statistics; without them the planner guesses its join blind.
-            conn.execute("ANALYZE hg_kept")
-        counts.total = max(conn.execute(_REFRESH_KEPT, {"now": ctx.lastseen}).rowcount, 0)
+    elif kept and properties is not None:
+        counts.total = _refresh_kept(ctx, properties, {pair: existing[pair] for pair in kept})
     new = sorted(derived - existing.keys())
     if new:
         stamps = {"lastseen": ctx.lastseen, "firstseen": ctx.lastseen}
@@ -157,6 +183,22 @@ def write_kind(ctx: Context, kind: str, edges: EdgeSet, stored: StoredEdges) -> 
         counts.created = len(new)
         counts.total += len(new)
     return counts
+
+
+def _refresh_kept(ctx: Context, properties: Mapping[Pair, Mapping[str, Any]], kept: dict[Pair, int]) -> int:
+    """Give each kept edge (pair -> edge id) its properties as the rule gives them and the run's `lastseen`, through
+    a staged table; how many rows that updated."""
+    conn = ctx.conn
+    conn.execute(_STAGE)
+    conn.execute("TRUNCATE hg_kept")
+    with conn.cursor().copy("COPY hg_kept (edge_id, properties) FROM STDIN") as copy:
+        for chunk in _chunks(sorted(kept)):
+            text = "".join([f"{kept[pair]}\t{_json(properties, pair, {})}\n" for pair in chunk])
+            copy.write(text.replace("\\", "\\\\"))  # orjson writes no raw tab or newline: see `copy_text`
+    if len(kept) > 5000:
+        # A fresh temporary table has no statistics; without them the planner guesses its join blind.
+        conn.execute("ANALYZE hg_kept")
+    return max(conn.execute(_REFRESH_KEPT, {"now": ctx.lastseen}).rowcount, 0)
 
 
 def _packable(*arrays: NDArray[np.int64]) -> bool:
@@ -187,6 +229,56 @@ def _write_array(ctx: Context, kind_id: int, pairs: PairArray, ids: NDArray[np.i
         with conn.cursor().copy(COPY_NEW_EDGES) as copy:
             for piece in copy_pieces(new >> 32, new & 0xFFFFFFFF, np.full(len(new), kind_id, dtype=np.int64), [text],
                                      np.zeros(len(new), dtype=np.int32), rows_per_piece=COPY_SLICE):
+                copy.write(piece)
+        counts.created = len(new)
+        counts.total += len(new)
+    return counts
+
+
+def _write_groups(ctx: Context, kind_id: int, edges: GroupedPairs, ids: NDArray[np.int64],
+                  starts: NDArray[np.int64], ends: NDArray[np.int64]) -> EdgeCounts:
+    """`write_kind` of pairs grouped by their properties: the diff of `_write_array`, each kept edge refreshed with
+    its group's properties (one statement per group), the new ones copied with their group's JSON."""
+    if not edges.groups:
+        return _write_array(ctx, kind_id, np.empty((0, 2), dtype=np.int64), ids, starts, ends)
+    conn = ctx.conn
+    keys = np.concatenate([(pairs[:, 0].astype(np.int64) << 32) | pairs[:, 1].astype(np.int64)
+                           for _, pairs in edges.groups])
+    group_of = np.concatenate([np.full(len(pairs), at, dtype=np.int64) for at, (_, pairs) in enumerate(edges.groups)])
+    order = np.lexsort((group_of, keys))  # by key, then group: the first group of a repeated pair first
+    keys, group_of = keys[order], group_of[order]
+    first = np.ones(len(keys), dtype=np.bool_)
+    first[1:] = keys[1:] != keys[:-1]
+    first &= (keys >> 32) != (keys & 0xFFFFFFFF)
+    derived, group_of = keys[first], group_of[first]
+    existing = (starts << 32) | ends
+    counts = EdgeCounts()
+    still = in_sorted(existing, derived)
+    gone = np.sort(ids[~still])
+    if len(gone):
+        counts.deleted = max(conn.execute(_DELETE_GONE, (gone.tolist(),)).rowcount, 0)
+    if still.any():
+        kept_ids, kept_group = ids[still], group_of[np.searchsorted(derived, existing[still])]
+        present = distinct(kept_group).tolist()
+        if len(present) <= _GROUP_STATEMENTS:
+            for at in present:
+                counts.total += max(conn.execute(_REFRESH_KEPT_GROUP, {
+                    "properties": orjson.dumps(edges.groups[at][0]).decode(), "now": ctx.lastseen,
+                    "ids": np.sort(kept_ids[kept_group == at]).tolist()}).rowcount, 0)
+        else:
+            pairs = zip(starts[still].tolist(), ends[still].tolist(), strict=True)
+            kept = dict(zip(pairs, kept_ids.tolist(), strict=True))
+            properties = {pair: edges.groups[at][0] for pair, at in zip(kept, kept_group.tolist(), strict=True)}
+            counts.total = _refresh_kept(ctx, properties, kept)
+    fresh = ~in_sorted(derived, np.sort(existing))
+    new, new_group = derived[fresh], group_of[fresh]
+    if len(new):
+        stamps = {"lastseen": ctx.lastseen, "firstseen": ctx.lastseen}
+        texts = [f"\t{copy_json(orjson.dumps({**properties, **stamps}).decode())}\n".encode()
+                 for properties, _ in edges.groups]
+        with conn.cursor().copy(COPY_NEW_EDGES) as copy:
+            for piece in copy_pieces(new >> 32, new & 0xFFFFFFFF, np.full(len(new), kind_id, dtype=np.int64), texts,
+                                     new_group.astype(np.int32), rows_per_piece=COPY_SLICE):
                 copy.write(piece)
         counts.created = len(new)
         counts.total += len(new)

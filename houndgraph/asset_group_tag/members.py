@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -106,17 +107,20 @@ async def member_info(session: AsyncSession, tag: AssetGroupTag, node_id: int) -
 
 
 async def preview(database: Database, body: PreviewRequest, limit: int, seconds_left: float) -> list[MemberView]:
-    """What seeds would select, without storing anything: run on a connection of its own, in a thread
+    """What seeds would select, without storing anything: run in a thread on a connection of the synchronous pool
     (the expansion library is synchronous), read-only, bounded by what is left of the request's deadline."""
     seeds = [Seed(SeedType(seed.type), seed.value) for seed in check_seeds(body.seeds)]
     if body.expansion not in tuple(Expansion):
         raise BadRequest(INVALID_EXPANSION)
     how = Expansion(body.expansion)
 
+    started = time.monotonic()
+
     def run() -> list[MemberView]:
-        with database.connect_raw() as conn:
-            conn.execute("SET TRANSACTION READ ONLY")
-            conn.execute(f"SET statement_timeout = {max(int(seconds_left * 1000), 1)}")
+        with database.pooled_sync(seconds_left) as conn:
+            left = seconds_left - (time.monotonic() - started)
+            conn.execute("SET LOCAL transaction_read_only = on")
+            conn.execute(f"SET LOCAL statement_timeout = {max(int(left * 1000), 1)}")
             return _preview(conn, seeds, how, limit)
 
     return await anyio.to_thread.run_sync(run)

@@ -137,6 +137,14 @@ async def graph_query_slot(request: Request, auth: CurrentAuth, session: Session
     await service.take_query_slot(session, slots, auth.user_id)
 
 
+async def graph_search_slot(request: Request, auth: CurrentAuth, session: SessionDep) -> None:
+    """One of the caller's graph-query slots, then one of the service's path finding and search slots, held by the
+    request's transaction (429 when none comes in time)."""
+    slots: QuerySlots = request.app.state.graph_query_slots
+    await service.take_query_slot(session, slots, auth.user_id)
+    await service.take_search_slot(session, slots)
+
+
 PasswordPoolDep = Annotated[PasswordPool, Depends(password_pool)]
 AddressPaceDep = Annotated[AddressPace, Depends(address_pace)]
 ClientAddress = Annotated[str, Depends(client_address)]

@@ -10,9 +10,10 @@ from sqlalchemy import select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
-from houndgraph.db import on_replica
+from houndgraph.db import graph_connection, on_replica
+from houndgraph.kit.slot_lines import wait_in_line
 from houndgraph.models import AuthToken, Client, Role, User, UserSession
-from houndgraph.query_slots import QUERY_SLOT_SPACE
+from houndgraph.query_slots import QUERY_SLOT_SPACE, SEARCH_SLOT_SPACE
 from houndgraph.record_writer import write_apart
 
 
@@ -77,3 +78,14 @@ async def take_query_slot(session: AsyncSession, owner: int, slots: int) -> bool
     one is held (by any process of the service)."""
     taken = await session.scalar(TAKE_QUERY_SLOT, {"slots": slots, "owner": owner, "space": QUERY_SLOT_SPACE})
     return taken is not None
+
+
+async def wait_for_query_slot(session: AsyncSession, owner: int, slots: int, seconds: float) -> bool:
+    """Wait in line up to `seconds` for one of `owner`'s `slots` (`kit.slot_lines`); False when none came (the
+    transaction is then aborted)."""
+    return await wait_in_line(await graph_connection(session), owner, QUERY_SLOT_SPACE, slots, seconds)
+
+
+async def wait_for_search_slot(session: AsyncSession, slots: int, seconds: float) -> bool:
+    """Wait in line up to `seconds` for one of the service's `slots` path finding and search slots."""
+    return await wait_in_line(await graph_connection(session), 0, SEARCH_SLOT_SPACE, slots, seconds)

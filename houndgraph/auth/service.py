@@ -3,7 +3,6 @@ graph-query slot a user's query takes."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import hashlib
@@ -172,11 +171,19 @@ async def touch_token(session: AsyncSession, token_id: uuid.UUID, cache: AuthCac
 
 async def take_query_slot(session: AsyncSession, slots: QuerySlots, user_id: uuid.UUID) -> None:
     """A graph-query slot of the user's for the rest of the request, or 429 (`query_slots`). A short query finds
-    one within milliseconds even when its account runs many at once, so a query waits up to `slots.patience`
-    seconds for one (within its deadline) before it is refused."""
+    one within milliseconds even when its account runs many at once, so a query finding none waits in line up to
+    `slots.patience` seconds (within its deadline) before it is refused (`kit.slot_lines`)."""
     owner = QuerySlots.owner_key(user_id)
-    give_up = time.monotonic() + min(slots.patience, remaining_seconds(session))
-    while not await repository.take_query_slot(session, owner, slots.per_user):
-        if time.monotonic() + QuerySlots.RETRY_SECONDS > give_up:
-            raise slots.refusal()
-        await asyncio.sleep(QuerySlots.RETRY_SECONDS)
+    if await repository.take_query_slot(session, owner, slots.per_user):
+        return
+    if not await repository.wait_for_query_slot(session, owner, slots.per_user,
+                                                min(slots.patience, remaining_seconds(session))):
+        raise slots.refusal()
+
+
+async def take_search_slot(session: AsyncSession, slots: QuerySlots) -> None:
+    """One of the service's path finding and search slots for the rest of the request, waited for in line up to
+    `slots.patience` seconds (within the deadline), or 429 (`query_slots`)."""
+    if not await repository.wait_for_search_slot(session, slots.searches,
+                                                 min(slots.patience, remaining_seconds(session))):
+        raise slots.searches_busy()

@@ -21,10 +21,10 @@ from houndgraph.client.schemas import (
     NewClientView,
 )
 from houndgraph.client_job import service as job_service
-from houndgraph.client_job.endpoints import ClientJobQuery, JobPage
+from houndgraph.client_job.dependencies import ClientJobQuery, JobPage
 from houndgraph.client_job.schemas import JobRequest, JobView, ScheduledJobView
 from houndgraph.deps import SessionDep
-from houndgraph.event.endpoints import HydrationDep
+from houndgraph.event.dependencies import HydrationDep
 from houndgraph.event.service import Hydration
 from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope

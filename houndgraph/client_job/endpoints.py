@@ -3,15 +3,12 @@ users see of the jobs."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import Depends, Request, Response
+from fastapi import Request, Response
 
 from houndgraph.auth.dependencies import CurrentAuth, CurrentClientId
 from houndgraph.client_job import service
-from houndgraph.client_job.listing import CLIENT_JOBS, JOBS
+from houndgraph.client_job.dependencies import ClientJobQuery, JobPage, JobQuery
 from houndgraph.client_job.schemas import (
-    DEFAULT_LIMIT,
     JobEndRequest,
     JobLogView,
     JobStartRequest,
@@ -19,21 +16,13 @@ from houndgraph.client_job.schemas import (
     ScheduledJobView,
 )
 from houndgraph.deps import SessionDep, SettingsDep
-from houndgraph.event.endpoints import HydrationDep
+from houndgraph.event.dependencies import HydrationDep
 from houndgraph.file_upload import service as file_upload_service
 from houndgraph.file_upload.schemas import FILE_NAME_HEADER
 from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.body import iter_body
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_int_id
-from houndgraph.kit.pagination import Page
-from houndgraph.kit.params import list_query, page_query
-from houndgraph.kit.query import ListQuery
-
-JobQuery = Annotated[ListQuery, Depends(list_query(JOBS))]
-ClientJobQuery = Annotated[ListQuery, Depends(list_query(CLIENT_JOBS))]
-JobPage = Annotated[Page, Depends(page_query(DEFAULT_LIMIT))]
-
 
 # --- the client's own routes --------------------------------------------------------------------
 

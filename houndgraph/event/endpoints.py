@@ -9,26 +9,19 @@ from fastapi import Depends, Response
 from houndgraph.audit.dependencies import AuditFields
 from houndgraph.deps import SessionDep
 from houndgraph.event import service
+from houndgraph.event.dependencies import HydrationDep
 from houndgraph.event.listing import EVENTS
-from houndgraph.event.schemas import DEFAULT_LIMIT, HYDRATE_DOMAINS, HYDRATE_OUS, EventRequest, EventView
+from houndgraph.event.schemas import DEFAULT_LIMIT, EventRequest, EventView
 from houndgraph.event.service import Hydration
 from houndgraph.kit.answers import answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope
 from houndgraph.kit.ids import parse_int_id
 from houndgraph.kit.pagination import Page
-from houndgraph.kit.params import flag_query, list_query, page_query
+from houndgraph.kit.params import list_query, page_query
 from houndgraph.kit.query import ListQuery
 
 EventQuery = Annotated[ListQuery, Depends(list_query(EVENTS))]
 EventPage = Annotated[Page, Depends(page_query(DEFAULT_LIMIT))]
-
-
-def hydration(hydrate_domains: Annotated[bool, Depends(flag_query(HYDRATE_DOMAINS, True))],
-              hydrate_ous: Annotated[bool, Depends(flag_query(HYDRATE_OUS, True))]) -> Hydration:
-    return Hydration(domains=hydrate_domains, ous=hydrate_ous)
-
-
-HydrationDep = Annotated[Hydration, Depends(hydration)]
 
 
 def _event_id(raw: str) -> int:

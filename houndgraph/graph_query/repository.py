@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -10,18 +11,13 @@ from psycopg import AsyncConnection
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from houndgraph.kit.slot_lines import wait_in_line
 from houndgraph.models.source_kind import SourceKind
 from houndgraph.query_slots import LONG_QUERY_OF_USER, LONG_QUERY_SLOT_SPACE
 
 PROBE = "graph_query_probe"
-TAKE_LONG_SLOT = (
-    # The user's own lock first (CASE keeps the order), then the first free service slot; LIMIT 1 stops there.
-    # With it, the backend's process id when the server runs on this host (a Unix socket or a loopback address).
-    "SELECT pg_backend_pid(), coalesce(host(inet_server_addr()) IN ('127.0.0.1', '::1'), true) "
-    "FROM generate_series(0, %(slots)s - 1) AS slot "
-    "WHERE CASE WHEN pg_try_advisory_xact_lock(%(owner)s, %(user_space)s) "
-    "THEN pg_try_advisory_xact_lock(0, %(space)s + slot) ELSE false END LIMIT 1"
-)
+# The backend's process id, and whether the server runs on this host (a Unix socket or a loopback address).
+BACKEND = "SELECT pg_backend_pid(), coalesce(host(inet_server_addr()) IN ('127.0.0.1', '::1'), true)"
 
 
 async def active_source_kinds(session: AsyncSession) -> Sequence[SourceKind]:
@@ -53,10 +49,15 @@ class LongSlot:
     local_backend: bool  # the backend is a process of this host
 
 
-async def take_long_slot(driver: AsyncConnection, owner: int, slots: int) -> LongSlot | None:
-    """The user's long-query turn and one of the service's `slots`, until the transaction ends; None when either
-    is held elsewhere (any process of the service)."""
-    cursor = await driver.execute(TAKE_LONG_SLOT, {"slots": slots, "owner": owner, "user_space": LONG_QUERY_OF_USER,
-                                                   "space": LONG_QUERY_SLOT_SPACE})
+async def wait_for_long_slot(driver: AsyncConnection, owner: int, slots: int, seconds: float) -> LongSlot | None:
+    """The user's long-query turn, then one of the service's `slots`, until the transaction ends, each waited for in
+    line (any process of the service) for what remains of `seconds`; None when either did not come in time (the
+    transaction is then aborted)."""
+    give_up = time.monotonic() + seconds
+    if not (await wait_in_line(driver, owner, LONG_QUERY_OF_USER, 1, seconds)
+            and await wait_in_line(driver, 0, LONG_QUERY_SLOT_SPACE, slots, give_up - time.monotonic())):
+        return None
+    cursor = await driver.execute(BACKEND)
     row = await cursor.fetchone()
-    return LongSlot(row[0], row[1]) if row is not None else None
+    assert row is not None
+    return LongSlot(row[0], row[1])

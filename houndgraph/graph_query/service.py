@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import psycopg
 from sqlalchemy.exc import DBAPIError
@@ -23,13 +20,13 @@ from houndgraph.graph.cypher.ast import Query
 from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed, runtime_error_message
 from houndgraph.graph.cypher.execute import Result, run_query
 from houndgraph.graph.cypher.parse_cache import parse_query
-from houndgraph.graph.cypher.temporal.stored import iso_text, utc_datetime
-from houndgraph.graph.cypher.temporal.values import iso
+from houndgraph.graph.cypher.statement import graph_ids
 from houndgraph.graph.cypher.translate.values import T
 from houndgraph.graph.cypher.validate import has_mutation
 from houndgraph.graph.kind_catalogue import kind_map
 from houndgraph.graph.store.sql import WRITE_LOCK_ID
 from houndgraph.graph_query import repository
+from houndgraph.graph_query.literals import GRAPH_COLUMNS, LITERAL_COLUMNS, SCALAR_COLUMNS, Records, literal_value
 from houndgraph.graph_query.schemas import (
     CypherGraph,
     CypherQueryRequest,
@@ -44,7 +41,6 @@ from houndgraph.query_slots import QuerySlots
 
 MUTATION_FORBIDDEN = "Permission denied: User may not modify the graph."
 TIMED_OUT = "transaction timed out, reduce query complexity or try again later"
-SCALAR_TYPES = (T.JSON, T.BOOL, T.DATETIME, T.DURATION)
 # Nodes, edges and rows past which an answer is shaped off the event loop (`kit.offload`): a few hundred take
 # milliseconds, thousands hundreds of them.
 LARGE_ANSWER = 500
@@ -141,16 +137,17 @@ async def _read_in_its_lane(session: AsyncSession, query: Query, complexity_limi
 
 async def _wait_for_long_slot(session: AsyncSession, driver: psycopg.AsyncConnection, slots: QuerySlots,
                               auth: AuthContext) -> repository.LongSlot:
-    """Polls for the user's long turn and a service slot until one frees or the request's deadline passes, which
-    answers as a query that ran out of time does."""
-    owner = QuerySlots.owner_key(auth.user_id)
-    try:
-        while (slot := await repository.take_long_slot(driver, owner, slots.long_queries)) is None:
-            if work_budget(session).expired():
-                raise InternalError(TIMED_OUT)
-            await asyncio.sleep(min(QuerySlots.LONG_RETRY_SECONDS, remaining_seconds(session)))
-    except psycopg.errors.QueryCanceled as error:  # the deadline passed during a try
-        raise InternalError(TIMED_OUT) from error
+    """The user's long turn and a service slot, waited for in line while the query could still finish: its probe
+    showed it needs more than `slots.probe_seconds`, so a turn with less left would only spend a core until the
+    deadline. With less than that left already, it ran out of time; no turn in time is a refusal for room (429),
+    not a query that ran out of time: it never ran past its probe."""
+    patience = remaining_seconds(session) - slots.probe_seconds
+    if patience <= 0:
+        raise InternalError(TIMED_OUT)
+    slot = await repository.wait_for_long_slot(driver, QuerySlots.owner_key(auth.user_id), slots.long_queries,
+                                               patience)
+    if slot is None:
+        raise QuerySlots.no_long_turn()
     return slot
 
 
@@ -161,15 +158,6 @@ def _is_local_backend(slot: repository.LongSlot) -> bool:
         return slot.local_backend and Path(f"/proc/{slot.backend_pid}/cmdline").read_bytes().startswith(b"postgres")
     except OSError:
         return False
-
-
-def _literal_value(value: Any, kind: T) -> Any:
-    if kind is T.JSON:
-        # A temporal value travels as a tagged object (graph/cypher/temporal/stored.py): shown as its ISO text.
-        return iso_text(value) if isinstance(value, dict | list) else value
-    if kind is T.DATETIME and isinstance(value, datetime):
-        return iso(utc_datetime(value))
-    return value
 
 
 async def _shaped(result: Result, include_properties: bool) -> CypherGraph:
@@ -184,16 +172,27 @@ def is_large(graph: CypherGraph) -> bool:
 
 
 def to_graph(result: Result, include_properties: bool) -> CypherGraph:
-    nodes = {str(node_id): graph_node(row, include_properties) for node_id, row in sorted(result.nodes.items())}
-    edges = [graph_edge(row, include_properties) for _, row in sorted(result.edges.items())]
+    """The rows' nodes, relationships and paths as the graph, every other value as a literal (literals.py)."""
+    edge_rows = [row for _, row in sorted(result.edges.items())]
+    node_rows = [row for _, row in sorted(result.nodes.items())]
+    if any(kind in LITERAL_COLUMNS and kind not in SCALAR_COLUMNS for kind in result.types):
+        # Some entities were loaded for the literals (lists, maps) only: the graph is those of the graph columns.
+        node_ids, edge_ids = graph_ids(result.rows, [kind if kind in GRAPH_COLUMNS else T.JSON
+                                                     for kind in result.types])
+        edge_rows = [row for row in edge_rows if row.id in edge_ids]
+        node_ids.update(end for row in edge_rows for end in (row.start_id, row.end_id))
+        node_rows = [row for row in node_rows if row.id in node_ids]
+    nodes = {str(row.id): graph_node(row, include_properties) for row in node_rows}
+    edges = [graph_edge(row, include_properties) for row in edge_rows]
+    records = Records(result.nodes, result.edges)
     scalars = [(index, name, kind) for index, (name, kind) in enumerate(zip(result.columns, result.types, strict=True))
-               if kind in SCALAR_TYPES]
-    literals = [Literal(key=name, value=_literal_value(row[index], kind))
+               if kind in LITERAL_COLUMNS]
+    literals = [Literal(key=name, value=literal_value(row[index], kind, records))
                 for row in result.rows for index, name, kind in scalars]
     graph = CypherGraph(nodes=nodes, edges=edges, literals=literals)
     if include_properties:
-        node_keys = sorted({key for row in result.nodes.values() for key in row.properties})
-        edge_keys = sorted({key for row in result.edges.values() for key in row.properties})
+        node_keys = sorted({key for row in node_rows for key in row.properties})
+        edge_keys = sorted({key for row in edge_rows for key in row.properties})
         graph.node_keys = node_keys or None
         graph.edge_keys = edge_keys or None
     return graph

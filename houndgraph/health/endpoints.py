@@ -3,7 +3,7 @@ from __future__ import annotations
 from fastapi import Request
 
 from houndgraph.deps import DatabaseDep
-from houndgraph.errors import ServiceUnavailable
+from houndgraph.errors import DATABASE_UNREACHABLE, ServiceUnavailable
 from houndgraph.health import service
 from houndgraph.health.schemas import DatapipeHealth, HealthView
 from houndgraph.kit.envelopes import DataEnvelope
@@ -13,7 +13,7 @@ async def get_health(request: Request, database: DatabaseDep) -> DataEnvelope[He
     """200 when this process can serve; 503 (naming what is down) when its database or its datapipe is not."""
     status = await service.datapipe_state(database)
     if status is None:
-        raise ServiceUnavailable("the database is unreachable")
+        raise ServiceUnavailable(DATABASE_UNREACHABLE)
     datapipe = getattr(request.app.state, "datapipe", None)
     if datapipe is None or not datapipe.alive():
         raise ServiceUnavailable("the datapipe is not running in this process")

@@ -58,6 +58,9 @@ async def login(sessions: RequestSessions, settings: Settings, passwords: Passwo
     of logins waiting for it held the pool): the login reads in one transaction and writes in another."""
     now = _now()
     window_start = now - timedelta(seconds=settings.login_failure_window_seconds)
+    if wait := pace.remembered_wait(attempt.address):
+        # Refused by this process within the pace's interval: again, before any database work (`auth.pace`).
+        raise _paced(wait)
     if passwords.crowded(attempt.address):  # refused before any other work: a flood's answers must come cheap
         await _refuse_busy(sessions, attempt, PasswordPoolBusy(BUSY_ADDRESS))
     async with sessions.open() as session:
@@ -111,8 +114,7 @@ async def _check_throttles(session: AsyncSession, settings: Settings, pace: Addr
         raise throttled
     if (failures.from_address >= settings.login_max_failures_per_address
             and (wait := await pace.wait_for(session, attempt.address))):
-        paced = TooManyRequests("too many failed login attempts from this address; try again shortly",
-                                headers={"Retry-After": str(wait)})
+        paced = _paced(wait)
         await _audit_failure(session, attempt, "paced", paced)
         raise paced
 
@@ -127,6 +129,11 @@ async def issue_session(session: AsyncSession, settings: Settings, user_id: uuid
         {"sub": str(user_id), "sid": row.id, "iat": int(now.timestamp()), "exp": int(expires_at.timestamp())},
         settings.signing_key(), algorithm=JWT_ALGORITHM,
     )
+
+
+def _paced(wait: int) -> TooManyRequests:
+    return TooManyRequests("too many failed login attempts from this address; try again shortly",
+                           headers={"Retry-After": str(wait)})
 
 
 def _throttled(settings: Settings) -> TooManyRequests:

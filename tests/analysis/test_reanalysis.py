@@ -261,3 +261,63 @@ def test_a_new_edge_makes_the_next_run_find_again(analysed_lab: tuple[Graph, Ana
     jones = object_id(graph, "JONES@ESC1.LOCAL")
     assert graph.conn.execute("SELECT count(*) FROM attack_path_findings WHERE deleted_at IS NULL "
                               "AND principal = %s AND finding = 'T0GenericAll'", (jones,)).fetchone()[0] == 1
+
+
+def system_tags(graph: Graph, name: str) -> str | None:
+    row = graph.conn.execute("SELECT properties->>'system_tags' FROM node WHERE properties->>'name' = %s",
+                             (name,)).fetchone()
+    assert row is not None
+    return row[0]
+
+
+def words_held(graph: Graph) -> set[int]:
+    rows = graph.conn.execute("SELECT id FROM node WHERE 'admin_tier_0' = ANY(string_to_array("
+                              "coalesce(properties->>'system_tags', ''), ' '))")
+    return {row[0] for row in rows}
+
+
+def tier_zero_ids(graph: Graph) -> set[int]:
+    rows = graph.conn.execute("SELECT n.id FROM node n JOIN kind k ON k.id = ANY(n.kind_ids) WHERE k.name = %s",
+                              (TIER_ZERO_TAG,))
+    return {row[0] for row in rows}
+
+
+def test_a_member_leaving_tier_zero_without_a_graph_write_loses_its_system_tag(
+        analysed_lab: tuple[Graph, AnalysisReport]) -> None:
+    graph, _ = analysed_lab
+    jones = object_id(graph, "JONES@ESC1.LOCAL")
+    (selector,) = graph.conn.execute(
+        "INSERT INTO asset_group_tag_selectors (asset_group_tag_id, name) "
+        "SELECT id, 'jones' FROM asset_group_tags WHERE name = 'Tier Zero' RETURNING id").fetchone()
+    graph.conn.execute("INSERT INTO asset_group_tag_selector_seeds (selector_id, type, value) VALUES (%s, 1, %s)",
+                       (selector, jones))
+    joined = run_analysis(graph.conn)
+    assert joined.unchanged_since is not None
+    assert "JONES@ESC1.LOCAL" in tier_zero(graph) and "admin_tier_0" in (system_tags(graph, "JONES@ESC1.LOCAL") or "")
+
+    graph.conn.execute("UPDATE asset_group_tag_selectors SET disabled_at = now() WHERE id = %s", (selector,))
+    left = run_analysis(graph.conn)
+    assert left.unchanged_since is not None and left.zones is not None and left.zones.changed
+    assert "JONES@ESC1.LOCAL" not in tier_zero(graph)
+    assert "admin_tier_0" not in (system_tags(graph, "JONES@ESC1.LOCAL") or "")
+    assert words_held(graph) == tier_zero_ids(graph)
+
+
+def findings_updates(graph: Graph) -> tuple[int, int]:
+    """Rows of attack_path_findings this transaction updated, and how many of them in place (heap-only)."""
+    row = graph.conn.execute("SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables "
+                             "WHERE relname = 'attack_path_findings'").fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])
+
+
+def test_a_repeated_run_updates_the_findings_in_place(analysed_lab: tuple[Graph, AnalysisReport]) -> None:
+    graph, _ = analysed_lab
+    live = graph.conn.execute("SELECT count(*) FROM attack_path_findings WHERE deleted_at IS NULL").fetchone()[0]
+    updated, in_place = findings_updates(graph)
+    report = run_analysis(graph.conn)
+    assert report.findings_repeated
+    now_updated, now_in_place = findings_updates(graph)
+    # Each live finding's row gets the run's time on the page it sits on: no index is written.
+    assert now_updated - updated == live > 3
+    assert now_in_place - in_place == live

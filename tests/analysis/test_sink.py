@@ -90,3 +90,47 @@ def test_pairs_given_as_an_array_are_written_like_pairs_given_as_tuples(graph: G
     assert after["firstseen"] == before["firstseen"] and after["lastseen"] >= before["lastseen"]
     carol = graph.edge_properties("Carol", ADEdge.CanApplyGPO, "Target")
     assert carol["firstseen"] == carol["lastseen"]
+
+
+@pytest.mark.parametrize("group_statements", [sink._GROUP_STATEMENTS, 0])
+def test_pairs_grouped_by_properties_are_written_with_their_groups_properties(
+        graph: Graph, group_statements: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With no statement per group allowed, kept edges go through the staged table as a mapping's do.
+    monkeypatch.setattr(sink, "_GROUP_STATEMENTS", group_statements)
+    for name in ("Alice", "Bob", "Carol", "Target"):
+        graph.node(name, ADNode.User)
+    graph.load()
+    ids = dict(graph.conn.execute("SELECT properties->>'name', id FROM node").fetchall())
+
+    def pairs(*names: tuple[str, str]) -> sink.PairArray:
+        return np.array([(ids[start], ids[end]) for start, end in names], dtype=np.int64).reshape(-1, 2)
+
+    runs = [
+        # Alice's pair is in both groups: the first one's properties; a self-pair is dropped.
+        sink.GroupedPairs((({"tier": "a", "note": AWKWARD}, pairs(("Alice", "Target"), ("Bob", "Target"))),
+                           ({"tier": "b"}, pairs(("Alice", "Target"), ("Target", "Target"))))),
+        # Bob's is gone, Carol's new, Alice's moves to the other group.
+        sink.GroupedPairs((({"tier": "b"}, pairs(("Alice", "Target"), ("Carol", "Target"))),
+                           ({"tier": "c"}, pairs()))),
+    ]
+
+    def grouped_rule(ctx: Context) -> Derived:
+        return {ADEdge.CanApplyGPO: runs[0]}
+
+    rule = Rule("GroupedPairs", (ADEdge.CanApplyGPO,), grouped_rule)
+    first = graph.run(rule).rules[0].edges[ADEdge.CanApplyGPO]
+    assert (first.total, first.created, first.deleted) == (2, 2, 0)
+    assert graph.derived(ADEdge.CanApplyGPO) == {("Alice", "Target"), ("Bob", "Target")}
+    before = graph.edge_properties("Alice", ADEdge.CanApplyGPO, "Target")
+    assert before["tier"] == "a" and before["note"] == AWKWARD and before["firstseen"] == before["lastseen"]
+    assert graph.edge_properties("Bob", ADEdge.CanApplyGPO, "Target")["tier"] == "a"
+    runs.pop(0)
+    graph.node("Dave", ADNode.User)  # a graph write: a run over an unchanged graph keeps the derived edges
+    again = graph.run(rule).rules[0].edges[ADEdge.CanApplyGPO]
+    assert (again.total, again.created, again.deleted) == (2, 1, 1)
+    assert graph.derived(ADEdge.CanApplyGPO) == {("Alice", "Target"), ("Carol", "Target")}
+    after = graph.edge_properties("Alice", ADEdge.CanApplyGPO, "Target")
+    assert after["tier"] == "b" and after["firstseen"] == before["firstseen"]
+    assert after["lastseen"] >= before["lastseen"]
+    carol = graph.edge_properties("Carol", ADEdge.CanApplyGPO, "Target")
+    assert carol["tier"] == "b" and carol["firstseen"] == carol["lastseen"]

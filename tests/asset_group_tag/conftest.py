@@ -90,3 +90,22 @@ def tagged(database: Database, kind: str) -> set[str]:
         rows = conn.execute("SELECT n.properties->>'objectid' FROM node n JOIN kind k ON k.id = ANY(n.kind_ids) "
                             "WHERE k.name = %s", (kind,)).fetchall()
     return {row[0] for row in rows}
+
+
+D = "S-1-5-21-8"
+
+
+@pytest.fixture
+def domain(zones: Database, admin: httpx.Client, analyse: Analyse) -> Database:
+    """A domain: Domain Admins with a user and a nested group with another user, an OU holding a computer."""
+    load_graph(zones, [(D, "Domain", {"domainsid": D}), (f"{D}-512", "Group", {"domainsid": D}),
+                       (f"{D}-1100", "User", {"domainsid": D, "name": "ALICE@D"}),
+                       (f"{D}-1200", "Group", {"domainsid": D, "name": "NESTED@D"}),
+                       (f"{D}-1101", "User", {"domainsid": D, "name": "BOB@D"}),
+                       ("OU-1", "OU", {"domainsid": D, "name": "SERVERS@D"}),
+                       (f"{D}-1400", "Computer", {"domainsid": D, "name": "PC@D"})],
+               [(f"{D}-1100", "MemberOf", f"{D}-512"), (f"{D}-1200", "MemberOf", f"{D}-512"),
+                (f"{D}-1101", "MemberOf", f"{D}-1200"), (D, "Contains", "OU-1"), ("OU-1", "Contains", f"{D}-1400")])
+    admin.put("/api/v2/analysis")
+    assert analyse()
+    return zones

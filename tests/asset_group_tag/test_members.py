@@ -7,28 +7,11 @@ import httpx
 import pytest
 
 from houndgraph.db import Database
-from tests.asset_group_tag.conftest import TAGS, Analyse, graph_id, load_graph, tag_id, tagged
+from tests.asset_group_tag.conftest import TAGS, Analyse, D, graph_id, tag_id, tagged
 from tests.auth.test_login import assert_error
 from tests.openapi import assert_matches_spec
 
-D = "S-1-5-21-8"
 CYPHER = "/api/v2/graphs/cypher"
-
-
-@pytest.fixture
-def domain(zones: Database, admin: httpx.Client, analyse: Analyse) -> Database:
-    """A domain: Domain Admins with a user and a nested group with another user, an OU holding a computer."""
-    load_graph(zones, [(D, "Domain", {"domainsid": D}), (f"{D}-512", "Group", {"domainsid": D}),
-                       (f"{D}-1100", "User", {"domainsid": D, "name": "ALICE@D"}),
-                       (f"{D}-1200", "Group", {"domainsid": D, "name": "NESTED@D"}),
-                       (f"{D}-1101", "User", {"domainsid": D, "name": "BOB@D"}),
-                       ("OU-1", "OU", {"domainsid": D, "name": "SERVERS@D"}),
-                       (f"{D}-1400", "Computer", {"domainsid": D, "name": "PC@D"})],
-               [(f"{D}-1100", "MemberOf", f"{D}-512"), (f"{D}-1200", "MemberOf", f"{D}-512"),
-                (f"{D}-1101", "MemberOf", f"{D}-1200"), (D, "Contains", "OU-1"), ("OU-1", "Contains", f"{D}-1400")])
-    admin.put("/api/v2/analysis")
-    assert analyse()
-    return zones
 
 
 def members_url(http: httpx.Client, tag: str = "Tier Zero") -> str:

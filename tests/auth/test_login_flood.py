@@ -89,6 +89,25 @@ def test_the_pace_of_an_address_holds_across_the_service_processes(admin: httpx.
         assert_error(attempt(first_process, unique("random"), WRONG), 429)
 
 
+def test_a_paced_address_is_refused_again_without_a_record_for_each_attempt(
+        server_settings: Settings, database: Database, raw_conn: psycopg.Connection) -> None:
+    # Each refused attempt of a flood cost a transaction, three statements and an audit row: a flood of refusals
+    # took the service's CPU from everyone else (the bench's normal clients fell to a fifth beside one).
+    with another_server(server_settings, database, login_max_failures_per_address=3,
+                        login_paced_attempt_seconds=60) as server, from_address(server, "127.0.14.1") as flood:
+        names = [unique("paced") for _ in range(8)]
+        for name in names[:4]:  # three failures, then the address's paced attempt
+            assert_error(attempt(flood, name, WRONG), 401)
+        refusals = [attempt(flood, name, WRONG) for name in names[4:]]
+    assert [refused.status_code for refused in refusals] == [429] * 4
+    assert all(1 <= int(refused.headers["Retry-After"]) <= 60 for refused in refusals)
+    reasons = raw_conn.execute(
+        "SELECT fields->>'reason' FROM audit_logs WHERE action = 'LoginAttempt' AND fields->>'username' = ANY(%s) "
+        "ORDER BY id", (names,)).fetchall()
+    # The first refusal of the interval is recorded; the repeats inside it are refused from the process's memory.
+    assert [reason for (reason,) in reasons] == ["invalid credentials"] * 4 + ["paced"]
+
+
 def test_many_addresses_against_one_account_do_not_lock_its_owner_out(admin: httpx.Client,
                                                                       strict_server: LiveServer) -> None:
     username = create_user(admin)["principal_name"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.client.helpers import SESSIONS_ONLY, due_soon, wait_for
 from tests.factories import unique
@@ -15,8 +14,8 @@ PASSWORD = "Scheduler-Test-Password-7"
 EVENTS = 6
 
 
-def test_two_processes_schedule_the_same_event_once(tmp_path_factory: pytest.TempPathFactory) -> None:
-    data_dir = Path(tmp_path_factory.mktemp("sched", numbered=True))
+def test_two_processes_schedule_the_same_event_once(migrated_data_dir: Path) -> None:
+    data_dir = migrated_data_dir
     first = ServiceProcess(data_dir, PASSWORD, HOUNDGRAPH_DATAPIPE_INTERVAL="0.1")
     second = ServiceProcess(data_dir, PASSWORD, HOUNDGRAPH_DATAPIPE_INTERVAL="0.1")
     try:

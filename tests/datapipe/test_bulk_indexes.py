@@ -1,5 +1,5 @@
-"""Bulk mode: a large job builds some node indexes after its files; the graph is the same, and an index a
-job dropped is never left missing (after the job, or at the next start after a crash)."""
+"""Bulk mode: a large job builds some node indexes and the inbound edge index after its files; the graph is the
+same, and an index a job dropped is never left missing (after the job, or at the next start after a crash)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tests.datapipe.test_crash_safety import graph_fingerprint
 from tests.file_upload.helpers import TESTLAB
 
 FILES = sorted(TESTLAB.glob("*.json"))
-INDEXES = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'node' ORDER BY indexname"
+INDEXES = "SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('node', 'edge') ORDER BY indexname"
 
 
 class Deferrals(Observer):
@@ -48,15 +48,22 @@ def ingest(db: Database, tmp_path: Path, bulk_min_bytes: int) -> tuple[Deferrals
             "SELECT properties->>'objectid' FROM node WHERE properties->>'name' ILIKE %s "
             "AND kind_ids @> ARRAY[(SELECT id FROM kind WHERE name = 'User')]::smallint[] ORDER BY 1", ("%ADMIN%",)
         ).fetchall()
+        # And the members of Domain Admins by the inbound edge index.
+        found += conn.execute(
+            "SELECT s.properties->>'objectid' FROM edge e JOIN node s ON s.id = e.start_id "
+            "JOIN node g ON g.id = e.end_id WHERE g.properties->>'objectid' LIKE %s "
+            "AND e.kind_id = (SELECT id FROM kind WHERE name = 'MemberOf') ORDER BY 1", ("%-512",)
+        ).fetchall()
         return observer, graph_fingerprint(conn), conn.execute(INDEXES).fetchall(), found
 
 
-def test_a_large_job_builds_the_node_indexes_after_its_files_and_writes_the_same_graph(
+def test_a_large_job_builds_the_node_indexes_and_the_inbound_edge_index_after_its_files_and_writes_the_same_graph(
         empty_graph: Database, tmp_path: Path) -> None:
     kept, graph, indexes, found = ingest(empty_graph, tmp_path / "plain", bulk_min_bytes=1 << 40)
     deferred, bulk_graph, bulk_indexes, bulk_found = ingest(empty_graph, tmp_path / "bulk", bulk_min_bytes=1)
     assert kept.seen and not any(kept.seen), "a small job keeps every index"
     assert deferred.seen and all(names == sorted(bulk.DEFERRABLE) for names in deferred.seen)
+    assert all("edge_end_kind_start_idx" in names for names in deferred.seen)
     assert bulk_graph == graph
     assert bulk_indexes == indexes, "every index is back, as it was defined"
     assert bulk_found == found and found

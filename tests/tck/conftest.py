@@ -1,4 +1,6 @@
-"""The TCK runs against a server of its own with mutations enabled, one per test module (so per worker).
+"""The TCK runs against a server of its own with mutations enabled, one per worker: a package fixture, kept while the
+worker runs TCK scenarios one after the other (tests/conftest.py hands them out first), whichever of the four modules
+they come from; a worker given another test in between starts it again after.
 
 Its complexity guard is off (`disable_cypher_complexity_limit`, the reference's own switch): the guard is the
 reference's policy, matched rule for rule (validate.fitness, tests/graph/cypher), and refuses valid Cypher such as
@@ -20,7 +22,7 @@ from tests.conftest import ADMIN_PASSWORD, LiveServer, another_server, login
 from tests.tck.runner import Runner
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def tck_runner(server_settings: Settings, database: Database, live_server: LiveServer) -> Iterator[Runner]:
     with another_server(server_settings, database, enable_cypher_mutations=True,
                         disable_cypher_complexity_limit=True,

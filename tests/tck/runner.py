@@ -1,9 +1,11 @@
 """Runs one TCK scenario over `POST /api/v2/graphs/cypher` (mutations enabled) and says why it fails.
 
-What the answer shows is what is compared. The reference's answer is a graph: `literals` hold the values of
-the scalar columns row by row (so those rows are compared exactly, in order where the scenario asks), while
-nodes and relationships come as one set each (so entity columns are compared as the sets of nodes and
-relationships they hold). A read with no rows answers 404, as the reference does: an empty result."""
+What the answer shows is what is compared. The reference's answer is a graph: `literals` hold, row by row, every
+value that is not one node, relationship or path, lists and maps of them included, each entity in them written as
+a record (graph_query/literals.py; values.py reads it back as the node, relationship or path it is): those rows
+are compared exactly, in order where the scenario asks. The nodes, relationships and paths returned as such come as
+one set each (so those columns are compared as the sets of nodes and relationships they hold). A read with no rows
+answers 404, as the reference does: an empty result."""
 
 from __future__ import annotations
 

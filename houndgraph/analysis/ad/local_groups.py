@@ -21,8 +21,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import numpy as np
+
 from houndgraph.analysis.context import Context
 from houndgraph.analysis.rule import Derived, Rule
+from houndgraph.analysis.sink import PairArray
 from houndgraph.graph.kinds import ADEdge, ADNode
 
 ADMINISTRATORS_SUFFIX = "-544"
@@ -80,14 +83,25 @@ def direct_local_members(ctx: Context, groups: set[int]) -> dict[int, set[int]]:
 
 
 def compute_admin_rights(ctx: Context) -> Derived:
+    """Joined in numpy: the MemberOfLocalGroup edges (read whole once per run, `Context.edge_array`) sorted by group,
+    each computer's group taking its members' slice. Sets of a tuple per edge cost 2.2 s of Python at 300k objects
+    (225k edges), and asking the table for the members of 150k groups as much again in PostgreSQL."""
     groups = local_groups(ctx, list(EDGE_BY_SUFFIX))
-    members = direct_local_members(ctx, {g for by_computer in groups.values() for g in by_computer.values()})
-    result: dict[str, set[tuple[int, int]]] = {kind: set() for kind in EDGE_BY_SUFFIX.values()}
-    for suffix, by_computer in groups.items():
-        pairs = result[EDGE_BY_SUFFIX[suffix]]
-        for computer, group in by_computer.items():
-            pairs.update((member, computer) for member in members[group])
-    return result
+    memberships = ctx.edge_array(ADEdge.MemberOfLocalGroup)
+    memberships = memberships[np.argsort(memberships[:, 1], kind="stable")]
+    return {EDGE_BY_SUFFIX[suffix]: _members_to_computers(memberships, by_computer)
+            for suffix, by_computer in groups.items()}
+
+
+def _members_to_computers(memberships: PairArray, group_of: dict[int, int]) -> PairArray:
+    """(member, computer) for every direct member of each computer's group; `memberships`: (member, group) pairs
+    sorted by group."""
+    computers = np.fromiter(group_of.keys(), dtype=np.int64, count=len(group_of))
+    groups = np.fromiter(group_of.values(), dtype=np.int64, count=len(group_of))
+    first = np.searchsorted(memberships[:, 1], groups, side="left")
+    lengths = np.searchsorted(memberships[:, 1], groups, side="right") - first
+    positions = np.repeat(first - np.cumsum(lengths) + lengths, lengths) + np.arange(int(lengths.sum()))
+    return np.column_stack([memberships[positions, 0], np.repeat(computers, lengths)])
 
 
 def compute_can_rdp(ctx: Context) -> Derived:

@@ -31,7 +31,8 @@ class ZoneReport:
         return bool(self.reselected or self.retagged)
 
 
-def tag_zones(ctx: Context) -> ZoneReport:
+def tag_zones(ctx: Context, *, graph_unchanged: bool = False) -> ZoneReport:
+    """`graph_unchanged`: nothing has written the graph since the last run (its rules were skipped)."""
     conn = ctx.conn
     report = ZoneReport(reselected=store.forget_unselected(conn))
     tags = store.load_tags(conn)
@@ -52,8 +53,10 @@ def tag_zones(ctx: Context) -> ZoneReport:
             members -= claimed
             claimed |= members
         kind_id = ctx.catalogue.id(tag.kind)
-        store.set_tag_kind(conn, tag.id, kind_id)
-        report.retagged += tagging.apply(conn, tag.kind, kind_id, members)
+        # With no graph write since the last run and the tag's kind as it recorded, the nodes holding the tag's
+        # system word are exactly those that run tagged with its kind.
+        words_as_tagged = not store.set_tag_kind(conn, tag.id, kind_id) and graph_unchanged
+        report.retagged += tagging.apply(conn, tag.kind, kind_id, members, words_as_tagged=words_as_tagged)
         tag_kinds.append(kind_id)
         report.members[tag.name] = len(members)
     stale = {kind_id for name, kind_id in kinds.items() if name.startswith(TAG_KIND_PREFIX)} - set(tag_kinds)

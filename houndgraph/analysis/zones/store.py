@@ -84,9 +84,10 @@ def forget_unselected(conn: psycopg.Connection) -> int:
         "WHERE sn.selector_id = s.id AND (s.disabled_at IS NOT NULL OR t.deleted_at IS NOT NULL)").rowcount
 
 
-def set_tag_kind(conn: psycopg.Connection, tag_id: int, kind_id: int) -> None:
-    conn.execute("UPDATE asset_group_tags SET kind_id = %s WHERE id = %s AND kind_id IS DISTINCT FROM %s",
-                 (kind_id, tag_id, kind_id))
+def set_tag_kind(conn: psycopg.Connection, tag_id: int, kind_id: int) -> bool:
+    """Record the tag's graph kind; whether it differs from the one the last run recorded."""
+    return conn.execute("UPDATE asset_group_tags SET kind_id = %s WHERE id = %s AND kind_id IS DISTINCT FROM %s",
+                        (kind_id, tag_id, kind_id)).rowcount > 0
 
 
 def auto_state(auto_certify: AutoCertify, source: NodeSource) -> bool:

@@ -16,7 +16,7 @@ import psycopg
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.parser import parse
-from houndgraph.graph.cypher.statement import Result, compile_query, graph_ids, run_statement
+from houndgraph.graph.cypher.statement import Result, compile_query, graph_ids, listed_ids, run_statement
 from houndgraph.graph.cypher.updates import run_updating_query
 from houndgraph.graph.cypher.validate import validate
 from houndgraph.graph.kind_catalogue import kind_map
@@ -60,8 +60,10 @@ async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allo
 
 
 def entity_ids(result: Result) -> tuple[set[int], set[int]]:
-    """Every node and edge id the rows mention (path members included)."""
-    return graph_ids(result.rows, result.types)
+    """Every node and edge id the rows mention (path members included), in lists and maps too."""
+    nodes, edges = graph_ids(result.rows, result.types)
+    listed_nodes, listed_edges = listed_ids(result.rows, result.types)
+    return nodes | listed_nodes, edges | listed_edges
 
 
 async def _load_entities(conn: psycopg.AsyncConnection, result: Result, kind_names: Mapping[int, str],

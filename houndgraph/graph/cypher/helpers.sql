@@ -294,3 +294,63 @@ $$ BEGIN
        PERFORM hg_refuse_conversion('toString()', a);
    END IF;
    RETURN CASE WHEN jsonb_typeof(a) IN ('string', 'number', 'boolean', 'object') THEN to_jsonb(hg_str(a)) END; END $$;
+
+-- A node, relationship or path inside a list or map (`[n, 1]`, `{key: r}`): a tagged object no map written in a
+-- query can be (`{"~n": id}`, `{"~r": id}`, `{"~p": [n0, e0, n1, ...]}`), so that jsonb's equality is the
+-- entities' (by id) and the answer can show each as the record it is (graph_query/literals.py). STRICT: a null
+-- entity stays null; their bodies are strict too, so they inline.
+CREATE OR REPLACE FUNCTION hg_node_value(n bigint) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT jsonb_build_object('~n', n) $$;
+
+CREATE OR REPLACE FUNCTION hg_rel_value(r bigint) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT jsonb_build_object('~r', r) $$;
+
+CREATE OR REPLACE FUNCTION hg_path_value(p bigint[]) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT jsonb_build_object('~p', to_jsonb(p)) $$;
+
+-- A list of node or relationship ids (`tag` '~n' or '~r'), or a jsonb list of paths, as a list of tagged objects.
+CREATE OR REPLACE FUNCTION hg_entities_value(ids bigint[], tag text) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT
+PARALLEL SAFE AS
+$$ SELECT coalesce(jsonb_agg(CASE WHEN x IS NULL THEN 'null'::jsonb ELSE jsonb_build_object(tag, x) END ORDER BY i),
+                   '[]'::jsonb)
+   FROM unnest(ids) WITH ORDINALITY AS u(x, i) $$;
+
+CREATE OR REPLACE FUNCTION hg_paths_value(paths jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT coalesce(jsonb_agg(CASE WHEN jsonb_typeof(p) = 'array' THEN jsonb_build_object('~p', p) ELSE p END
+                             ORDER BY i), '[]'::jsonb)
+   FROM jsonb_array_elements(paths) WITH ORDINALITY AS u(p, i) $$;
+
+-- `v.key` of a value: a property of the node or relationship it holds (`(list[1]).name`), else a map's member. The
+-- lookup is a function of its own so that this one, without a subquery, still inlines for the maps it mostly reads.
+CREATE OR REPLACE FUNCTION hg_entity_property(v jsonb, key text) RETURNS jsonb LANGUAGE sql STABLE STRICT
+PARALLEL SAFE AS
+$$ SELECT CASE WHEN v ? '~n'
+               THEN (SELECT nullif(properties -> key, 'null'::jsonb) FROM node WHERE id = (v ->> '~n')::bigint)
+               ELSE (SELECT nullif(properties -> key, 'null'::jsonb) FROM edge WHERE id = (v ->> '~r')::bigint) END $$;
+
+CREATE OR REPLACE FUNCTION hg_value_member(v jsonb, key text) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(v) = 'object' AND (v ? '~n' OR v ? '~r') THEN hg_entity_property(v, key)
+               ELSE hg_member(v, key) END $$;
+
+-- keys() and properties() of a value: the properties of the node or relationship it holds, else the map itself.
+CREATE OR REPLACE FUNCTION hg_entity_properties(v jsonb) RETURNS jsonb LANGUAGE sql STABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE WHEN v ? '~n' THEN (SELECT properties FROM node WHERE id = (v ->> '~n')::bigint)
+               ELSE (SELECT properties FROM edge WHERE id = (v ->> '~r')::bigint) END $$;
+
+CREATE OR REPLACE FUNCTION hg_value_properties(v jsonb) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(v) = 'object' AND (v ? '~n' OR v ? '~r') THEN hg_entity_properties(v) ELSE v END $$;
+
+-- labels() and type() of a value holding a node or a relationship (`labels(list[0])`); a type error otherwise.
+CREATE OR REPLACE FUNCTION hg_value_labels(v jsonb) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS
+$$ SELECT CASE WHEN v IS NULL OR v = 'null'::jsonb THEN NULL
+               WHEN jsonb_typeof(v) = 'object' AND v ? '~n'
+               THEN (SELECT coalesce(jsonb_agg(k.name ORDER BY array_position(n.kind_ids, k.id)), '[]'::jsonb)
+                     FROM node AS n JOIN kind AS k ON k.id = ANY(n.kind_ids) WHERE n.id = (v ->> '~n')::bigint)
+               ELSE hg_runtime_error('Type mismatch: labels() expects a node (InvalidArgumentValue)', v) END $$;
+
+CREATE OR REPLACE FUNCTION hg_value_type(v jsonb) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS
+$$ SELECT CASE WHEN v IS NULL OR v = 'null'::jsonb THEN NULL
+               WHEN jsonb_typeof(v) = 'object' AND v ? '~r'
+               THEN (SELECT to_jsonb(k.name) FROM edge AS e JOIN kind AS k ON k.id = e.kind_id
+                     WHERE e.id = (v ->> '~r')::bigint)
+               ELSE hg_runtime_error('Type mismatch: type() expects a relationship (InvalidArgumentValue)', v) END $$;

@@ -12,6 +12,7 @@ import psycopg
 from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import ast as a
+from houndgraph.graph.cypher import entity_values
 from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
 from houndgraph.graph.cypher.path_bound import refuse_past_path_budget
 from houndgraph.graph.cypher.statistics import KindStatistics, kind_statistics
@@ -75,8 +76,24 @@ def graph_ids(rows: Iterable[Sequence[Any]], types: Sequence[T], *,
                 for path in (value if kind is T.PATHS else [value]):
                     nodes.update(int(v) for v in path[0::2])
                     edges.update(int(v) for v in path[1::2])
+            elif refuse_others is not None and (found := entity_values.tagged(value)) is not None:
+                # An entity taken from a list or map (`DELETE m.key`, `DELETE l[0]`).
+                nodes.update(found[0])
+                edges.update(found[1])
             elif refuse_others is not None:
                 raise CypherError(refuse_others)
+    return nodes, edges
+
+
+def listed_ids(rows: Iterable[Sequence[Any]], types: Sequence[T]) -> tuple[set[int], set[int]]:
+    """The node and edge ids of the entities that values of other types (lists, maps) hold (entity_values)."""
+    nodes: set[int] = set()
+    edges: set[int] = set()
+    columns = [i for i, kind in enumerate(types) if kind is T.JSON]
+    for row in rows:
+        for i in columns:
+            if isinstance(value := row[i], dict | list):
+                entity_values.collect_tagged(value, nodes, edges)
     return nodes, edges
 
 

@@ -36,10 +36,13 @@ def copy_text(rows: Iterable[StagedEdge]) -> bytes:
 
 
 def write_edges(
-    conn: psycopg.Connection, catalogue: KindCatalogue, prepared: PreparedBatch, nodes: WrittenNodes
+    conn: psycopg.Connection, catalogue: KindCatalogue, prepared: PreparedBatch, nodes: WrittenNodes, *,
+    inbound_index: bool = True,
 ) -> int:
     """Write the batch's edges, every end already a node; returns how many. Column-wise: one node id look-up
-    per distinct object id, then numpy over the batch (`EdgeRows`)."""
+    per distinct object id, then numpy over the batch (`EdgeRows`). Without the inbound edge index (a bulk job
+    builds it after its files) the pairs of end and kind cannot be probed (each probe would scan the table): the
+    edges the pairs of start and kind leave in doubt are looked up by their keys instead."""
     rows = prepared.edge_rows
     count = len(rows)
     node_ids, created = nodes.ids, nodes.created
@@ -55,13 +58,17 @@ def write_edges(
         # leaves: so the edges of objects an earlier file only named (children an OU lists, members of a
         # group, placeholders) are copied as well. COPY inserts rows in bulk; the upsert inserts them one at
         # a time, at about twice the cost.
-        for query, side in ((sql.ENTERED, end), (sql.LEFT, start)):
+        probes = ((sql.ENTERED, end), (sql.LEFT, start)) if inbound_index else ((sql.LEFT, start),)
+        for query, side in probes:
             others = ~fresh
             found = _stored_pairs(conn, query, side[others], kind[others])
             if found is not None:
                 fresh[others] = ~found
             if fresh.all():
                 break
+        if not inbound_index and not fresh.all():
+            doubtful = np.flatnonzero(~fresh)
+            fresh[doubtful] = ~_stored_edges(conn, start[doubtful], kind[doubtful], end[doubtful])
     # Each distinct properties text once, as COPY text.
     texts = [f"\t{copy_json(text)}\n".encode() for text in rows.texts]
     if fresh.any():
@@ -155,6 +162,17 @@ def _probe(conn: psycopg.Connection, query: str, keys: npt.NDArray[np.int64]) ->
         return np.zeros(len(keys), dtype=bool)
     at = np.minimum(np.searchsorted(stored_keys, keys), len(stored_keys) - 1)
     is_stored: npt.NDArray[np.bool_] = stored_keys[at] == keys
+    return is_stored
+
+
+def _stored_edges(conn: psycopg.Connection, start: npt.NDArray[np.int64], kind: npt.NDArray[np.int64],
+                  end: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """Whether each (start, kind, end) edge is stored: one probe of the unique edge index per edge, which costs less
+    than the upsert it spares an edge that is not (its staging, its own probe and the conflict check)."""
+    edges = orjson.dumps(np.stack((start, kind, end), axis=1), option=orjson.OPT_SERIALIZE_NUMPY).decode()
+    found = conn.execute(sql.STORED_EDGES, {"edges": edges}).fetchall()
+    is_stored: npt.NDArray[np.bool_] = np.zeros(len(start), dtype=bool)
+    is_stored[np.array(found, dtype=np.int64).reshape(-1) - 1] = True
     return is_stored
 
 

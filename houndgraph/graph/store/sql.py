@@ -5,8 +5,12 @@ from __future__ import annotations
 # One writer at a time per database (see GraphStore): an arbitrary constant, "hgwrite".
 WRITE_LOCK_ID = 0x6867777269746500
 
-# The writer lock, and the transaction's id to notice when a new transaction has begun.
-BEGIN_WRITE = "SELECT pg_current_xact_id()::text FROM pg_advisory_xact_lock(%s)"
+# The writer lock, the transaction's id to notice when a new transaction has begun, and whether the inbound edge
+# index exists (a bulk job builds it after its files: `bulk.py`).
+BEGIN_WRITE = """
+SELECT pg_current_xact_id()::text, to_regclass('edge_end_kind_start_idx') IS NOT NULL
+FROM pg_advisory_xact_lock(%s)
+"""
 
 # Sorting a staged batch (edges with their properties) in memory rather than in temporary files.
 STAGING_WORK_MEM = "64MB"
@@ -139,6 +143,13 @@ WHERE EXISTS (SELECT FROM edge WHERE edge.{side} = p.node_id AND edge.kind_id = 
 """
 ENTERED = _STORED_PAIRS.format(side="end_id")
 LEFT = _STORED_PAIRS.format(side="start_id")
+# Of (start, kind, end) edges, the positions (from 1) of those stored: one probe of the unique index per edge.
+STORED_EDGES = """
+SELECT e.at
+FROM jsonb_array_elements(%(edges)s::jsonb) WITH ORDINALITY AS e (edge, at)
+WHERE EXISTS (SELECT FROM edge WHERE edge.start_id = (e.edge ->> 0)::bigint AND edge.kind_id = (e.edge ->> 1)::smallint
+              AND edge.end_id = (e.edge ->> 2)::bigint)
+"""
 
 # A row that would not change is skipped: re-ingesting within one `seen_at` writes nothing. The stored
 # row is compared first, by a probe of the key per staged row (a subquery the planner cannot turn into a

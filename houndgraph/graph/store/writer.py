@@ -44,6 +44,8 @@ class GraphStore:
         self._catalogue = KindCatalogue(conn)
         self._nodes = NodeWriter(conn, self._catalogue)
         self._transaction: str | None = None
+        # Whether the inbound edge index exists in this transaction (`bulk.py` may have deferred it).
+        self._inbound_index = True
 
     def kind_ids(self, names: Iterable[str]) -> list[int]:
         """Ids of kind names, creating missing kinds (in the current transaction)."""
@@ -112,7 +114,8 @@ class GraphStore:
                 nodes.ids.update(self._nodes.resolve_names(prepared, stats))
                 prepared.encode_edges(lastseen)
             if prepared.edge_rows:
-                stats.edges = write_edges(self._conn, self._catalogue, prepared, nodes)
+                stats.edges = write_edges(self._conn, self._catalogue, prepared, nodes,
+                                          inbound_index=self._inbound_index)
         return stats
 
     def _begin(self) -> None:
@@ -121,7 +124,7 @@ class GraphStore:
         row = self._conn.execute(sql.BEGIN_WRITE, (sql.WRITE_LOCK_ID,)).fetchone()
         assert row is not None
         if row[0] != self._transaction:
-            self._transaction = row[0]
+            self._transaction, self._inbound_index = row
             self._catalogue.reset()
             self._nodes.cache.clear()
             self._conn.execute(sql.PREPARE_TRANSACTION)

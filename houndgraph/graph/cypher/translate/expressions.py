@@ -27,6 +27,7 @@ from houndgraph.graph.cypher.translate.values import (
     Typed,
     as_bool,
     as_json,
+    entity_json,
     relationship_kind_ids,
 )
 from houndgraph.graph.cypher.validate import walk
@@ -112,18 +113,14 @@ def list_literal(st: Translation, e: a.ListLiteral, scope: Scope) -> Typed:
         return Typed(f"ARRAY[{', '.join(i.sql for i in items)}]::bigint[]", T.NODES)
     if items and all(i.type is T.REL for i in items):
         return Typed(f"ARRAY[{', '.join(i.sql for i in items)}]::bigint[]", T.RELS)
-    if any(i.type in (T.NODE, T.REL, T.PATH) for i in items):
-        raise UnsupportedCypher("a list mixing graph entities and other values")
-    return Typed(f"jsonb_build_array({', '.join(as_json(i).sql for i in items)})", T.JSON)
+    # A list of other values, or mixing entities and other values (`[n, r, 1]`): entities as their tagged objects.
+    return Typed(f"jsonb_build_array({', '.join(entity_json(i).sql for i in items)})", T.JSON)
 
 
 def map_literal(st: Translation, e: a.MapLiteral, scope: Scope) -> Typed:
     parts = []
     for key, value in e.items:
-        typed = expr(st, value, scope)
-        if typed.type in (T.NODE, T.REL, T.PATH, T.NODES, T.RELS, T.PATHS):
-            raise UnsupportedCypher("a node, relationship or path inside a map")
-        parts.append(f"{st.params.add(key, 'text')}, {as_json(typed).sql}")
+        parts.append(f"{st.params.add(key, 'text')}, {entity_json(expr(st, value, scope)).sql}")
     return Typed(f"jsonb_build_object({', '.join(parts)})", T.JSON)
 
 
@@ -164,7 +161,8 @@ def property_access(st: Translation, e: a.Property, scope: Scope) -> Typed:
     if subject.type is T.DURATION:
         return ts.duration_field(subject, e.key)
     if subject.type is T.JSON:
-        return Typed(f"hg_member({subject.sql}, {st.params.key(e.key)})", T.JSON)
+        # A value may hold a node or relationship (`(list[1]).name`): hg_value_member reads its properties.
+        return Typed(f"hg_value_member({subject.sql}, {st.params.key(e.key)})", T.JSON)
     raise UnsupportedCypher(f"property access on a {subject.type.value}")
 
 
@@ -191,7 +189,7 @@ def index_access(st: Translation, e: a.Index, scope: Scope) -> Typed:
         assert isinstance(e.subject, a.FunctionCall) and isinstance(e.index, a.Literal)
         texts = ", ".join(fn.text_of(expr(st, arg, scope)) for arg in e.subject.args)
         return Typed(f"to_jsonb((string_to_array({texts}))[{int(e.index.value) + 1}])", T.JSON)
-    return Typed(f"hg_index({as_json(subject).sql}, {as_json(index).sql})", T.JSON)
+    return Typed(f"hg_index({entity_json(subject).sql}, {as_json(index).sql})", T.JSON)
 
 
 def is_split_part(e: a.Index) -> bool:
@@ -208,7 +206,7 @@ def slice_access(st: Translation, e: a.Slice, scope: Scope) -> Typed:
     end = json_sql(st, e.end, scope) if e.end is not None else "NULL::jsonb"
     if subject.type in (T.NODES, T.RELS):
         raise UnsupportedCypher("slicing a list of nodes or relationships")
-    sliced = f"hg_slice({as_json(subject).sql}, {start}, {end})"
+    sliced = f"hg_slice({entity_json(subject).sql}, {start}, {end})"
     # A bound written but null (`list[..null]`) makes the slice null; hg_slice reads an absent bound as open.
     given = [bound for bound, written in ((start, e.start), (end, e.end)) if written is not None]
     if given:

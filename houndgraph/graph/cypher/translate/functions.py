@@ -10,7 +10,7 @@ from houndgraph.graph.cypher.translate import expressions as ex
 from houndgraph.graph.cypher.translate import timestamps as ts
 from houndgraph.graph.cypher.translate import type_checks as types
 from houndgraph.graph.cypher.translate.state import Translation
-from houndgraph.graph.cypher.translate.values import NULL_JSON, Scope, T, Typed, as_json
+from houndgraph.graph.cypher.translate.values import NOT_CONSTANT, NULL_JSON, Scope, T, Typed, as_json, entity_json
 from houndgraph.graph.cypher.validate import walk
 
 # The longest list range() of constants may make: twenty times the rows a query may return (the TCK sums
@@ -81,6 +81,8 @@ def _labels(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     node = one(args, e.name)
     if node == NULL_JSON:
         return NULL_JSON
+    if node.type is T.JSON and node.constant is NOT_CONSTANT:  # a node taken from a list or map (`labels(list[0])`)
+        return Typed(f"hg_value_labels({node.sql})", T.JSON)
     if node.type is not T.NODE:
         raise CypherSemanticError(f"Type mismatch: labels() expects a node, got a {node.type.value}")
     kind_ids = ex.node_kind_ids(node)
@@ -93,6 +95,8 @@ def _type(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     rel = one(args, e.name)
     if rel == NULL_JSON:
         return NULL_JSON
+    if rel.type is T.JSON and rel.constant is NOT_CONSTANT:  # a relationship taken from a list or map (`type(list[0])`)
+        return Typed(f"hg_value_type({rel.sql})", T.JSON)
     if rel.type is not T.REL:
         raise CypherSemanticError(f"Type mismatch: type() expects a relationship, got a {rel.type.value}")
     column = f"{rel.alias}.kind_id" if rel.alias else f"(SELECT kind_id FROM edge WHERE id = {rel.sql})"
@@ -239,7 +243,11 @@ def _left_or_right(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typ
 
 
 def _properties_source(value: Typed) -> str:
-    return ex.entity_properties(value) if value.type in (T.NODE, T.REL) else as_json(value).sql
+    if value.type in (T.NODE, T.REL):
+        return ex.entity_properties(value)
+    if value.type is T.JSON and value.constant is NOT_CONSTANT:  # may hold an entity (`keys(l[0])`)
+        return f"hg_value_properties({value.sql})"
+    return as_json(value).sql
 
 
 def _keys(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
@@ -340,7 +348,7 @@ def aggregate(st: Translation, e: a.FunctionCall, scope: Scope) -> Typed:
             return Typed(f"coalesce(jsonb_agg({distinct}to_jsonb({value.sql})) "
                          f"FILTER (WHERE {value.sql} IS NOT NULL)"
                          f", '[]'::jsonb)", T.PATHS)
-        json = as_json(value).sql
+        json = entity_json(value).sql  # `collect(nodes(p))`: lists of entities stay entities
         return Typed(f"coalesce(jsonb_agg({distinct}{json}) FILTER (WHERE coalesce({json}, 'null'::jsonb) <> "
                      f"'null'::jsonb), '[]'::jsonb)", T.JSON)
     if value.type in (T.NODE, T.REL, T.PATH, T.NODES, T.RELS, T.PATHS):

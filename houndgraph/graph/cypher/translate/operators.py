@@ -22,6 +22,7 @@ from houndgraph.graph.cypher.translate.values import (
     T,
     Typed,
     as_json,
+    entity_json,
 )
 
 COMPARISONS = {"=": "=", "<>": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
@@ -94,11 +95,12 @@ def comparison(st: Translation, e: a.Binary, scope: Scope) -> Typed:
             return Typed("FALSE", T.BOOL)
         if op not in ("=", "<>"):
             raise UnsupportedCypher("ordering comparisons of nodes or relationships")
-        return Typed(f"({as_json(left).sql if left.type is T.JSON else left.sql} {op} "
-                     f"{as_json(right).sql if right.type is T.JSON else right.sql})", T.BOOL)
+        if T.JSON in (left.type, right.type):  # an entity beside a value that may hold one (`n = l[0]`)
+            return Typed(f"({entity_json(left).sql} {op} {entity_json(right).sql})", T.BOOL)
+        return Typed(f"({left.sql} {op} {right.sql})", T.BOOL)
     if left.type is right.type and left.type in (T.DATETIME, T.DURATION, T.BOOL, T.PATH, T.NODES, T.RELS):
         return Typed(f"(({left.sql}) {op} ({right.sql}))", T.BOOL)
-    lj, rj = as_json(left).sql, as_json(right).sql
+    lj, rj = entity_json(left).sql, entity_json(right).sql  # lists of entities as lists of them, not of ids
     if op in ("=", "<>"):
         # With a side that is never a list or a map, Cypher's `=` is jsonb's: `split(u1.name, '@')[0] = ...`
         # compares two strings once per pair, not through the list and map cases, each reading both sides again.
@@ -201,8 +203,8 @@ def membership(st: Translation, e: a.Binary, scope: Scope) -> Typed:
     if right.type is T.PATHS:
         return Typed(f"({right.sql} @> jsonb_build_array(to_jsonb({left.sql})))", T.BOOL)
     if isinstance(e.left, a.ListLiteral | a.MapLiteral):
-        return Typed(lists.list_membership(as_json(left).sql, as_json(right).sql), T.BOOL)
-    return Typed(f"hg_in({as_json(left).sql}, {as_json(right).sql})", T.BOOL)
+        return Typed(lists.list_membership(entity_json(left).sql, entity_json(right).sql), T.BOOL)
+    return Typed(f"hg_in({entity_json(left).sql}, {entity_json(right).sql})", T.BOOL)
 
 
 # -- conditionals ----------------------------------------------------------------------------

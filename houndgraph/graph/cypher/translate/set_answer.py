@@ -1,9 +1,9 @@
 """What a query answered as a graph may skip: the rows' multiplicity, where nothing after can see it.
 
 The Cypher route answers with the nodes and edges its rows name, collected by id (as the reference's unified
-graph does), and with the rows' scalar values as literals. When every returned column is a node, a
-relationship, a path or a list of them, the answer depends only on the *set* of rows, not on how often each
-row comes. If, moreover, every clause after a point computes a set of rows from the set of rows it reads
+graph does), and with the rows' other values (lists of entities included) as literals. When every returned column
+is a node, a relationship or a path, the answer depends only on the *set* of rows, not on how often each row
+comes. If, moreover, every clause after a point computes a set of rows from the set of rows it reads
 (matching, unwinding, projecting, grouping with min/max/DISTINCT aggregates, or a `collect()` whose list is
 only unwound or returned), a clause at that point may return its rows once each instead of once per way they
 were found. Three rewrites use this:

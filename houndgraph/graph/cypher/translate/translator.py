@@ -36,8 +36,9 @@ class Statement:
     columns: tuple[tuple[str, T], ...]
 
 
-# The values a graph answer is made of (the nodes and edges they name); any other column is a literal.
-GRAPH_TYPES = (T.NODE, T.REL, T.NODES, T.RELS, T.PATH, T.PATHS)
+# The values a graph answer is made of (the nodes and edges they name); any other column, lists of entities
+# included, is a literal (graph_query/literals.py), whose rows' repetitions and order the answer shows.
+GRAPH_TYPES = (T.NODE, T.REL, T.PATH)
 
 
 def translate(query: a.Query, kinds: Mapping[str, int], shortest: Mapping[int, list[FoundPath]] | None = None,

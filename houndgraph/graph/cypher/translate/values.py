@@ -219,6 +219,23 @@ def as_json(value: Typed) -> Typed:
     return Typed(value.sql, T.JSON)
 
 
+def entity_json(value: Typed) -> Typed:
+    """A value as jsonb for a place where entities stay entities: a list or map holding them (`[n, 1]`,
+    `{key: collect(r)}`). Each node, relationship or path becomes its tagged object (helpers.sql, hg_node_value);
+    any other value is as_json's."""
+    if value.type is T.NODE:
+        return Typed(f"hg_node_value({value.sql})", T.JSON)
+    if value.type is T.REL:
+        return Typed(f"hg_rel_value({value.sql})", T.JSON)
+    if value.type is T.PATH:
+        return Typed(f"hg_path_value({value.sql})", T.JSON)
+    if value.type in (T.NODES, T.RELS):
+        return Typed(f"hg_entities_value({value.sql}, '{'~n' if value.type is T.NODES else '~r'}')", T.JSON)
+    if value.type is T.PATHS:
+        return Typed(f"hg_paths_value({value.sql})", T.JSON)
+    return as_json(value)
+
+
 def as_bool(value: Typed) -> str:
     """A value in a predicate position, as SQL boolean."""
     if value.type is T.BOOL:
