@@ -15,12 +15,13 @@ FUNCTIONS = ("SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.p
              "WHERE n.nspname = 'public' "
              "AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')")
 TRIGGERS = "SELECT tgname FROM pg_trigger WHERE NOT tgisinternal"
-DEFINED = re.compile(r"^CREATE (?:OR REPLACE )?(?:CONSTRAINT )?(FUNCTION|TRIGGER) (\w+)", re.MULTILINE)
+DEFINED = re.compile(r"^CREATE (?:OR REPLACE )?(?:CONSTRAINT )?(FUNCTION|AGGREGATE|TRIGGER) (\w+)", re.MULTILINE)
 
 
 def _defined_in_files(kind: str) -> set[str]:
+    # An aggregate is a function to PostgreSQL (pg_proc).
     return {name for code in database_code.code_files() for found, name in DEFINED.findall(code.text)
-            if found == kind}
+            if found.replace("AGGREGATE", "FUNCTION") == kind}
 
 
 def _recorded(conn: psycopg.Connection) -> dict[str, tuple[str, str]]:
