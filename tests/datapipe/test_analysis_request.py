@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import httpx
 
 from houndgraph.db import Database
@@ -30,6 +32,12 @@ def test_a_pending_deletion_cannot_be_cancelled(admin: httpx.Client, database: D
         pending = admin.get("/api/v2/analysis").json()["data"]
         assert pending["request_type"] == "deletion" and pending["requested_by"] == me
         assert_error(admin.delete("/api/v2/analysis"), 409)
+    # Served once the datapipe runs again; a test after this one must not find the deletion still waiting (it did:
+    # the next test paused the datapipe before its tick and saw "deletion" where it had asked for an analysis).
+    deadline = time.monotonic() + 60
+    while admin.get("/api/v2/analysis").json()["data"]["request_type"]:
+        assert time.monotonic() < deadline, "the deletion was not served"
+        time.sleep(0.1)
 
 
 def test_the_pending_request_is_also_served_where_the_reference_route_table_puts_it(admin: httpx.Client,

@@ -98,11 +98,17 @@ def test_queries_waiting_for_a_slot_are_served_in_the_order_they_came(
     # others had waited, and each ask was a statement (forty for a query refused after its two seconds).
     user, headers = user_with_role(admin, "Read-Only")
     owner = QuerySlots.owner_key(uuid.UUID(user["id"]))
-    served: list[int] = []
+    started: dict[int, int] = {}
 
     def query(number: int) -> int:
-        answer = http.post("/api/v2/graphs/cypher", json={"query": f"RETURN {number} AS number"})
-        served.append(number)
+        # When PostgreSQL began the query's statement (ms), which it can only do once the query holds the slot. The
+        # statement counts a range first, so the next query's statement starts a millisecond or more after this
+        # one's: the times tell the order apart. (The order the answers came back in did not: two threads that
+        # had their answers a moment apart could record them the other way round.)
+        answer = http.post("/api/v2/graphs/cypher", json={
+            "query": f"UNWIND range(1, 100000) AS x WITH count(x) AS counted RETURN timestamp() AS started_{number}"})
+        if answer.status_code == 200:
+            started[number] = answer.json()["data"]["literals"][0]["value"]
         return answer.status_code
 
     with another_server(server_settings, database, graph_queries_per_user=1) as server, \
@@ -120,4 +126,5 @@ def test_queries_waiting_for_a_slot_are_served_in_the_order_they_came(
             assert waiting_in_line(database, owner) == number + 1, f"query {number} waits in line"
         holder.execute("SELECT pg_advisory_unlock(%s, %s)", (owner, QUERY_SLOT_SPACE))
         assert [answer.result() for answer in answers] == [200, 200, 200]
-    assert served == [0, 1, 2]
+    assert sorted(started, key=started.__getitem__) == [0, 1, 2], started
+    assert len(set(started.values())) == 3, started
