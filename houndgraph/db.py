@@ -198,12 +198,16 @@ class Database:
                         raise
                     replica.pass_over(str(unavailable))
                 except (psycopg.Error, DBAPIError) as error:
-                    # The answer is complete and the transaction wrote nothing: that the replica went away before
-                    # it ended changes nothing for the request.
-                    if not (answered and connection_lost(error)):
+                    if not connection_lost(error) or (handed_out and not answered):
                         raise
-                    replica.pass_over("it went away as a read ended")
-                    return
+                    if answered:
+                        # The answer is complete and the transaction wrote nothing: that the replica went away
+                        # before it ended changes nothing for the request.
+                        replica.pass_over("it went away as a read ended")
+                        return
+                    # It went away before the read began (ending the lost transaction raised an error of its own in
+                    # place of ReplicaUnavailable): the primary serves the read.
+                    replica.pass_over("it went away as a read began")
         async with self._session(self.sessionmaker, deadline) as session:
             yield session
 

@@ -4,7 +4,9 @@ would on a standby. The real primary and standby are in tests/test_streaming_rep
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import quote
@@ -128,3 +130,28 @@ def test_reads_go_to_the_primary_while_the_replica_cannot_be_reached(server_sett
             answer = cypher(http, "MATCH (n:Domain) RETURN n")
             assert answer.status_code == 200, answer.text
 
+
+
+def test_a_replica_connection_lost_before_the_read_began_is_answered_by_the_primary(
+        replica_client: httpx.Client, labs: Database) -> None:
+    # A replica stopping as a read began its transaction answered 503: the rollback of the lost transaction raised
+    # a database error of its own, which replaced the "replica unavailable" that sends the read to the primary.
+    # Here the replica's backend is ended while the request's first statement waits for a lock on a table it reads.
+    with psycopg.connect(labs.conninfo) as holder, psycopg.connect(labs.conninfo, autocommit=True) as watcher, \
+            ThreadPoolExecutor(1) as pool:
+        holder.execute("LOCK TABLE cache_generation IN ACCESS EXCLUSIVE MODE")
+        answer = pool.submit(cypher, replica_client, "MATCH (n:Domain) RETURN n")
+        backend = None
+        for _ in range(500):
+            row = watcher.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s "
+                                 "AND wait_event_type = 'Lock'", (READER_NAME,)).fetchone()
+            if row is not None:
+                backend = row[0]
+                break
+            time.sleep(0.01)
+        assert backend is not None, "the read waits on the replica"
+        watcher.execute("SELECT pg_terminate_backend(%s)", (backend,))
+        holder.commit()
+        result = answer.result(timeout=60)
+    assert result.status_code == 200, result.text
+    assert result.json()["data"]["nodes"]
