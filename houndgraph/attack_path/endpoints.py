@@ -33,7 +33,7 @@ from houndgraph.attack_path.schemas import (
 )
 from houndgraph.audit.dependencies import AuditFields
 from houndgraph.deps import SessionDep
-from houndgraph.kit.answers import TEXT, answers, answers_nothing
+from houndgraph.kit.answers import TEXT, answers, answers_file, answers_nothing
 from houndgraph.kit.envelopes import DataEnvelope, PageEnvelope, WindowEnvelope
 from houndgraph.kit.filters import Filter
 from houndgraph.kit.pagination import Page
@@ -159,6 +159,7 @@ EnvironmentText = Annotated[str | None, Query(description="A domain SID or tenan
 DaysText = Annotated[str | None, Query(description="The trend's window in days, 1 to 3650 (default 90).")]
 
 
+@answers_file("text/html")
 async def download_report(session: SessionDep, environment: EnvironmentText = None,
                           days: DaysText = None) -> Response:
     """The posture report as one self-contained HTML file (ours: the reference has none)."""

@@ -165,7 +165,6 @@ async def delete_saml_provider(saml_provider_id: str, auth: CurrentAuth, respons
     return DataEnvelope(data=DeletedProvider.of(await service.delete(session, auth, provider.id)))
 
 
-@answers_file(SAML_METADATA_MEDIA_TYPE)
 @answers_file("text/plain")
 async def signing_certificate(sso_provider_id: str, session: SessionDep, settings: SettingsDep) -> Response:
     """The service provider certificate (PEM) to give a SAML provider's administrators, as a download."""
@@ -179,6 +178,7 @@ async def signing_certificate(sso_provider_id: str, session: SessionDep, setting
                     headers={"Content-Disposition": f'attachment; filename="{provider.slug}-signing-certificate.pem"'})
 
 
+@answers_file(SAML_METADATA_MEDIA_TYPE)
 async def service_provider_metadata_xml(slug: str, request: Request, session: SessionDep) -> Response:
     provider = await service.by_slug(session, slug)
     urls = service.service_provider_urls(_base_url(request), provider)
