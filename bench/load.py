@@ -328,7 +328,10 @@ class CpuMeter:
 
     @staticmethod
     def spent(before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]) -> dict[str, float]:
+        # A child gone since the first reading counts at the root with all its time, the part before that reading
+        # included: that part is taken off (it was counted twice: PostgreSQL's figure passed the machine's cores).
         return {label: sum(seconds - before[label].get(pid, 0.0) for pid, seconds in after[label].items())
+                - sum(seconds for pid, seconds in before[label].items() if pid not in after[label])
                 for label in after}
 
 

@@ -33,9 +33,10 @@ only the per-user cap held them, and a few users' searches could take every core
 
 from __future__ import annotations
 
+import time
 import uuid
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from houndgraph.errors import TooManyRequests
 
@@ -48,6 +49,10 @@ NO_LONG_TURN = "too many long graph queries running at once; try again when one 
 # `QUERY_SLOT_SPACE + slot`), that user's one long query (first key the user's), the service's long-query
 # slots and its path finding and search slots (first key 0). Each space holds up to 65,536 slots.
 QUERY_SLOT_SPACE = 0x68670000
+# How long a user whose read was found long has their next reads probed at a lower CPU priority, and how many such
+# users a process remembers.
+LONG_LATELY_SECONDS = 30.0
+LONG_READERS_KEPT = 4096
 LONG_QUERY_OF_USER = 0x68690000
 LONG_QUERY_SLOT_SPACE = 0x68680000
 SEARCH_SLOT_SPACE = 0x686A0000
@@ -64,6 +69,25 @@ class QuerySlots:
     probe_seconds: float = 0.5
     # Path finding and search requests running at once in the whole service.
     searches: int = 1
+    # The users whose read was found long in this process lately (owner key: when). Their next reads probe at a
+    # lower CPU priority, as their long ones run: a reader sending long queries one after another had each run its
+    # probe at full priority first, half a second of a core each time, and the other users' requests waited.
+    _long_lately: dict[int, float] = field(default_factory=dict, compare=False, repr=False)
+
+    def found_long(self, owner: int) -> None:
+        """A read of `owner`'s was found long (its probe ran out)."""
+        now = time.monotonic()
+        if len(self._long_lately) >= LONG_READERS_KEPT:
+            for key, when in list(self._long_lately.items()):
+                if now - when > LONG_LATELY_SECONDS:
+                    del self._long_lately[key]
+        if len(self._long_lately) < LONG_READERS_KEPT or owner in self._long_lately:
+            self._long_lately[owner] = now
+
+    def long_lately(self, owner: int) -> bool:
+        """Whether a read of `owner`'s was found long in this process within `LONG_LATELY_SECONDS`."""
+        when = self._long_lately.get(owner)
+        return when is not None and time.monotonic() - when <= LONG_LATELY_SECONDS
 
     @staticmethod
     def owner_key(user: uuid.UUID) -> int:

@@ -28,9 +28,16 @@ def _milliseconds(seconds: float) -> int:
     return max(math.ceil(seconds * 1000), 1)  # 0 would be no limit at all
 
 
+# A request's graph read runs in its backend alone: a parallel plan's workers are processes of their own, at the
+# server's CPU priority rather than the backend's (a long query's lowered one), so a reader's cross product took a
+# core at full priority through its worker, beside the lowered one, and everyone else's requests waited.
+ONE_PROCESS = "SET LOCAL max_parallel_workers_per_gather = 0"
+
+
 async def begin_probe(driver: AsyncConnection, seconds: float) -> None:
-    """Statements from here on run under a `seconds` timeout, in a savepoint `end_failed_probe` returns to."""
-    await driver.execute(f"SAVEPOINT {PROBE}; SET LOCAL statement_timeout = {_milliseconds(seconds)}")
+    """Statements from here on run each in one process, under a `seconds` timeout, in a savepoint
+    `end_failed_probe` returns to (which keeps the first)."""
+    await driver.execute(f"{ONE_PROCESS}; SAVEPOINT {PROBE}; SET LOCAL statement_timeout = {_milliseconds(seconds)}")
 
 
 async def end_probe(driver: AsyncConnection, remaining_seconds: float) -> None:

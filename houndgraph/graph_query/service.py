@@ -115,16 +115,26 @@ async def _read_in_its_lane(session: AsyncSession, query: Query, complexity_limi
     """A read that runs past `slots.probe_seconds` is long: it is stopped, waits for a long-query slot, and runs
     again from the start (`query_slots`). Short ones, nearly all, pay two statements more."""
     driver = await graph_connection(session)
-    await repository.begin_probe(driver, min(slots.probe_seconds, remaining_seconds(session)))
+    owner = QuerySlots.owner_key(auth.user_id)
+    # A user whose reads were long lately probes at the lower priority their long reads run at.
+    backend = driver.info.backend_pid
+    before = (lower_process_priority(backend) if slots.long_lately(owner) and _is_local(driver, backend)
+              else None)
     try:
-        result = await _run(session, query, False, complexity_limit)
-    except InternalError as error:
-        if not is_query_canceled(error) or work_budget(session).expired():
-            raise
-    else:
-        await repository.end_probe(driver, remaining_seconds(session))
-        return result
-    await repository.end_failed_probe(driver)
+        await repository.begin_probe(driver, min(slots.probe_seconds, remaining_seconds(session)))
+        try:
+            result = await _run(session, query, False, complexity_limit)
+        except InternalError as error:
+            if not is_query_canceled(error) or work_budget(session).expired():
+                raise
+        else:
+            await repository.end_probe(driver, remaining_seconds(session))
+            return result
+        slots.found_long(owner)
+        await repository.end_failed_probe(driver)
+    finally:
+        if before is not None and not restore_process_priority(backend, before):
+            await discard_after_use(session)
     slot = await _wait_for_long_slot(session, driver, slots, auth)
     # A backend of this host runs it at a lower CPU priority, so short requests' backends come first for a core.
     before = lower_process_priority(slot.backend_pid) if _is_local_backend(slot) else None
@@ -149,6 +159,18 @@ async def _wait_for_long_slot(session: AsyncSession, driver: psycopg.AsyncConnec
     if slot is None:
         raise QuerySlots.no_long_turn()
     return slot
+
+
+def _is_local(driver: psycopg.AsyncConnection, pid: int) -> bool:
+    """Whether the connection's backend is a PostgreSQL process of this host: reached over a Unix socket or loopback
+    (told by the connection, without a statement) and a postgres process of that number here."""
+    host = driver.info.host
+    if not (host.startswith("/") or host in ("localhost", "127.0.0.1", "::1")):
+        return False
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"postgres")
+    except OSError:
+        return False
 
 
 def _is_local_backend(slot: repository.LongSlot) -> bool:

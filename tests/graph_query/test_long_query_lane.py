@@ -8,13 +8,15 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
+from sqlalchemy.engine import make_url
 
 from houndgraph.db import Database
 from houndgraph.query_slots import NO_LONG_TURN
 from houndgraph.settings import Settings
-from tests.conftest import another_server
+from tests.conftest import LiveServer, _free_port, another_server
 from tests.factories import user_with_role
 from tests.test_request_deadline import RUNAWAY, TIMED_OUT, running_queries
 
@@ -105,3 +107,88 @@ def test_a_long_query_runs_at_a_lower_cpu_priority_until_it_ends(
         assert answer.result().status_code == 500
         # Given back as it was (the tests run where that is allowed; elsewhere the connection is closed instead).
         assert os.getpriority(os.PRIO_PROCESS, backend) == postmaster
+
+
+def probing_niceness(http: httpx.Client, database: Database, headers: dict[str, str]) -> int:
+    """The highest nice value of the backend running a long read of the user's during its probe (1.5 s here)."""
+    with ThreadPoolExecutor(1) as pool, database.connect_raw(autocommit=True) as conn:
+        answer = pool.submit(http.post, "/api/v2/graphs/cypher", json={"query": RUNAWAY},
+                             headers={**headers, "Prefer": "wait=2"})
+        highest = None
+        until = time.monotonic() + 1.2
+        while time.monotonic() < until:
+            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' "
+                                "AND state = 'active' AND pid <> pg_backend_pid() "
+                                "AND now() - query_start > interval '0.2 s'").fetchall()
+            for (pid,) in rows:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+                nice = int(stat[stat.rindex(")") + 2:].split()[16])
+                highest = nice if highest is None else max(highest, nice)
+            time.sleep(0.02)
+        assert answer.result().status_code == 500  # it ran to its deadline
+    assert highest is not None, "the read's probe was seen"
+    return highest
+
+
+def test_a_user_whose_reads_were_long_lately_probes_at_the_lower_priority(
+        admin: httpx.Client, server_settings: Settings, database: Database) -> None:
+    # The attack mix's slow Cypher: each of a reader's long queries ran its probe at full priority before it was
+    # found long, half a second of a core each time, one after another: the other clients' p99 passed 1 s.
+    _, reader = user_with_role(admin, "Read-Only")
+    _, other = user_with_role(admin, "Read-Only")
+    with another_server(server_settings, database, long_graph_query_seconds=1.5) as server, \
+            httpx.Client(base_url=server.base_url, timeout=60) as http:
+        found_long = http.post("/api/v2/graphs/cypher", json={"query": RUNAWAY}, headers={**reader, "Prefer": "wait=2"})
+        assert found_long.status_code == 500, found_long.text
+        # The reader's next read probes at a lower priority; another user's first one at the usual priority.
+        assert probing_niceness(http, database, reader) > probing_niceness(http, database, other)
+
+
+def parallel_workers_of(database: Database, application: str, seconds: float) -> int:
+    """The most parallel workers that statements of `application`'s connections had at one moment, over `seconds`."""
+    most = 0
+    with database.connect_raw(autocommit=True) as conn:
+        until = time.monotonic() + seconds
+        while time.monotonic() < until:
+            row = conn.execute("SELECT count(*) FROM pg_stat_activity worker JOIN pg_stat_activity leader "
+                               "ON leader.pid = worker.leader_pid WHERE worker.backend_type = 'parallel worker' "
+                               "AND leader.application_name = %s", (application,)).fetchone()
+            most = max(most, int(row[0]) if row else 0)
+            time.sleep(0.05)
+    return most
+
+
+def test_a_graph_read_runs_in_its_own_backend_alone(admin: httpx.Client, server_settings: Settings,
+                                                    database: Database) -> None:
+    # A parallel plan's workers are processes of their own at the server's CPU priority, not the long query's
+    # lowered one: in the attack mix, each slow cross product of a reader took a core at full priority through its
+    # worker, and the other clients' p99 passed 1 s. This server's connections make parallel plans cheap, so
+    # PostgreSQL would choose one for the cross product below if a read could have one.
+    _, reader = user_with_role(admin, "Read-Only")
+    application = "hg-parallel-plans"
+    options = quote("-c parallel_setup_cost=0 -c parallel_tuple_cost=0 -c min_parallel_table_scan_size=0", safe="")
+    url = make_url(database.url)
+    query = "&".join(f"{key}={quote(str(value), safe='')}" for key, value in url.query.items())
+    own = Database(url=f"{url.set(query={}).render_as_string(hide_password=False)}?{query}&options={options}"
+                       f"&application_name={application}")
+    server = LiveServer(server_settings.model_copy(update={
+        "port": _free_port(), "enable_cypher_mutations": True, "disable_cypher_complexity_limit": True,
+        "long_graph_query_seconds": 0.1}), own)
+    server.start()
+    try:
+        with httpx.Client(base_url=server.base_url, timeout=60) as http, ThreadPoolExecutor(1) as pool:
+            created = http.post("/api/v2/graphs/cypher", headers=admin.headers,
+                                json={"query": "UNWIND range(1, 3000) AS i CREATE (:ParallelProbe {i: i})"})
+            assert created.status_code == 200, created.text
+            try:
+                crossed = pool.submit(http.post, "/api/v2/graphs/cypher", headers={**reader, "Prefer": "wait=4"},
+                                      json={"query": "MATCH (a:ParallelProbe), (b:ParallelProbe), (c:ParallelProbe) "
+                                                     "WHERE a.i < b.i RETURN count(*)"})
+                assert parallel_workers_of(database, application, 3.0) == 0
+                assert crossed.result().status_code == 500  # it ran to its deadline
+            finally:
+                http.post("/api/v2/graphs/cypher", headers=admin.headers,
+                          json={"query": "MATCH (n:ParallelProbe) DETACH DELETE n"})
+    finally:
+        server.stop()
+        own.close()
