@@ -36,10 +36,12 @@ JSON_HELPERS = {
 }
 NUMERIC_FUNCTIONS = {"abs": "abs", "ceil": "ceil", "floor": "floor", "round": "round", "sign": "sign",
                      "sqrt": "sqrt"}
-# The functions whose value is of one type or null whatever their arguments: numbers, or strings.
+# The functions whose value is of one type or null whatever their arguments: numbers, or strings (a relationship's
+# type, an element id, a part of a string). ORDER BY sorts them by their value alone (projections._ordered_sql).
 SCALAR_FUNCTIONS = frozenset({"count", "sum", "avg", "size", "length", "id", "tointeger", "tofloat", "tointegerornull",
                               "tofloatornull", *NUMERIC_FUNCTIONS, "tostring", "tostringornull",
-                              *(name for name in STRING_FUNCTIONS if name != "reverse")})
+                              *(name for name in STRING_FUNCTIONS if name != "reverse"), "type", "elementid",
+                              "substring", "left", "right", "replace"})
 
 
 def contains_aggregate(e: object) -> bool:
