@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
+from urllib.parse import quote
 
 import psycopg
 import psycopg.generators
@@ -61,9 +62,16 @@ def _sqlalchemy_url(url: str) -> str:
 
 
 def libpq_url(url: str) -> str:
-    """A URL psycopg understands directly (no SQLAlchemy driver suffix)."""
-    parsed = make_url(url)
-    return parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+    """A URL psycopg understands directly (no SQLAlchemy driver suffix). Its parameters are written with `%20` for a
+    space: SQLAlchemy writes `+`, which libpq keeps as a plus sign (`options=-c x=1` reached the server as
+    `-c+x=1`, and every connection the datapipe opened was refused)."""
+    parsed = make_url(url).set(drivername="postgresql")
+    base = parsed.set(query={}).render_as_string(hide_password=False)
+    pairs = [(key, value) for key, values in parsed.query.items()
+             for value in (values if isinstance(values, tuple) else (values,))]
+    if not pairs:
+        return base
+    return base + "?" + "&".join(f"{quote(key, safe='')}={quote(value, safe='')}" for key, value in pairs)
 
 
 @dataclass

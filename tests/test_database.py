@@ -4,6 +4,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -155,3 +156,17 @@ def test_processes_starting_the_embedded_database_together_on_a_new_machine_all_
             entries = [line for line in (etc / "passwd").read_text().splitlines()
                        if line.split(":")[0] == EMBEDDED_OS_USER]
             assert len(entries) == 1
+
+
+def test_connection_options_with_spaces_reach_the_server_as_written(database: Database) -> None:
+    # The datapipe's and COPY's connections are opened from a libpq URL: its parameters were written with "+" for a
+    # space, which libpq keeps as a plus sign, so `options=-c x=1` reached the server as "-c+x=1" and was refused.
+    options = quote("-c statement_timeout=1234 -c lock_timeout=4321", safe="")
+    separator = "&" if "?" in database.url else "?"
+    configured = Database(url=f"{database.url}{separator}options={options}")
+    try:
+        with configured.connect_raw() as conn:
+            assert conn.execute("SHOW statement_timeout").fetchone() == ("1234ms",)
+            assert conn.execute("SHOW lock_timeout").fetchone() == ("4321ms",)
+    finally:
+        configured.close()
