@@ -39,8 +39,8 @@ def iterate(st: Translation, variable: str, source: a.Expr, scope: Scope) -> tup
         inner.bind(variable, Typed(f"{alias}.v", T.NODE if table == "node" else T.REL, entity))
     elif values.type is T.PATHS:
         from_sql = f"jsonb_array_elements({values.sql}) WITH ORDINALITY AS {alias}(j, i)"
-        inner.bind(variable, Typed(f"(SELECT array_agg(x::bigint) FROM jsonb_array_elements_text({alias}.j) x)",
-                                   T.PATH))
+        inner.bind(variable, Typed(
+            f"(SELECT array_agg(pe.id::bigint) FROM jsonb_array_elements_text({alias}.j) AS pe(id))", T.PATH))
     elif values.type is T.JSON:
         from_sql = f"jsonb_array_elements({values.sql}) WITH ORDINALITY AS {alias}(v, i)"
         inner.bind(variable, Typed(f"nullif({alias}.v, 'null'::jsonb)", T.JSON))

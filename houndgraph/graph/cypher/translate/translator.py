@@ -216,7 +216,7 @@ def unwind(st: Translation, frm: From, scope: Scope, clause: a.Unwind) -> None:
         return
     if values.type is T.PATHS:
         scope.bind(clause.variable, Typed(
-            f"(SELECT array_agg(x::bigint) FROM jsonb_array_elements_text({alias}.v) AS x)", T.PATH))
+            f"(SELECT array_agg(pe.id::bigint) FROM jsonb_array_elements_text({alias}.v) AS pe(id))", T.PATH))
         return
     json = as_json(values).sql
     # Each element's text, when it is a string, and the string functions of it (`toLower(word)`) are computed

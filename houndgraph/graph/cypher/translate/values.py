@@ -102,7 +102,7 @@ def _encode(value: Any) -> Any:
 
 @dataclass
 class From:
-    items: list[str] = field(default_factory=lambda: ["(VALUES (1)) AS unit(x)"])
+    items: list[str] = field(default_factory=lambda: ["(VALUES (1)) AS unit(hg_unit)"])
     where: list[str] = field(default_factory=list)
 
     def join(self, item: str) -> None:
