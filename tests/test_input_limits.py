@@ -15,7 +15,8 @@ from tests.file_upload.helpers import error_messages, start_job, upload
 from tests.user.helpers import assert_error
 
 NUL_REFUSED = "NUL characters (\\u0000) are not accepted"
-TOO_DEEP = "query nests brackets deeper than 32 levels"
+TOO_DEEP = "query nests brackets deeper than 40 levels"
+TOO_DEEP_SYNTAX = "query nests expressions deeper than 200 levels"
 
 
 def test_a_deeply_nested_upload_is_refused_with_a_clear_400(admin: httpx.Client) -> None:
@@ -29,6 +30,10 @@ def test_a_deeply_nested_upload_is_refused_with_a_clear_400(admin: httpx.Client)
     ("RETURN " + "(" * 5000 + "1" + ")" * 5000, TOO_DEEP),
     ("RETURN " + "[" * 10000 + "]" * 10000, TOO_DEEP),
     ("RETURN " + "{a: " * 100 + "1" + "}" * 100, TOO_DEEP),
+    # Operators chain without brackets: the translation recursed through a 3,000-term sum and answered 500.
+    ("RETURN " + " + ".join(["1"] * 3000) + " AS s", TOO_DEEP_SYNTAX),
+    ("RETURN " + "NOT " * 3000 + "true AS b", TOO_DEEP_SYNTAX),
+    ("MATCH (n) WHERE " + " OR ".join(["n.name = 'a'"] * 500) + " RETURN n", TOO_DEEP_SYNTAX),
     ("RETURN 99999999999999999999999999999999",
      "integer is too large: 99999999999999999999999999999999 (the largest is 9223372036854775807) "
      "(IntegerOverflow)"),

@@ -9,6 +9,7 @@ Procedure calls and `$parameters` are refused here, as the reference does at par
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import lru_cache
 from typing import Any
@@ -36,9 +37,16 @@ from houndgraph.graph.cypher.parse_operators import OperatorBuilder
 from houndgraph.graph.cypher.parse_patterns import PatternBuilder
 
 MAX_QUERY_LENGTH = 100_000
-# The parser recurses about fifteen Python frames per bracket: past ~60 levels it meets the recursion limit.
-MAX_NESTING = 32
+# The parser recurses about fifteen Python frames per bracket: past ~60 levels it meets the recursion limit. 40 is
+# the deepest the TCK nests (a list, a map).
+MAX_NESTING = 40
 TOO_DEEP = f"query nests brackets deeper than {MAX_NESTING} levels"
+# Operators nest without brackets (`1 + 1 + ... + 1`, a chain of NOT): the syntax tree of such a query is as deep
+# as its chain is long, and the steps after parsing (validation, translation) recurse through it, two or three
+# frames a level. 200 levels is far past any real query (the deepest of the query corpus is 19, of the TCK's 46: a
+# list 40 deep) and well inside the recursion limit.
+MAX_SYNTAX_DEPTH = 200
+TOO_DEEP_SYNTAX = f"query nests expressions deeper than {MAX_SYNTAX_DEPTH} levels"
 
 
 class _RaiseOnError(ErrorListener):  # type: ignore[misc]  # the ANTLR runtime has no type information
@@ -76,9 +84,27 @@ def parse(text: str) -> a.Query:
             tree = _parse_tree(text, fast=True)
         except (CypherSyntaxError, ParseCancellationException):
             tree = _parse_tree(text, fast=False)
-        return _Builder(text).query(tree.oC_RegularQuery())
+        query = _Builder(text).query(tree.oC_RegularQuery())
     except RecursionError:  # a nesting the bracket count does not see, such as a long chain of NOT
         raise CypherSyntaxError(TOO_DEEP) from None
+    if syntax_depth(query) > MAX_SYNTAX_DEPTH:
+        raise CypherSyntaxError(TOO_DEEP_SYNTAX)
+    return query
+
+
+def syntax_depth(root: object) -> int:
+    """How deep the syntax tree under `root` is, counting its nodes (the frozen dataclasses of `ast`) and the
+    tuples that hold them; walked with a stack of its own, so a tree of any depth is measured."""
+    deepest = 0
+    stack: list[tuple[object, int]] = [(root, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, tuple):
+            stack.extend((child, depth) for child in item)
+        elif dataclasses.is_dataclass(item):
+            stack.extend((getattr(item, f.name), depth + 1) for f in dataclasses.fields(item))
+    return deepest
 
 
 _SKIPPED = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`[^`]*`|//[^\n]*|/\*.*?\*/""", re.DOTALL)
