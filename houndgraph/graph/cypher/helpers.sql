@@ -25,6 +25,41 @@ CREATE OR REPLACE FUNCTION hg_str(a jsonb) RETURNS text LANGUAGE sql IMMUTABLE P
 $$ SELECT CASE jsonb_typeof(a) WHEN 'string' THEN a #>> '{}' WHEN 'null' THEN NULL
                                WHEN 'object' THEN coalesce(a ->> '~iso', a::text) ELSE a::text END $$;
 
+-- A float8 turned to jsonb loses the scale of a whole number (`toFloat(1)` would read as the integer 1): hg_float
+-- writes such a float as numeric with one decimal, so that it stays a float (hg_is_int reads the scale).
+--
+-- jsonb holds no NaN and no infinity, which Cypher's floats have (`0.0 / 0.0`, `1.0 / 0`): hg_float writes them as
+-- a tagged object, as temporal values are (temporal/stored.py), whose `~iso` is the text the answer shows, as
+-- Neo4j's HTTP API writes them: "NaN", "Infinity", "-Infinity". In Cypher's order NaN and Infinity come after
+-- every number: they carry no order key (`~`), so they sort by themselves, and jsonb puts an object after every
+-- number; -Infinity's order key, a string, puts it before every number (hg_order_key, hg_order_pick).
+CREATE OR REPLACE FUNCTION hg_float(f float8) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
+$$ SELECT CASE WHEN f = 'NaN'::float8 THEN '{"~t": "Float", "~iso": "NaN"}'::jsonb
+               WHEN f = 'Infinity'::float8 THEN '{"~t": "Float", "~iso": "Infinity"}'::jsonb
+               WHEN f = '-Infinity'::float8 THEN '{"~": "", "~t": "Float", "~iso": "-Infinity"}'::jsonb
+               WHEN f = trunc(f) THEN to_jsonb(round(f::numeric, 1)) ELSE to_jsonb(f) END $$;
+
+-- A number, NaN or an infinity as float8; null for any other value.
+CREATE OR REPLACE FUNCTION hg_float8(a jsonb) RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN a::float8
+               WHEN a ->> '~t' = 'Float' THEN (a ->> '~iso')::float8 END $$;
+
+CREATE OR REPLACE FUNCTION hg_is_nan(a jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT coalesce(a ->> '~t' = 'Float' AND a ->> '~iso' = 'NaN', false) $$;
+
+-- Arithmetic of two floats as Java's doubles: a division by zero is NaN or an infinity, never an error.
+CREATE OR REPLACE FUNCTION hg_float_arith(op text, x float8, y float8) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT
+PARALLEL SAFE AS
+$$ SELECT hg_float(CASE op
+    WHEN '+' THEN x + y
+    WHEN '-' THEN x - y
+    WHEN '*' THEN x * y
+    WHEN '/' THEN CASE WHEN y <> 0 THEN x / y WHEN x = 0 OR x = 'NaN' THEN 'NaN' WHEN x > 0 THEN 'Infinity'
+                       ELSE '-Infinity' END
+    WHEN 'mod' THEN CASE WHEN y = 0 OR x = 'NaN' OR y = 'NaN' OR x IN ('Infinity', '-Infinity') THEN 'NaN'
+                         WHEN y IN ('Infinity', '-Infinity') THEN x ELSE x - trunc(x / y) * y END
+    WHEN '^' THEN power(x, y) END) $$;
+
 -- Two lists in Cypher's order: the first pair of elements that differs decides (null if either is null or
 -- the two do not compare), else the shorter list comes first (`[1, 0] >= [1]`).
 CREATE OR REPLACE FUNCTION hg_list_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS
@@ -43,12 +78,17 @@ BEGIN
     RETURN sign(jsonb_array_length(a) - jsonb_array_length(b));
 END $$;
 
--- -1 / 0 / 1, or null when the values are not comparable (different types, maps, durations). Temporal values
--- (temporal/stored.sql) of one type compare by their order key.
+-- -1 / 0 / 1, or null when the values are not comparable (different types, maps, durations); 2 when they are
+-- numbers and one is NaN, which is neither less, equal nor greater (`NaN >= 1` and `NaN < 1` are both false, so
+-- the translator writes `>` as `= 1` and `>=` as `IN (0, 1)`). Temporal values (temporal/stored.sql) of one type
+-- compare by their order key.
 CREATE OR REPLACE FUNCTION hg_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = jsonb_typeof(b) AND jsonb_typeof(a) IN ('number', 'string', 'boolean')
           THEN CASE WHEN a < b THEN -1 WHEN a > b THEN 1 ELSE 0 END
           WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN hg_list_cmp(a, b)
+          WHEN hg_float8(a) IS NOT NULL AND hg_float8(b) IS NOT NULL
+          THEN CASE WHEN hg_float8(a) = 'NaN' OR hg_float8(b) = 'NaN' THEN 2
+                    WHEN hg_float8(a) < hg_float8(b) THEN -1 WHEN hg_float8(a) > hg_float8(b) THEN 1 ELSE 0 END
           WHEN jsonb_typeof(a) = 'object' AND a -> '~t' = b -> '~t' AND a ->> '~t' <> 'Duration'
           THEN CASE WHEN a -> '~' < b -> '~' THEN -1 WHEN a -> '~' > b -> '~' THEN 1 ELSE 0 END END $$;
 
@@ -63,6 +103,8 @@ $$ DECLARE
 BEGIN
     IF a IS NULL OR b IS NULL OR a = 'null'::jsonb OR b = 'null'::jsonb THEN
         RETURN NULL;
+    ELSIF a ->> '~t' = 'Float' OR b ->> '~t' = 'Float' THEN  -- NaN equals nothing, itself included
+        RETURN coalesce(hg_float8(a) = hg_float8(b) AND hg_float8(a) <> 'NaN'::float8, false);
     ELSIF jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN
         IF jsonb_array_length(a) <> jsonb_array_length(b) THEN
             RETURN false;
@@ -93,17 +135,21 @@ BEGIN
     RETURN a = b;
 END $$;
 
--- ORDER BY, min() and max() sort values of any types in Cypher's order: maps, (nodes, relationships,) lists,
--- (paths,) the temporal types (datetime, localdatetime, date, time, localtime, duration), strings, booleans,
--- numbers, then null. jsonb's own order differs (it puts numbers before booleans and strings first, and an array
--- or an object after every scalar), so a value sorts by three keys: hg_order_rank, the rank of its type;
--- hg_order_key, null for a string, a number or a boolean, else a value that jsonb orders as Cypher orders values of
--- that type; then the value itself. Strings or numbers thus sort by themselves as before, behind a rank that is
--- the same for all of them, and the sort holds no second copy of each.
+-- ORDER BY, min() and max() sort values of any types in Cypher's order: maps, nodes, relationships, lists, paths,
+-- the temporal types (datetime, localdatetime, date, time, localtime, duration), strings, booleans, numbers (NaN
+-- and the infinities among them: hg_float), then null. jsonb's own order differs (it puts numbers before booleans
+-- and strings first, and an array or an object after every scalar), so a value sorts by three keys:
+-- hg_order_rank, the rank of its type; hg_order_key, null for a string, a number or a boolean, else a value that
+-- jsonb orders as Cypher orders values of that type; then the value itself. Strings or numbers thus sort by
+-- themselves as before, behind a rank that is the same for all of them, and the sort holds no second copy of each.
+-- A node, relationship or path among other values is a tagged object (hg_node_value and its kin, below).
 CREATE OR REPLACE FUNCTION hg_order_rank(a jsonb) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE jsonb_typeof(a) WHEN 'string' THEN 11 WHEN 'boolean' THEN 12 WHEN 'number' THEN 13 WHEN 'array' THEN 3
-    WHEN 'object' THEN CASE a ->> '~t' WHEN 'DateTime' THEN 5 WHEN 'LocalDateTime' THEN 6 WHEN 'Date' THEN 7
-                                       WHEN 'Time' THEN 8 WHEN 'LocalTime' THEN 9 WHEN 'Duration' THEN 10 ELSE 0 END
+    WHEN 'object' THEN CASE a ->> '~t' WHEN 'Float' THEN 13 WHEN 'DateTime' THEN 5 WHEN 'LocalDateTime' THEN 6
+                                       WHEN 'Date' THEN 7 WHEN 'Time' THEN 8 WHEN 'LocalTime' THEN 9
+                                       WHEN 'Duration' THEN 10
+                                       ELSE CASE WHEN a ? '~p' THEN 4 WHEN a ? '~r' THEN 2 WHEN a ? '~n' THEN 1
+                                                 ELSE 0 END END
     WHEN 'null' THEN 14 END $$;
 
 -- A list or a map as a value that jsonb orders as Cypher does. jsonb orders arrays by their length first, Cypher
@@ -176,6 +222,7 @@ $$ SELECT CASE WHEN scale(n) = 0 AND (n > 9223372036854775807 OR n < -9223372036
 CREATE OR REPLACE FUNCTION hg_add(a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
 $$ SELECT CASE
     WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' THEN hg_number(a::numeric + b::numeric)
+    WHEN hg_float8(a) IS NOT NULL AND hg_float8(b) IS NOT NULL THEN hg_float_arith('+', hg_float8(a), hg_float8(b))
     WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN a || b
     WHEN jsonb_typeof(a) = 'array' THEN a || jsonb_build_array(b)
     WHEN jsonb_typeof(b) = 'array' THEN jsonb_build_array(a) || b
@@ -183,29 +230,25 @@ $$ SELECT CASE
     WHEN jsonb_typeof(a) = 'string' OR jsonb_typeof(b) = 'string' THEN to_jsonb(hg_str(a) || hg_str(b))
    END $$;
 
--- A float8 turned to jsonb loses the scale of a whole number (`toFloat(1)` would read as the integer 1): hg_float
--- writes such a float as numeric with one decimal, so that it stays a float (hg_is_int reads the scale).
-CREATE OR REPLACE FUNCTION hg_float(f float8) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
-$$ SELECT CASE WHEN f = trunc(f) THEN to_jsonb(round(f::numeric, 1)) ELSE to_jsonb(f) END $$;
-
--- A float divided by zero is NaN or ±Infinity in Neo4j; jsonb holds neither, so it is an error here rather than a
--- null that reads as an answer (PostgreSQL itself refuses a division by zero, as the reference's answers show).
+-- An integer divided by zero is Neo4j's ArithmeticError; a float divided by zero NaN or an infinity (hg_float_arith).
 CREATE OR REPLACE FUNCTION hg_arith(op text, a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' THEN CASE op
     WHEN '-' THEN hg_number(a::numeric - b::numeric)
     WHEN '*' THEN hg_number(a::numeric * b::numeric)
     WHEN '/' THEN CASE WHEN b::numeric = 0 AND hg_is_int(a) AND hg_is_int(b) THEN hg_runtime_error('/ by zero (ArithmeticError)', jsonb_build_array(a, b))
-                       WHEN b::numeric = 0 THEN hg_runtime_error('a float divided by zero is NaN or Infinity, which are not represented (ArithmeticError)', jsonb_build_array(a, b))
+                       WHEN b::numeric = 0 THEN hg_float_arith('/', a::float8, 0)
                        WHEN hg_is_int(a) AND hg_is_int(b) THEN hg_number(trunc(a::numeric / b::numeric))
                        ELSE hg_float((a::numeric / b::numeric)::float8) END
     WHEN 'mod' THEN CASE WHEN b::numeric = 0 AND hg_is_int(a) AND hg_is_int(b) THEN hg_runtime_error('/ by zero (ArithmeticError)', jsonb_build_array(a, b))
-                         WHEN b::numeric = 0 THEN hg_runtime_error('a float divided by zero is NaN or Infinity, which are not represented (ArithmeticError)', jsonb_build_array(a, b))
+                         WHEN b::numeric = 0 THEN hg_float_arith('mod', a::float8, 0)
                          ELSE to_jsonb(mod(a::numeric, b::numeric)) END
     WHEN '^' THEN hg_float(power(a::float8, b::float8))
-   END WHEN jsonb_typeof(a) = 'object' OR jsonb_typeof(b) = 'object' THEN hg_temporal_arith(op, a, b) END $$;
+   END WHEN hg_float8(a) IS NOT NULL AND hg_float8(b) IS NOT NULL THEN hg_float_arith(op, hg_float8(a), hg_float8(b))
+   WHEN jsonb_typeof(a) = 'object' OR jsonb_typeof(b) = 'object' THEN hg_temporal_arith(op, a, b) END $$;
 
 CREATE OR REPLACE FUNCTION hg_neg(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-$$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN hg_number(-(a::numeric)) END $$;
+$$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN hg_number(-(a::numeric))
+               WHEN a ->> '~t' = 'Float' THEN hg_float(-hg_float8(a)) END $$;
 
 CREATE OR REPLACE FUNCTION hg_string_op(op text, a jsonb, b jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = 'string' AND jsonb_typeof(b) = 'string' THEN CASE op
@@ -221,7 +264,7 @@ $$ SELECT CASE
     WHEN jsonb_array_length(list) = 0 THEN false
     WHEN x IS NULL OR x = 'null'::jsonb THEN NULL
     WHEN list @> jsonb_build_array(x) AND jsonb_typeof(x) NOT IN ('array', 'object') THEN true
-    WHEN EXISTS (SELECT 1 FROM jsonb_array_elements(list) AS e WHERE e = x) THEN true
+    WHEN EXISTS (SELECT 1 FROM jsonb_array_elements(list) AS e WHERE e = x) AND NOT hg_is_nan(x) THEN true
     WHEN list @> '[null]'::jsonb THEN NULL
     ELSE false END $$;
 

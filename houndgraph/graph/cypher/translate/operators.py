@@ -26,6 +26,8 @@ from houndgraph.graph.cypher.translate.values import (
 )
 
 COMPARISONS = {"=": "=", "<>": "<>", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
+# An ordering comparison as a test of hg_cmp's answer (-1, 0, 1; 2 for NaN, which is neither: helpers.sql).
+ORDERED = {"<": "< 0", "<=": "<= 0", ">": "= 1", ">=": "IN (0, 1)"}
 STRING_OPS = ("STARTS", "ENDS", "CONTAINS")
 OBJECT_ID = "objectid"
 # The functions whose value is a number or null, whatever their argument.
@@ -111,7 +113,7 @@ def comparison(st: Translation, e: a.Binary, scope: Scope) -> Typed:
         # Two numbers (or nulls) by their form, `toInteger(split(u.objectid, '-')[7]) >= 1000`: hg_cmp orders them
         # as jsonb does, and a helper whose argument is computed is a function call per row, never inlined.
         return Typed(f"({lj} {op} {rj})", T.BOOL)
-    return Typed(f"(hg_cmp({lj}, {rj}) {op} 0)", T.BOOL)
+    return Typed(f"(hg_cmp({lj}, {rj}) {ORDERED[op]})", T.BOOL)
 
 
 def _number_by_form(e: a.Expr) -> bool:
