@@ -78,6 +78,20 @@ BEGIN
     RETURN sign(jsonb_array_length(a) - jsonb_array_length(b));
 END $$;
 
+-- hg_cmp where a side is an object: NaN or an infinity beside a number (hg_float), or two temporal values.
+CREATE OR REPLACE FUNCTION hg_object_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS
+$$ DECLARE
+    x float8 := hg_float8(a);
+    y float8 := hg_float8(b);
+BEGIN
+    IF x IS NOT NULL AND y IS NOT NULL THEN
+        RETURN CASE WHEN x = 'NaN' OR y = 'NaN' THEN 2 WHEN x < y THEN -1 WHEN x > y THEN 1 ELSE 0 END;
+    ELSIF jsonb_typeof(a) = 'object' AND a -> '~t' = b -> '~t' AND a ->> '~t' <> 'Duration' THEN
+        RETURN CASE WHEN a -> '~' < b -> '~' THEN -1 WHEN a -> '~' > b -> '~' THEN 1 ELSE 0 END;
+    END IF;
+    RETURN NULL;
+END $$;
+
 -- -1 / 0 / 1, or null when the values are not comparable (different types, maps, durations); 2 when they are
 -- numbers and one is NaN, which is neither less, equal nor greater (`NaN >= 1` and `NaN < 1` are both false, so
 -- the translator writes `>` as `= 1` and `>=` as `IN (0, 1)`). Temporal values (temporal/stored.sql) of one type
@@ -86,11 +100,7 @@ CREATE OR REPLACE FUNCTION hg_cmp(a jsonb, b jsonb) RETURNS int LANGUAGE sql IMM
 $$ SELECT CASE WHEN jsonb_typeof(a) = jsonb_typeof(b) AND jsonb_typeof(a) IN ('number', 'string', 'boolean')
           THEN CASE WHEN a < b THEN -1 WHEN a > b THEN 1 ELSE 0 END
           WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN hg_list_cmp(a, b)
-          WHEN hg_float8(a) IS NOT NULL AND hg_float8(b) IS NOT NULL
-          THEN CASE WHEN hg_float8(a) = 'NaN' OR hg_float8(b) = 'NaN' THEN 2
-                    WHEN hg_float8(a) < hg_float8(b) THEN -1 WHEN hg_float8(a) > hg_float8(b) THEN 1 ELSE 0 END
-          WHEN jsonb_typeof(a) = 'object' AND a -> '~t' = b -> '~t' AND a ->> '~t' <> 'Duration'
-          THEN CASE WHEN a -> '~' < b -> '~' THEN -1 WHEN a -> '~' > b -> '~' THEN 1 ELSE 0 END END $$;
+          WHEN jsonb_typeof(a) = 'object' OR jsonb_typeof(b) = 'object' THEN hg_object_cmp(a, b) END $$;
 
 -- Cypher's `=` of two values, lists and maps compared element by element at any depth: lists of different sizes
 -- (maps of different keys) differ; otherwise a pair of elements that differs decides false, else a null element
@@ -222,11 +232,13 @@ $$ SELECT CASE WHEN scale(n) = 0 AND (n > 9223372036854775807 OR n < -9223372036
 CREATE OR REPLACE FUNCTION hg_add(a jsonb, b jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS
 $$ SELECT CASE
     WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' THEN hg_number(a::numeric + b::numeric)
-    WHEN hg_float8(a) IS NOT NULL AND hg_float8(b) IS NOT NULL THEN hg_float_arith('+', hg_float8(a), hg_float8(b))
     WHEN jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN a || b
     WHEN jsonb_typeof(a) = 'array' THEN a || jsonb_build_array(b)
     WHEN jsonb_typeof(b) = 'array' THEN jsonb_build_array(a) || b
-    WHEN jsonb_typeof(a) = 'object' OR jsonb_typeof(b) = 'object' THEN hg_temporal_arith('+', a, b)
+    WHEN jsonb_typeof(a) = 'object' OR jsonb_typeof(b) = 'object' THEN CASE
+        WHEN hg_float8(a) IS NOT NULL AND hg_float8(b) IS NOT NULL THEN hg_float_arith('+', hg_float8(a), hg_float8(b))
+        WHEN a ->> '~t' = 'Float' OR b ->> '~t' = 'Float' THEN to_jsonb(hg_str(a) || hg_str(b))
+        ELSE hg_temporal_arith('+', a, b) END
     WHEN jsonb_typeof(a) = 'string' OR jsonb_typeof(b) = 'string' THEN to_jsonb(hg_str(a) || hg_str(b))
    END $$;
 
@@ -243,8 +255,9 @@ $$ SELECT CASE WHEN jsonb_typeof(a) = 'number' AND jsonb_typeof(b) = 'number' TH
                          WHEN b::numeric = 0 THEN hg_float_arith('mod', a::float8, 0)
                          ELSE to_jsonb(mod(a::numeric, b::numeric)) END
     WHEN '^' THEN hg_float(power(a::float8, b::float8))
-   END WHEN hg_float8(a) IS NOT NULL AND hg_float8(b) IS NOT NULL THEN hg_float_arith(op, hg_float8(a), hg_float8(b))
-   WHEN jsonb_typeof(a) = 'object' OR jsonb_typeof(b) = 'object' THEN hg_temporal_arith(op, a, b) END $$;
+   END WHEN jsonb_typeof(a) = 'object' OR jsonb_typeof(b) = 'object' THEN CASE
+        WHEN hg_float8(a) IS NOT NULL AND hg_float8(b) IS NOT NULL THEN hg_float_arith(op, hg_float8(a), hg_float8(b))
+        ELSE hg_temporal_arith(op, a, b) END END $$;
 
 CREATE OR REPLACE FUNCTION hg_neg(a jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN hg_number(-(a::numeric))
