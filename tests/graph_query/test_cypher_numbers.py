@@ -113,3 +113,15 @@ def test_lists_compare_element_by_element(admin: httpx.Client) -> None:
                           "([1, 2] < [3, 4]) IN [[3, 4], false] AS contained") == {
         "longer": True, "prefix": True, "first": False, "unknown": None, "mixed": None, "nested": True,
         "contained": False}
+
+
+@pytest.mark.usefixtures("graph")
+def test_functions_and_aggregates_of_nan_and_the_infinities(admin: httpx.Client) -> None:
+    assert answers(admin, "WITH 0.0 / 0.0 AS nan, 1.0 / 0 AS inf "
+                          "RETURN abs(-inf) AS a, ceil(inf) AS c, floor(-inf) AS f, abs(nan) AS n, sqrt(inf) AS s, "
+                          "abs(-2) AS i, abs(-2.5) AS x") == {
+        "a": "Infinity", "c": "Infinity", "f": "-Infinity", "n": "NaN", "s": "Infinity", "i": 2, "x": 2.5}
+    assert answers(admin, "UNWIND [1, 2.5, 1.0 / 0] AS x RETURN sum(x) AS s, avg(x) AS a") == {
+        "s": "Infinity", "a": "Infinity"}
+    assert answers(admin, "UNWIND [1, 1.0 / 0, -1.0 / 0] AS x RETURN sum(x) AS s") == {"s": "NaN"}
+    assert answers(admin, "UNWIND [1, 2] AS x RETURN sum(x) AS s, avg(x) AS a") == {"s": 3, "a": 1.5}

@@ -44,6 +44,14 @@ CREATE OR REPLACE FUNCTION hg_float8(a jsonb) RETURNS float8 LANGUAGE sql IMMUTA
 $$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN a::float8
                WHEN a ->> '~t' = 'Float' THEN (a ->> '~iso')::float8 END $$;
 
+-- The same as numeric (which holds NaN and the infinities too), for sums and numeric functions; and back.
+CREATE OR REPLACE FUNCTION hg_numeric(a jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN a::numeric
+               WHEN a ->> '~t' = 'Float' THEN (a ->> '~iso')::numeric END $$;
+
+CREATE OR REPLACE FUNCTION hg_from_numeric(n numeric) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT CASE WHEN n IN ('NaN', 'Infinity', '-Infinity') THEN hg_float(n::float8) ELSE to_jsonb(n) END $$;
+
 CREATE OR REPLACE FUNCTION hg_is_nan(a jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT coalesce(a ->> '~t' = 'Float' AND a ->> '~iso' = 'NaN', false) $$;
 

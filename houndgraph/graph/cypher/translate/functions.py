@@ -219,8 +219,7 @@ def _json_helper(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed
 
 def _numeric_function(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     value = as_json(one(args, e.name)).sql
-    return Typed(f"(CASE WHEN jsonb_typeof({value}) = 'number' THEN to_jsonb({NUMERIC_FUNCTIONS[e.name]}"
-                 f"(({value})::numeric)) END)", T.JSON)
+    return Typed(f"hg_from_numeric({NUMERIC_FUNCTIONS[e.name]}(hg_numeric({value})))", T.JSON)
 
 
 def _text_function(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
@@ -361,9 +360,9 @@ def aggregate(st: Translation, e: a.FunctionCall, scope: Scope) -> Typed:
     if e.name in ("min", "max"):
         # jsonb has no min/max aggregate: hg_extreme (helpers.sql) keeps Cypher's order of values of any types.
         return Typed(f"hg_extreme({json}, {'true' if e.name == 'max' else 'false'})", T.JSON)
-    number = f"(CASE WHEN jsonb_typeof({json}) = 'number' THEN ({json})::numeric END)"
+    number = f"hg_numeric({json})"  # NaN and the infinities included (helpers.sql)
     if e.name == "sum":
-        return Typed(f"to_jsonb(coalesce(sum({distinct}{number}), 0))", T.JSON)
+        return Typed(f"hg_from_numeric(coalesce(sum({distinct}{number}), 0))", T.JSON)
     return Typed(f"hg_float((avg({distinct}{number}))::float8)", T.JSON)
 
 
