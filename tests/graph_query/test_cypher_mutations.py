@@ -189,6 +189,25 @@ def test_delete_relationships_and_detach_delete_nodes(writer: httpx.Client, grap
     assert node(empty_graph, "DC01.LAB.LOCAL") is None
 
 
+def test_what_a_deleted_entity_no_longer_has_cannot_be_read(writer: httpx.Client, graph: dict[str, int],
+                                                           empty_graph: Database) -> None:
+    for query in ("MATCH (u:User {name: 'CAROL@LAB.LOCAL'}) DETACH DELETE u RETURN u.name",
+                  "MATCH (u:User {name: 'CAROL@LAB.LOCAL'}) DETACH DELETE u WITH u RETURN labels(u)",
+                  "MATCH ()-[r:GenericAll]->() DELETE r RETURN properties(r)"):
+        response = post(writer, query)
+        assert response.status_code == 400, query
+        assert message(response).endswith("(DeletedEntityAccess)")
+    # Refused, so rolled back: CAROL and her edge are still there.
+    assert node(empty_graph, "CAROL@LAB.LOCAL") is not None
+    assert edges(empty_graph, "CAROL@LAB.LOCAL", "BOB@LAB.LOCAL") == [("GenericAll", {"isacl": True})]
+    # Nothing deleted (a null), a name bound anew after a WITH that drops it, the deleted entity itself: all read.
+    assert ok(writer, "OPTIONAL MATCH (u:User {name: 'NOBODY'}) DELETE u RETURN u.name AS name")["literals"] == [
+        {"key": "name"}]  # a null literal has no value
+    literals = ok(writer, "MATCH (u:User {name: 'CAROL@LAB.LOCAL'}) DETACH DELETE u WITH count(*) AS gone "
+                          "MATCH (u:User {name: 'BOB@LAB.LOCAL'}) RETURN gone, u.name AS name")["literals"]
+    assert literals == [{"key": "gone", "value": 1}, {"key": "name", "value": "BOB@LAB.LOCAL"}]
+
+
 def test_delete_of_a_connected_node_without_detach_is_refused(writer: httpx.Client, graph: dict[str, int],
                                                               empty_graph: Database) -> None:
     query = "CREATE (:Base {name: 'PARTIAL'}) WITH 1 AS x MATCH (u:User {name: 'CAROL@LAB.LOCAL'}) DELETE u"

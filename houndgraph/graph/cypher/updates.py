@@ -65,18 +65,52 @@ async def run_updating_query(conn: psycopg.AsyncConnection, query: a.Query, kind
     runner = _Runner(conn, kinds, budget)
     table = Table([], [()])
     reading: list[a.Clause] = []
+    deleted: set[str] = set()
     for clause in clauses:
+        deleted = _deleted_after(clause, deleted)
         if isinstance(clause, a.UPDATING_CLAUSES):
             if reading:
                 table = await runner.read(table, reading)
                 reading = []
             table = await runner.update(table, clause)
+            if isinstance(clause, a.Delete):
+                deleted |= _deleted_variables(table, clause)
         else:
             reading.append(clause)
     if reading:
         return await run_statement(conn, a.Query((a.SingleQuery(tuple(reading)),)), kinds, table.inputs(),
                                    budget)
     return Result([], [], [])
+
+
+# What a deleted node or relationship no longer has: its properties and labels (Neo4j's EntityNotFound). The
+# entity itself, its id and a relationship's type may still be read.
+_GONE_WITH_THE_ENTITY = frozenset({"labels", "keys", "properties"})
+
+
+def _deleted_variables(table: Table, clause: a.Delete) -> set[str]:
+    """The variables a DELETE deleted an entity of on some row (a variable null on every row deleted nothing)."""
+    return {e.name for e in clause.expressions if isinstance(e, a.Variable) and e.name in table.names()
+            and any(table.value(row, e.name) is not None for row in table.rows)}
+
+
+def _deleted_after(clause: a.Clause, deleted: set[str]) -> set[str]:
+    """Refuses a read of what a deleted entity no longer has in `clause`; the variables still holding a deleted
+    entity after it (a WITH keeps those it passes on under their own name)."""
+    if not deleted:
+        return deleted
+    for node in validate.walk(clause):
+        subject = (node.subject if isinstance(node, a.Property | a.HasLabels)
+                   else node.args[0] if isinstance(node, a.FunctionCall) and node.name in _GONE_WITH_THE_ENTITY
+                   and len(node.args) == 1 else None)
+        if isinstance(subject, a.Variable) and subject.name in deleted:
+            raise CypherError(f"Node or relationship {subject.name} was deleted in this query: its properties and "
+                              f"labels cannot be read (DeletedEntityAccess)")
+    if isinstance(clause, a.With):
+        kept = {item.alias for item in clause.projection.items
+                if isinstance(item.expression, a.Variable) and item.expression.name == item.alias}
+        return deleted if clause.projection.star else deleted & kept
+    return deleted
 
 
 def _joined_creates(clauses: Sequence[a.Clause]) -> list[a.Clause]:
