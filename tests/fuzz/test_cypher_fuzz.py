@@ -20,7 +20,8 @@ _literals = st.one_of(
     st.integers(-(2**64), 2**64).map(str),
     st.floats(allow_nan=False, allow_infinity=False).map(repr),
     st.sampled_from(["null", "true", "false", "'a'", "''", "'ALICE@LAB.LOCAL'", "[]", "{}", "[1, 2, 3]",
-                     "[null]", "[[1], [null]]", "{a: 1, b: 'x'}", "0.0", "-0.0", "1e308", "9223372036854775807"]),
+                     "[null]", "[[1], [null]]", "{a: 1, b: 'x'}", "0.0", "-0.0", "1e308", "9223372036854775807",
+                     "(0.0 / 0.0)", "(1.0 / 0)", "(-1.0 / 0)"]),
 )
 _atoms = st.one_of(_literals, st.sampled_from(["n", "m", "r", "n.name", "n.pwdlastset", "n.enabled", "m.name",
                                                 "r.isacl", "n.missing", "labels(n)", "type(r)", "id(n)", "x"]))
