@@ -208,6 +208,15 @@ def test_what_a_deleted_entity_no_longer_has_cannot_be_read(writer: httpx.Client
     assert literals == [{"key": "gone", "value": 1}, {"key": "name", "value": "BOB@LAB.LOCAL"}]
 
 
+def test_a_deleted_relationship_keeps_its_type(writer: httpx.Client, graph: dict[str, int],
+                                               empty_graph: Database) -> None:
+    literals = ok(writer, "MATCH (:Base {name: 'WS01.LAB.LOCAL'})-[s:HasSession]->(u) DELETE s "
+                          "WITH s, u ORDER BY u.name RETURN type(s) AS kind, u.name AS name")["literals"]
+    assert literals == [{"key": "kind", "value": "HasSession"}, {"key": "name", "value": "ALICE@LAB.LOCAL"},
+                        {"key": "kind", "value": "HasSession"}, {"key": "name", "value": "BOB@LAB.LOCAL"}]
+    assert edges(empty_graph, "WS01.LAB.LOCAL", "ALICE@LAB.LOCAL") == []
+
+
 def test_delete_of_a_connected_node_without_detach_is_refused(writer: httpx.Client, graph: dict[str, int],
                                                               empty_graph: Database) -> None:
     query = "CREATE (:Base {name: 'PARTIAL'}) WITH 1 AS x MATCH (u:User {name: 'CAROL@LAB.LOCAL'}) DELETE u"

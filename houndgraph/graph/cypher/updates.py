@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import psycopg
 
 from houndgraph.graph.budget import WorkBudget
+from houndgraph.graph.cypher import after_deletes, validate, writes
 from houndgraph.graph.cypher import ast as a
-from houndgraph.graph.cypher import validate, writes
 from houndgraph.graph.cypher.errors import CypherError, CypherSemanticError
 from houndgraph.graph.cypher.statement import Result, graph_ids, run_statement
+from houndgraph.graph.cypher.step_table import Table
 from houndgraph.graph.cypher.translate import translator
-from houndgraph.graph.cypher.translate.values import Inputs, T
+from houndgraph.graph.cypher.translate.values import T
 from houndgraph.graph.cypher.update_values import properties_map, property_value
 
 # The extra column a reading step returns so that it has one even with no variable in scope.
@@ -31,30 +32,6 @@ ROW = " row"
 MERGE_PREFIX = "__hg_merge_"
 # A step's statement has a column per variable: PostgreSQL takes at most 1,664.
 MAX_JOINED_CREATE_PATTERNS = 100
-
-
-@dataclass
-class Table:
-    """The rows of bindings between two steps."""
-
-    columns: list[tuple[str, T]]
-    rows: list[tuple[Any, ...]]
-
-    def names(self) -> list[str]:
-        return [name for name, _ in self.columns]
-
-    def inputs(self) -> Inputs:
-        return Inputs(tuple(self.columns), tuple(self.rows))
-
-    def value(self, row: tuple[Any, ...], name: str) -> Any:
-        return row[self.names().index(name)]
-
-    def project(self, names: Sequence[str]) -> Table:
-        positions = [self.names().index(n) for n in names]
-        return Table([self.columns[p] for p in positions], [tuple(r[p] for p in positions) for r in self.rows])
-
-    def subset(self, rows: list[tuple[Any, ...]]) -> Table:
-        return Table(list(self.columns), rows)
 
 
 async def run_updating_query(conn: psycopg.AsyncConnection, query: a.Query, kinds: dict[str, int],
@@ -66,51 +43,29 @@ async def run_updating_query(conn: psycopg.AsyncConnection, query: a.Query, kind
     table = Table([], [()])
     reading: list[a.Clause] = []
     deleted: set[str] = set()
-    for clause in clauses:
-        deleted = _deleted_after(clause, deleted)
+    for index, clause in enumerate(clauses):
+        deleted = after_deletes.check(clause, deleted)
         if isinstance(clause, a.UPDATING_CLAUSES):
             if reading:
                 table = await runner.read(table, reading)
                 reading = []
+            if isinstance(clause, a.Delete):
+                # What the rest of the query may still read of what this clause deletes, read before it does.
+                kept = after_deletes.types_read(clause, clauses[index + 1:])
+                if kept:
+                    values, types = await runner.evaluate(table, [after_deletes.type_of(name) for name in kept])
+                    columns = [(after_deletes.kept_type(name), kind) for name, kind in zip(kept, types, strict=True)]
+                    table = table.with_columns(columns, values)
+                    clauses[index + 1:] = after_deletes.read_kept_types(clauses[index + 1:], kept)
             table = await runner.update(table, clause)
             if isinstance(clause, a.Delete):
-                deleted |= _deleted_variables(table, clause)
+                deleted |= after_deletes.deleted_variables(clause, table.names(), table.rows)
         else:
             reading.append(clause)
     if reading:
         return await run_statement(conn, a.Query((a.SingleQuery(tuple(reading)),)), kinds, table.inputs(),
                                    budget)
     return Result([], [], [])
-
-
-# What a deleted node or relationship no longer has: its properties and labels (Neo4j's EntityNotFound). The
-# entity itself, its id and a relationship's type may still be read.
-_GONE_WITH_THE_ENTITY = frozenset({"labels", "keys", "properties"})
-
-
-def _deleted_variables(table: Table, clause: a.Delete) -> set[str]:
-    """The variables a DELETE deleted an entity of on some row (a variable null on every row deleted nothing)."""
-    return {e.name for e in clause.expressions if isinstance(e, a.Variable) and e.name in table.names()
-            and any(table.value(row, e.name) is not None for row in table.rows)}
-
-
-def _deleted_after(clause: a.Clause, deleted: set[str]) -> set[str]:
-    """Refuses a read of what a deleted entity no longer has in `clause`; the variables still holding a deleted
-    entity after it (a WITH keeps those it passes on under their own name)."""
-    if not deleted:
-        return deleted
-    for node in validate.walk(clause):
-        subject = (node.subject if isinstance(node, a.Property | a.HasLabels)
-                   else node.args[0] if isinstance(node, a.FunctionCall) and node.name in _GONE_WITH_THE_ENTITY
-                   and len(node.args) == 1 else None)
-        if isinstance(subject, a.Variable) and subject.name in deleted:
-            raise CypherError(f"Node or relationship {subject.name} was deleted in this query: its properties and "
-                              f"labels cannot be read (DeletedEntityAccess)")
-    if isinstance(clause, a.With):
-        kept = {item.alias for item in clause.projection.items
-                if isinstance(item.expression, a.Variable) and item.expression.name == item.alias}
-        return deleted if clause.projection.star else deleted & kept
-    return deleted
 
 
 def _joined_creates(clauses: Sequence[a.Clause]) -> list[a.Clause]:
