@@ -4,7 +4,7 @@ A deleted entity keeps its id, and a relationship its type; its properties and l
 Neo4j's EntityNotFound (DeletedEntityAccess). The graph store removes the rows at once (a later MATCH of the same
 query must not find them), so a relationship's type that the rest of the query reads (`DELETE r RETURN type(r)`) is
 read just before the DELETE into a column of the step's table (`kept_type`), and the rest of the query reads that
-column instead (`read_kept_types`).
+column instead (`keep_types`).
 
 A variable stops holding the deleted entity at a WITH that does not pass it on under its own name: after it the name
 may be bound anew.
@@ -19,6 +19,7 @@ from typing import Any
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher import validate
 from houndgraph.graph.cypher.errors import CypherError
+from houndgraph.graph.cypher.step_table import Table
 
 # What a deleted node or relationship no longer has, besides its properties.
 GONE_WITH_THE_ENTITY = frozenset({"labels", "keys", "properties"})
@@ -34,11 +35,11 @@ def type_of(name: str) -> a.FunctionCall:
     return a.FunctionCall("type", (a.Variable(name),))
 
 
-def deleted_variables(clause: a.Delete, names: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> set[str]:
-    """The variables `clause` deleted an entity of on some row of the table (`names`, `rows`); a variable null on
-    every row deleted nothing."""
-    return {e.name for e in clause.expressions if isinstance(e, a.Variable) and e.name in names
-            and any(row[list(names).index(e.name)] is not None for row in rows)}
+def deleted_variables(clause: a.Delete, table: Table) -> set[str]:
+    """The variables `clause` deleted an entity of on some row of `table` (a variable null on every row deleted
+    nothing)."""
+    return {e.name for e in clause.expressions if isinstance(e, a.Variable) and e.name in table.names()
+            and any(table.value(row, e.name) is not None for row in table.rows)}
 
 
 def check(clause: a.Clause, deleted: set[str]) -> set[str]:
@@ -56,35 +57,28 @@ def check(clause: a.Clause, deleted: set[str]) -> set[str]:
     return _passed_on(clause, deleted)
 
 
-def types_read(clause: a.Delete, rest: Sequence[a.Clause]) -> list[str]:
-    """The variables `clause` deletes whose type() the rest of the query reads while they still hold it."""
+def keep_types(clause: a.Delete, rest: Sequence[a.Clause]) -> tuple[list[str], list[a.Clause]]:
+    """The variables `clause` deletes whose type() the rest of the query reads while they still hold it, and `rest`
+    with each such type() read from its column (`kept_type`); a WITH that passes the variable on passes its column
+    too."""
     live = {e.name for e in clause.expressions if isinstance(e, a.Variable)}
-    found: list[str] = []
+    kept: list[str] = []
     for later in rest:
-        for node in validate.walk(later):
-            name = _type_read(node)
-            if name in live and name not in found:
-                found.append(name)
+        kept += sorted({name for node in validate.walk(later) if (name := _type_read(node)) in live} - set(kept))
         live = _passed_on(later, live)
-    return found
-
-
-def read_kept_types(rest: Sequence[a.Clause], kept: Sequence[str]) -> list[a.Clause]:
-    """`rest` with each type() of a `kept` variable read from its column; a WITH that passes the variable on passes
-    its column too."""
     live = set(kept)
     changed: list[a.Clause] = []
     for later in rest:
         if live:
             later = _replaced(later, live)
             if isinstance(later, a.With) and not later.projection.star:
-                passed = sorted(_passed_on(later, live))
-                extra = tuple(a.ProjectionItem(a.Variable(kept_type(name)), kept_type(name)) for name in passed)
+                extra = tuple(a.ProjectionItem(a.Variable(kept_type(name)), kept_type(name))
+                              for name in sorted(_passed_on(later, live)))
                 later = dataclasses.replace(later, projection=dataclasses.replace(
                     later.projection, items=later.projection.items + extra))
             live = _passed_on(later, live)
         changed.append(later)
-    return changed
+    return kept, changed
 
 
 def _passed_on(clause: a.Clause, names: set[str]) -> set[str]:

@@ -39,15 +39,14 @@ $$ SELECT CASE WHEN f = 'NaN'::float8 THEN '{"~t": "Float", "~iso": "NaN"}'::jso
                WHEN f = '-Infinity'::float8 THEN '{"~": "", "~t": "Float", "~iso": "-Infinity"}'::jsonb
                WHEN f = trunc(f) THEN to_jsonb(round(f::numeric, 1)) ELSE to_jsonb(f) END $$;
 
--- A number, NaN or an infinity as float8; null for any other value.
-CREATE OR REPLACE FUNCTION hg_float8(a jsonb) RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-$$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN a::float8
-               WHEN a ->> '~t' = 'Float' THEN (a ->> '~iso')::float8 END $$;
-
--- The same as numeric (which holds NaN and the infinities too), for sums and numeric functions; and back.
+-- A number, NaN or an infinity as numeric (which holds all three), for sums and numeric functions; null for any
+-- other value. hg_float8 is the same as float8, for comparisons and float arithmetic; hg_from_numeric goes back.
 CREATE OR REPLACE FUNCTION hg_numeric(a jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN jsonb_typeof(a) = 'number' THEN a::numeric
                WHEN a ->> '~t' = 'Float' THEN (a ->> '~iso')::numeric END $$;
+
+CREATE OR REPLACE FUNCTION hg_float8(a jsonb) RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+$$ SELECT hg_numeric(a)::float8 $$;
 
 CREATE OR REPLACE FUNCTION hg_from_numeric(n numeric) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
 $$ SELECT CASE WHEN n IN ('NaN', 'Infinity', '-Infinity') THEN hg_float(n::float8) ELSE to_jsonb(n) END $$;
@@ -122,7 +121,7 @@ BEGIN
     IF a IS NULL OR b IS NULL OR a = 'null'::jsonb OR b = 'null'::jsonb THEN
         RETURN NULL;
     ELSIF a ->> '~t' = 'Float' OR b ->> '~t' = 'Float' THEN  -- NaN equals nothing, itself included
-        RETURN coalesce(hg_float8(a) = hg_float8(b) AND hg_float8(a) <> 'NaN'::float8, false);
+        RETURN coalesce(NOT hg_is_nan(a) AND hg_float8(a) = hg_float8(b), false);
     ELSIF jsonb_typeof(a) = 'array' AND jsonb_typeof(b) = 'array' THEN
         IF jsonb_array_length(a) <> jsonb_array_length(b) THEN
             RETURN false;
@@ -285,7 +284,7 @@ $$ SELECT CASE
     WHEN jsonb_array_length(list) = 0 THEN false
     WHEN x IS NULL OR x = 'null'::jsonb THEN NULL
     WHEN list @> jsonb_build_array(x) AND jsonb_typeof(x) NOT IN ('array', 'object') THEN true
-    WHEN EXISTS (SELECT 1 FROM jsonb_array_elements(list) AS e WHERE e = x) AND NOT hg_is_nan(x) THEN true
+    WHEN NOT hg_is_nan(x) AND EXISTS (SELECT 1 FROM jsonb_array_elements(list) AS e WHERE e = x) THEN true
     WHEN list @> '[null]'::jsonb THEN NULL
     ELSE false END $$;
 

@@ -51,15 +51,14 @@ async def run_updating_query(conn: psycopg.AsyncConnection, query: a.Query, kind
                 reading = []
             if isinstance(clause, a.Delete):
                 # What the rest of the query may still read of what this clause deletes, read before it does.
-                kept = after_deletes.types_read(clause, clauses[index + 1:])
+                kept, clauses[index + 1:] = after_deletes.keep_types(clause, clauses[index + 1:])
                 if kept:
                     values, types = await runner.evaluate(table, [after_deletes.type_of(name) for name in kept])
                     columns = [(after_deletes.kept_type(name), kind) for name, kind in zip(kept, types, strict=True)]
                     table = table.with_columns(columns, values)
-                    clauses[index + 1:] = after_deletes.read_kept_types(clauses[index + 1:], kept)
             table = await runner.update(table, clause)
             if isinstance(clause, a.Delete):
-                deleted |= after_deletes.deleted_variables(clause, table.names(), table.rows)
+                deleted |= after_deletes.deleted_variables(clause, table)
         else:
             reading.append(clause)
     if reading:
