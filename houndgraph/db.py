@@ -9,7 +9,6 @@ deadline passes or the client leaves), the one way graph code reaches that sessi
 from __future__ import annotations
 
 import logging
-import select
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -26,9 +25,8 @@ from psycopg import pq
 from psycopg.rows import tuple_row
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
-from sqlalchemy.pool import ConnectionPoolEntry
 
 from houndgraph import database_code
 from houndgraph.database_errors import connection_lost
@@ -43,6 +41,7 @@ from houndgraph.graph.projection import store as projection_store
 from houndgraph.graph.projection.reading import VERSION as EDGE_VERSION
 from houndgraph.graph.projection.search import PairSearch
 from houndgraph.graph.projection.store import ProjectionStore
+from houndgraph.pool_checkout import refuse_dropped
 from houndgraph.read_replica import ReadReplica, ReplicaUnavailable, wait_for_replay
 from houndgraph.settings import Settings
 
@@ -95,7 +94,7 @@ class Database:
         # Last in, first out: a quiet service keeps reusing the few connections whose backends have warmed up
         # (catalogue caches, prepared statements); a backend's first graph query costs a few hundred ms.
         self.async_engine = create_async_engine(sa_url, pool_size=10, max_overflow=20, pool_use_lifo=True)
-        event.listen(self.async_engine.sync_engine, "checkout", _refuse_dropped)
+        event.listen(self.async_engine.sync_engine, "checkout", refuse_dropped)
         self.sync_engine = create_engine(sa_url, pool_size=SYNC_POOL_SIZE, max_overflow=SYNC_POOL_OVERFLOW,
                                          pool_pre_ping=True)
         self._sync_slots = threading.BoundedSemaphore(SYNC_POOL_SIZE + SYNC_POOL_OVERFLOW)
@@ -117,7 +116,7 @@ class Database:
 
     def add_read_replica(self, url: str, max_wait_seconds: float) -> None:
         engine = create_async_engine(_sqlalchemy_url(url), pool_size=10, max_overflow=20, pool_use_lifo=True)
-        event.listen(engine.sync_engine, "checkout", _refuse_dropped)
+        event.listen(engine.sync_engine, "checkout", refuse_dropped)
         self.read_replica = ReadReplica(engine, self.conninfo, max_wait_seconds)
 
     @property
@@ -251,42 +250,6 @@ class Database:
                     kind_catalogue.read_at_start(connection, None, None)
                     deadline.detach(connection)
                     projection_store.detach(connection)
-
-
-def dropped(connection: psycopg.AsyncConnection[Any]) -> bool:
-    """Whether the server has dropped an idle connection, told without a round trip. An idle connection has
-    nothing to read: a server that ends a backend (shutdown, restart, `pg_terminate_backend`) sends it an
-    error and closes the socket, which makes it readable. Anything readable counts: the rare harmless
-    message (a parameter the server reports anew) only costs a new connection."""
-    if connection.closed or connection.broken:
-        return True
-    try:
-        poller = select.poll()
-        poller.register(connection.fileno(), select.POLLIN)
-        return bool(poller.poll(0))
-    except (psycopg.Error, OSError, ValueError):
-        return True
-
-
-# A pooled connection marked so is closed at its next checkout (`discard_after_use`).
-DISCARD_KEY = "houndgraph.discard"
-
-
-async def discard_after_use(session: AsyncSession) -> None:
-    """The session's pooled connection is closed instead of being reused: its backend was changed for good (a CPU
-    priority the service could lower but not restore)."""
-    (await session.connection()).info[DISCARD_KEY] = True
-
-
-def _refuse_dropped(dbapi_connection: Any, record: ConnectionPoolEntry, proxy: Any) -> None:
-    """Pool checkout: a connection the server dropped, or one marked for discarding, is closed, and the pool
-    hands out another (or opens one), so the request never sees it."""
-    if record.info.pop(DISCARD_KEY, False):
-        raise DisconnectionError("a connection marked to be discarded")
-    driver = record.driver_connection
-    if isinstance(driver, psycopg.AsyncConnection) and dropped(driver):
-        log.info("a pooled database connection was dropped by the server: replaced")
-        raise DisconnectionError("the server dropped the connection")
 
 
 def on_replica(session: AsyncSession) -> bool:

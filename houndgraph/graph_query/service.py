@@ -13,7 +13,7 @@ from houndgraph.audit.service import AuditAction, AuditedAction
 from houndgraph.auth.context import AuthContext
 from houndgraph.auth.permissions import P
 from houndgraph.database_errors import data_error_message, is_query_canceled, refused_statement_message
-from houndgraph.db import discard_after_use, graph_connection, remaining_seconds, work_budget
+from houndgraph.db import graph_connection, remaining_seconds, work_budget
 from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, ResponseTooLarge, ServiceError
 from houndgraph.graph.budget import ResultTooLarge, WorkExhausted
 from houndgraph.graph.cypher.ast import Query
@@ -37,6 +37,7 @@ from houndgraph.graph_query.schemas import (
 )
 from houndgraph.kit.graph_shapes import graph_edge, graph_node
 from houndgraph.kit.offload import lower_process_priority, off_loop, restore_process_priority
+from houndgraph.pool_checkout import discard_after_use
 from houndgraph.query_slots import QuerySlots
 
 MUTATION_FORBIDDEN = "Permission denied: User may not modify the graph."
