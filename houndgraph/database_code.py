@@ -30,6 +30,7 @@ FILES = (
     "graph/cypher/temporal/stored.sql",  # temporal values computed and stored inside the statements
     "graph/cypher/helpers.sql",          # Cypher's value semantics for the translated statements
     "graph/pair_path_edges.sql",         # the path search between two nodes
+    "worker/datapipe_wake.sql",          # writes that give the datapipe work wake it
 )
 
 

@@ -51,6 +51,9 @@ MAX_ATTEMPTS = 3
 # checkpoint: the WAL of a large upload (about 13 GB per million objects) leaves the disk, while the small jobs
 # of every day cost no checkpoint of their own.
 CHECKPOINT_AFTER_WAL_BYTES = 256 << 20
+# What the triggers of `datapipe_wake.sql` notify; how often a waiting datapipe looks whether it was stopped.
+WAKE_CHANNEL = "houndgraph_datapipe"
+STOP_CHECK_SECONDS = 0.1
 GAVE_UP = "ingest of this file was interrupted {attempts} times (the service stopped while reading it): given up"
 
 
@@ -125,8 +128,28 @@ class Datapipe:
             except Exception:
                 log.exception("datapipe tick failed; retrying at the next tick")
                 self._drop_connection()
-            self._stopping.wait(self._settings.datapipe_interval)
+            self._wait_for_work()
         self._drop_connection()
+
+    def _wait_for_work(self) -> None:
+        """Until the next tick is due, or sooner: a write that gives the datapipe work (a file to read, an analysis
+        or clear-database request, a job or schedule that changed) notifies it from any process at its commit
+        (`datapipe_wake.sql`); one that arrived during the tick (psycopg keeps those) makes the next start at once."""
+        deadline = time.monotonic() + self._settings.datapipe_interval
+        while not self._stopping.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            conn = self._conn
+            if conn is None or conn.closed:
+                self._stopping.wait(left)
+                return
+            try:
+                # In slices, so that a stop is seen within one.
+                for _ in conn.notifies(timeout=min(left, STOP_CHECK_SECONDS), stop_after=1):
+                    return
+            except psycopg.Error:
+                self._drop_connection()
 
     # --- one tick ------------------------------------------------------------------------------
 
@@ -156,6 +179,7 @@ class Datapipe:
     def _connection(self) -> psycopg.Connection:
         if self._conn is None or self._conn.closed:
             self._conn = self._connect()
+            self._conn.execute(f"LISTEN {WAKE_CHANNEL}")
         return self._conn
 
     def _drop_connection(self) -> None:
