@@ -15,7 +15,9 @@ from houndgraph.kit.offload import lower_thread_priority
 from houndgraph.settings import Settings
 
 _hasher = PasswordHasher()
-_dummy_digest = _hasher.hash(secrets.token_urlsafe(24))
+# What an unknown user's password is checked against, made at the first such check: a hash at the full cost
+# made on import was a quarter of a second of every process's start.
+_dummy_digest: str | None = None
 
 
 def hasher_for(settings: Settings) -> PasswordHasher:
@@ -27,7 +29,14 @@ def configure(settings: Settings) -> None:
     """Hash with the settings' cost from now on; the dummy digest follows, so unknown users still cost the same."""
     global _hasher, _dummy_digest
     _hasher = hasher_for(settings)
-    _dummy_digest = _hasher.hash(secrets.token_urlsafe(24))
+    _dummy_digest = None
+
+
+def _dummy() -> str:
+    global _dummy_digest
+    if _dummy_digest is None:
+        _dummy_digest = _hasher.hash(secrets.token_urlsafe(24))
+    return _dummy_digest
 
 
 def hash_password(password: str) -> str:
@@ -37,7 +46,7 @@ def hash_password(password: str) -> str:
 def verify_password(digest: str | None, password: str) -> bool:
     """Constant work whether or not there is a digest: an unknown user costs one argon2 verify too."""
     try:
-        return _hasher.verify(digest or _dummy_digest, password) and digest is not None
+        return _hasher.verify(digest or _dummy(), password) and digest is not None
     except (VerificationError, InvalidHashError):
         return False
 
