@@ -21,7 +21,7 @@ from houndgraph.auth.passwords import hash_password
 from houndgraph.db import Database
 from houndgraph.models import User
 from houndgraph.user import repository as user_repository
-from tests.conftest import LiveServer, login
+from tests.conftest import TLS, LiveServer, login
 
 PASSWORD = "Quite-Str0ng-Secret!"
 ROLE_IDS = {"Administrator": 1, "Power User": 2, "User": 3, "Read-Only": 4, "Upload-Only": 5, "Auditor": 6}
@@ -90,7 +90,8 @@ class Account:
 def logged_in(live_server: LiveServer, principal: str, password: str = PASSWORD) -> Iterator[httpx.Client]:
     """A client of its own logged in as `principal`, closed at the end of the block (fixtures wider than one
     test cannot use the per-test `client` and `admin`)."""
-    with httpx.Client(base_url=live_server.base_url, timeout=60, limits=httpx.Limits(keepalive_expiry=2.0)) as http:
+    with httpx.Client(base_url=live_server.base_url, timeout=60, limits=httpx.Limits(keepalive_expiry=2.0),
+                      verify=TLS) as http:
         http.headers.update(bearer(http, principal, password))
         yield http
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.conftest import _free_port
+from tests.conftest import TLS, _free_port
 
 PASSWORD = "Service-Test-Password-7!"
 # The datapipe picks up uploads quickly, as in the in-process test server.
@@ -45,7 +45,8 @@ class ServiceProcess:
                                             stdout=output, stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
         # Idle connections dropped before uvicorn's 5 s keep-alive ends, so that none is reset under a request.
-        self.http = httpx.Client(base_url=self.url, timeout=120, limits=httpx.Limits(keepalive_expiry=2.0))
+        self.http = httpx.Client(base_url=self.url, timeout=120, limits=httpx.Limits(keepalive_expiry=2.0),
+                                 verify=TLS)
         deadline = time.monotonic() + 120
         while True:
             try:

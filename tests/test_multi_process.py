@@ -14,6 +14,7 @@ import pytest
 
 from houndgraph.settings import usable_cpus
 from houndgraph.worker.loop_repository import DATAPIPE_LOCK_ID
+from tests.conftest import TLS
 from tests.file_upload.helpers import TESTLAB, end_job, start_job, upload_path, wait_for_job
 from tests.service import ServiceProcess
 
@@ -64,7 +65,8 @@ def two_services(migrated_data_dir: Path) -> Iterator[tuple[Path, ServiceProcess
 
 
 def authorized(service: ServiceProcess, token: str) -> httpx.Client:
-    return httpx.Client(base_url=service.url, timeout=120, headers={"Authorization": f"Bearer {token}"})
+    return httpx.Client(base_url=service.url, timeout=120, headers={"Authorization": f"Bearer {token}"},
+                        verify=TLS)
 
 
 def test_two_processes_share_sessions_uploads_and_one_datapipe(
@@ -107,13 +109,13 @@ def test_serve_with_workers_answers_on_one_port_and_adds_their_metrics_up(migrat
     try:
         before = _requests_to(service.http.get("/metrics").text, "/api/v2/health")
         for _ in range(20):  # a new connection each time: the kernel spreads them over the workers
-            with httpx.Client(base_url=service.url, timeout=60) as fresh:
+            with httpx.Client(base_url=service.url, timeout=60, verify=TLS) as fresh:
                 assert fresh.get("/api/v2/health").status_code == 200
         after = _requests_to(service.http.get("/metrics").text, "/api/v2/health")
         assert after - before == 20
         token = service.login()
         for _ in range(5):
-            with httpx.Client(base_url=service.url, timeout=60) as fresh:
+            with httpx.Client(base_url=service.url, timeout=60, verify=TLS) as fresh:
                 assert fresh.get("/api/v2/self", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     finally:
         service.stop()

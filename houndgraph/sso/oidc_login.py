@@ -10,8 +10,10 @@ import base64
 import hashlib
 import logging
 import secrets
+import ssl
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -28,6 +30,12 @@ STATE_COOKIE = "oidc_state"
 STATE_LIFETIME = timedelta(minutes=10)
 SCOPES = "openid profile email"
 TIMEOUT = 10.0
+
+
+@cache
+def _tls() -> ssl.SSLContext:
+    """The CA bundle, read once: httpx reads it for every client it makes (about 40 ms of CPU a sign-in)."""
+    return httpx.create_ssl_context()
 
 
 @dataclass(frozen=True)
@@ -50,7 +58,7 @@ async def discover(issuer: str) -> Discovery:
     timed out, not JSON) would tell whoever may name an issuer which ports answer where the service runs."""
     url = f"{issuer.rstrip('/')}/.well-known/openid-configuration"
     try:
-        async with httpx.AsyncClient(timeout=TIMEOUT) as http:
+        async with httpx.AsyncClient(timeout=TIMEOUT, verify=_tls()) as http:
             document = (await http.get(url)).raise_for_status().json()
         discovery = Discovery(document["issuer"], document["authorization_endpoint"], document["token_endpoint"],
                               document["jwks_uri"])
@@ -94,7 +102,7 @@ async def finish(discovery: Discovery, client_id: str, redirect_uri: str, slug: 
     form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "client_id": client_id,
             "code_verifier": pending["verifier"]}
     try:
-        async with httpx.AsyncClient(timeout=TIMEOUT) as http:
+        async with httpx.AsyncClient(timeout=TIMEOUT, verify=_tls()) as http:
             tokens = (await http.post(discovery.token_endpoint, data=form)).raise_for_status().json()
             keys = jwt.PyJWKSet.from_dict((await http.get(discovery.jwks_uri)).raise_for_status().json())
         id_token = tokens["id_token"]

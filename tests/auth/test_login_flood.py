@@ -19,7 +19,7 @@ from houndgraph.auth import passwords
 from houndgraph.db import Database
 from houndgraph.settings import Settings
 from tests.auth.test_login_throttle import attempt
-from tests.conftest import LiveServer, another_server
+from tests.conftest import TLS, LiveServer, another_server
 from tests.factories import PASSWORD, create_user, unique
 from tests.user.helpers import assert_error
 
@@ -28,7 +28,8 @@ WRONG = "Wrong-Password-123"
 
 def from_address(server: LiveServer, address: str) -> httpx.Client:
     """A client whose connections come from `address` (any 127.x.y.z reaches the loopback server)."""
-    return httpx.Client(base_url=server.base_url, timeout=60, transport=httpx.HTTPTransport(local_address=address))
+    return httpx.Client(base_url=server.base_url, timeout=60,
+                        transport=httpx.HTTPTransport(local_address=address, verify=TLS))
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from houndgraph.db import Database
 from houndgraph.entity.ad_panels import ENTITIES
 from houndgraph.settings import Settings
-from tests.conftest import ADMIN_PASSWORD, CHEAP_PASSWORD_HASHING, LiveServer, _free_port, login, scratch_database
+from tests.conftest import ADMIN_PASSWORD, CHEAP_PASSWORD_HASHING, TLS, LiveServer, _free_port, login, scratch_database
 from tests.labs import load_labs
 
 FUZZ_EXAMPLES = int(os.environ.get("HOUNDGRAPH_FUZZ_EXAMPLES", "3"))
@@ -186,7 +186,7 @@ def _send(case: schemathesis.Case, base_url: str, headers: dict[str, str], tally
 
 
 def _signed_out(server: LiveServer, admin: dict[str, str]) -> bool:
-    with httpx.Client(base_url=server.base_url, timeout=REQUEST_TIMEOUT, headers=admin) as http:
+    with httpx.Client(base_url=server.base_url, timeout=REQUEST_TIMEOUT, headers=admin, verify=TLS) as http:
         return http.get("/api/v2/self").status_code == 401
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from houndgraph.db import Database
 from houndgraph.settings import Settings
-from tests.conftest import LiveServer, another_server
+from tests.conftest import TLS, LiveServer, another_server
 from tests.graph.cypher.conftest import graph  # noqa: F401 - the small hand-drawn graph
 
 
@@ -22,6 +22,6 @@ def mutable_server(server_settings: Settings, database: Database) -> Iterator[Li
 @pytest.fixture
 def writer(mutable_server: LiveServer, admin_token: str) -> Iterator[httpx.Client]:
     """The administrator (who holds GraphDBMutate) on the server that allows mutations."""
-    with httpx.Client(base_url=mutable_server.base_url, timeout=60,
+    with httpx.Client(base_url=mutable_server.base_url, timeout=60, verify=TLS,
                       headers={"Authorization": f"Bearer {admin_token}"}) as http:
         yield http
