@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -193,14 +194,49 @@ def test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
 
 
 
+class _Reader:
+    """One event loop and one connection for the module's many queries: a new backend per query made these tests
+    spend most of their time starting backends and warming their caches."""
+
+    def __init__(self) -> None:
+        self.runner = asyncio.Runner()
+        self.connections: dict[str, psycopg.AsyncConnection[Any]] = {}
+
+    def run(self, database: Database, query: str, budget: WorkBudget, plan_off: str | None) -> list[tuple[Any, ...]]:
+        async def go() -> list[tuple[Any, ...]]:
+            conn = self.connections.get(database.conninfo)
+            if conn is None or conn.closed:
+                conn = self.connections[database.conninfo] = await psycopg.AsyncConnection.connect(database.conninfo)
+            try:
+                if plan_off is not None:
+                    await conn.execute(f"SET LOCAL {plan_off} = off")
+                return [tuple(row) for row in (await run_query(conn, query, load_entities=False, budget=budget)).rows]
+            finally:
+                await conn.rollback()
+        return self.runner.run(go())
+
+    def close(self) -> None:
+        for conn in self.connections.values():
+            self.runner.run(conn.close())
+        self.runner.close()
+
+
+_reader: _Reader | None = None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _module_reader() -> Iterator[None]:
+    global _reader
+    _reader = _Reader()
+    yield
+    _reader.close()
+    _reader = None
+
+
 def _run_with_budget(database: Database, query: str, budget: WorkBudget, plan_off: str | None = None
                      ) -> list[tuple[Any, ...]]:
-    async def go() -> list[tuple[Any, ...]]:
-        async with await psycopg.AsyncConnection.connect(database.conninfo) as conn:
-            if plan_off is not None:
-                await conn.execute(f"SET {plan_off} = off")
-            return [tuple(row) for row in (await run_query(conn, query, load_entities=False, budget=budget)).rows]
-    return asyncio.run(go())
+    assert _reader is not None
+    return _reader.run(database, query, budget, plan_off)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
