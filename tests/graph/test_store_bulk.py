@@ -9,7 +9,7 @@ from houndgraph.db import Database
 from houndgraph.graph.kinds import ADEdge, ADNode
 from houndgraph.graph.records import Batch
 from houndgraph.graph.store import GraphStore, bulk
-from tests.graph.test_store import ADMINS, ALICE, BOB, DOMAIN, SEEN, edge, edges, group, user, without_lastseen
+from tests.graph.store_helpers import ADMINS, ALICE, BOB, DOMAIN, SEEN, edge, edges, group, user, without_lastseen
 
 OPERATORS = f"{DOMAIN}-548"
 
