@@ -1,4 +1,5 @@
-"""Small helpers for reader tests: run a reader to the end and look records up."""
+"""Small helpers for reader tests: run a reader to the end and look records up; the domain SID of hand-made
+SharpHound records."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import Any
 
 from houndgraph.graph.records import EdgeRecord, NodeRecord
 from houndgraph.ingest import IngestFile, expand_upload, read_file
+
+D = "S-1-5-21-1-2-3"
 
 
 @dataclass
