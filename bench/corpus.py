@@ -28,7 +28,9 @@ from typing import Any
 
 import httpx
 import orjson
-from ingest import (  # bench/ingest.py
+from ingest import ingest  # bench/ingest.py
+from load import PASSWORD, start_service  # bench/load.py
+from sharphound_collection import (  # bench/sharphound_collection.py
     ACCOUNT_OPERATORS,
     ADMINISTRATORS,
     DOMAIN,
@@ -40,10 +42,8 @@ from ingest import (  # bench/ingest.py
     KEY_ADMINS,
     Layout,
     computers,
-    ingest,
     write_collection,
 )
-from load import PASSWORD, start_service  # bench/load.py
 from synthetic import machine  # bench/synthetic.py
 
 from houndgraph.analysis import run_analysis

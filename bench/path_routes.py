@@ -20,9 +20,9 @@ import tempfile
 from pathlib import Path
 
 from http_queries import percentile  # bench/http_queries.py
-from ingest import DOMAIN_ADMINS, Layout  # bench/ingest.py
 from load import Connection, CpuMeter  # bench/load.py
 from scale import path_user, serve, wait_for_path_projection  # bench/scale.py
+from sharphound_collection import DOMAIN_ADMINS, Layout  # bench/sharphound_collection.py
 
 
 async def timed(url: str, token: str, path: str, rounds: int, meter: CpuMeter) -> tuple[list[float], float, int]:

@@ -41,7 +41,7 @@ from pathlib import Path
 
 import httpx
 import psutil
-from ingest import DOMAIN_ADMINS, Layout, write_collection  # bench/ingest.py
+from sharphound_collection import DOMAIN_ADMINS, Layout, write_collection  # bench/sharphound_collection.py
 from synthetic import p50_p90  # bench/synthetic.py
 from upload import PASSWORD, free_port, machine, upload_all  # bench/upload.py
 

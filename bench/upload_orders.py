@@ -33,7 +33,8 @@ import zipfile
 from datetime import datetime
 from pathlib import Path
 
-from ingest import FILES, Layout, children, cpu, postgres_cpu, write_collection  # bench/ingest.py
+from processes import children, cpu, postgres_cpu  # bench/processes.py
+from sharphound_collection import FILES, Layout, write_collection  # bench/sharphound_collection.py
 from upload import machine, service, upload_all  # bench/upload.py
 
 SHARPHOUND_ORDER = list(FILES)

@@ -28,7 +28,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ingest import Layout, cpu, write_collection  # bench/ingest.py
+from processes import cpu  # bench/processes.py
+from sharphound_collection import Layout, write_collection  # bench/sharphound_collection.py
 
 import houndgraph
 from houndgraph.db import Database

@@ -1,0 +1,59 @@
+"""What the benchmarks read of the processes they measure: CPU seconds from /proc (a process, with the children it
+has reaped; the embedded PostgreSQL, by role)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int | str) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (field 3, the state, first)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def children(parent: int) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int(_stat(entry.name)[1]) == parent:
+                    pids.append(int(entry.name))
+            except (OSError, IndexError):
+                continue  # gone meanwhile
+    return pids
+
+
+def cpu(pid: int, reaped: bool) -> float:
+    """CPU seconds of a process, with those of the children it has waited for when `reaped`."""
+    try:
+        fields = _stat(pid)
+    except OSError:
+        return 0.0
+    return sum(int(value) for value in fields[11:15 if reaped else 13]) / _TICKS
+
+
+def postgres_cpu(data_dir: Path) -> float:
+    """CPU seconds so far of the embedded PostgreSQL under `data_dir`: the server and its backends, ended ones
+    included (the server reaps them)."""
+    return sum(postgres_cpu_by_role(data_dir).values())
+
+
+def postgres_cpu_by_role(data_dir: Path) -> dict[str, float]:
+    """`postgres_cpu` by process: "server" (the postmaster and the backends that have ended), "backend" (those
+    still connected), and each auxiliary process by its title ("walwriter", "checkpointer", ...)."""
+    postmaster = int(next(data_dir.rglob("postmaster.pid")).read_text().split()[0])
+    roles = {"server": cpu(postmaster, reaped=True)}
+    for pid in children(postmaster):
+        try:
+            title = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").replace("\0", " ").split()
+        except OSError:
+            continue
+        role = title[1] if len(title) > 1 and title[1] in _AUXILIARY else "backend"
+        roles[role] = roles.get(role, 0.0) + cpu(pid, reaped=False)
+    return roles
+
+
+_AUXILIARY = ("walwriter", "checkpointer", "background", "autovacuum", "io", "logical")
