@@ -31,7 +31,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-from load import PASSWORD, Connection, start_service  # bench/load.py
+from load import PASSWORD, start_service  # bench/load.py
+from load_clients import Connection  # bench/load_clients.py
 from synthetic import (
     DOMAIN_SID,
     build,

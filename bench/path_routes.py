@@ -20,7 +20,8 @@ import tempfile
 from pathlib import Path
 
 from http_queries import percentile  # bench/http_queries.py
-from load import Connection, CpuMeter  # bench/load.py
+from load_clients import Connection  # bench/load_clients.py
+from processes import CpuMeter  # bench/processes.py
 from scale import path_user, serve, wait_for_path_projection  # bench/scale.py
 from sharphound_collection import DOMAIN_ADMINS, Layout  # bench/sharphound_collection.py
 

@@ -1,10 +1,12 @@
 """What the benchmarks read of the processes they measure: CPU seconds from /proc (a process, with the children it
-has reaped; the embedded PostgreSQL, by role)."""
+has reaped; the embedded PostgreSQL, by role), and CPU seconds of process trees between two readings (`CpuMeter`)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+import psutil
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -57,3 +59,34 @@ def postgres_cpu_by_role(data_dir: Path) -> dict[str, float]:
 
 
 _AUXILIARY = ("walwriter", "checkpointer", "background", "autovacuum", "io", "logical")
+
+
+class CpuMeter:
+    """CPU seconds spent by process trees (the service's, PostgreSQL's) between two readings: on a loaded
+    machine, CPU per request says more than requests/s, which depend on what else runs."""
+
+    def __init__(self, roots: dict[str, int]) -> None:
+        self.roots = roots
+
+    def read(self) -> dict[str, dict[int, float]]:
+        reading: dict[str, dict[int, float]] = {}
+        for label, pid in self.roots.items():
+            root = psutil.Process(pid)
+            reading[label] = {}
+            for process in [root, *root.children(recursive=True)]:
+                try:
+                    times = process.cpu_times()
+                except psutil.Error:
+                    continue
+                reading[label][process.pid] = times.user + times.system
+                if process is root:  # children gone since (a backend whose connection was closed) count here
+                    reading[label][process.pid] += times.children_user + times.children_system
+        return reading
+
+    @staticmethod
+    def spent(before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]) -> dict[str, float]:
+        # A child gone since the first reading counts at the root with all its time, the part before that reading
+        # included: that part is taken off (it was counted twice: PostgreSQL's figure passed the machine's cores).
+        return {label: sum(seconds - before[label].get(pid, 0.0) for pid, seconds in after[label].items())
+                - sum(seconds for pid, seconds in before[label].items() if pid not in after[label])
+                for label in after}
