@@ -31,7 +31,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import zipfile
 from collections.abc import Iterator
@@ -41,6 +40,7 @@ from pathlib import Path
 
 import httpx
 import psutil
+from processes import MemoryWatch  # bench/processes.py
 from sharphound_collection import DOMAIN_ADMINS, Layout, write_collection  # bench/sharphound_collection.py
 from synthetic import p50_p90  # bench/synthetic.py
 from upload import PASSWORD, free_port, machine, upload_all  # bench/upload.py
@@ -75,96 +75,6 @@ class Figures:
     def put(self, name: str, value: str) -> None:
         self.values[name] = value
         print(f"  {name}: {value}", flush=True)
-
-
-class MemoryWatch:
-    """Peak memory of the service's processes and of PostgreSQL's, sampled on a thread: RSS every half second,
-    PSS every two (reading a process's PSS walks its page tables, 1 GB of shared buffers for each PostgreSQL
-    process: sampling all of them every half second took about a third of a core from the run it measured)."""
-
-    def __init__(self, service: psutil.Process, data_dir: Path) -> None:
-        self.service = service
-        self.pgdata = data_dir
-        self.peak_rss = self.peak_pss = self.peak_postgres = 0
-        self._postmaster: psutil.Process | None = None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def __enter__(self) -> MemoryWatch:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _postgres(self) -> list[psutil.Process]:
-        try:
-            if self._postmaster is None or not self._postmaster.is_running():
-                pid_files = list(self.pgdata.rglob("postmaster.pid"))
-                if not pid_files:
-                    return []
-                self._postmaster = psutil.Process(int(pid_files[0].read_text().split()[0]))
-            return [self._postmaster, *self._postmaster.children(recursive=True)]
-        except (psutil.Error, ValueError, OSError):
-            self._postmaster = None
-            return []
-
-    @staticmethod
-    def _sum(processes: list[psutil.Process], what: str) -> int:
-        total = 0
-        for process in processes:
-            try:
-                info = process.memory_full_info()
-                total += getattr(info, what)
-            except psutil.Error:
-                pass
-        return total
-
-    def _run(self) -> None:
-        samples = 0
-        while not self._stop.wait(0.5):
-            try:
-                tree = [self.service, *self.service.children(recursive=True)]
-            except psutil.Error:
-                return
-            tree = [process for process in tree if "postgres" not in process.name()]
-            self.peak_rss = max(self.peak_rss, sum(map(self._rss, tree)))
-            samples += 1
-            if samples % 4 == 1:
-                self.peak_pss = max(self.peak_pss, self._sum(tree, "pss"))
-                self.peak_postgres = max(self.peak_postgres, self._sum(self._postgres(), "pss"))
-
-    @staticmethod
-    def _rss(process: psutil.Process) -> int:
-        try:
-            return int(process.memory_info().rss)
-        except psutil.Error:  # a process that has just ended
-            return 0
-
-    def cpu_seconds(self) -> tuple[float, float]:
-        """CPU seconds so far of the service's processes and of PostgreSQL's: the live processes' own, and
-        those of the children each has reaped (the read process; PostgreSQL's ended backends)."""
-        try:
-            tree = [self.service, *self.service.children(recursive=True)]
-        except psutil.Error:
-            tree = []
-        service = [process for process in tree if "postgres" not in process.name()]
-        postgres = self._postgres()
-        return _cpu(service, reaped=service[:1]), _cpu(postgres, reaped=postgres[:1])
-
-
-def _cpu(processes: list[psutil.Process], reaped: list[psutil.Process]) -> float:
-    total = 0.0
-    for process in processes:
-        try:
-            times = process.cpu_times()
-        except psutil.Error:
-            continue
-        total += times.user + times.system
-        if process in reaped:
-            total += times.children_user + times.children_system
-    return total
 
 
 def path_user(layout: Layout) -> str:
