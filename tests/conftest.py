@@ -351,7 +351,6 @@ SLOWEST_FIRST = (
     "tests/ui/",
     "tests/client/test_scheduler_processes.py",
     "tests/config/test_config.py",
-    "tests/graph/test_store.py",
 )
 
 
