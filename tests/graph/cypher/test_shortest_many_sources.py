@@ -195,8 +195,7 @@ def test_one_search_from_the_target_finds_the_paths_of_a_search_per_pair(
 
 
 class _Reader:
-    """One event loop and one connection for the module's many queries: a new backend per query made these tests
-    spend most of their time starting backends and warming their caches."""
+    """One event loop and connection for the module's thousands of queries (a backend per query cost more than them)."""
 
     def __init__(self) -> None:
         self.runner = asyncio.Runner()
@@ -207,36 +206,29 @@ class _Reader:
             conn = self.connections.get(database.conninfo)
             if conn is None or conn.closed:
                 conn = self.connections[database.conninfo] = await psycopg.AsyncConnection.connect(database.conninfo)
-            try:
+            async with conn.transaction(force_rollback=True):
                 if plan_off is not None:
                     await conn.execute(f"SET LOCAL {plan_off} = off")
                 return [tuple(row) for row in (await run_query(conn, query, load_entities=False, budget=budget)).rows]
-            finally:
-                await conn.rollback()
         return self.runner.run(go())
 
-    def close(self) -> None:
-        for conn in self.connections.values():
-            self.runner.run(conn.close())
-        self.runner.close()
 
-
-_reader: _Reader | None = None
+_readers: list[_Reader] = []
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _module_reader() -> Iterator[None]:
-    global _reader
-    _reader = _Reader()
+    _readers.append(reader := _Reader())
     yield
-    _reader.close()
-    _reader = None
+    _readers.remove(reader)
+    for conn in reader.connections.values():
+        reader.runner.run(conn.close())
+    reader.runner.close()
 
 
 def _run_with_budget(database: Database, query: str, budget: WorkBudget, plan_off: str | None = None
                      ) -> list[tuple[Any, ...]]:
-    assert _reader is not None
-    return _reader.run(database, query, budget, plan_off)
+    return _readers[-1].run(database, query, budget, plan_off)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
