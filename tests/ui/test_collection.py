@@ -101,6 +101,7 @@ def test_a_collected_job_shows_its_per_domain_results_and_log(ui: UI, admin: htt
     wait_for(complete, timeout=INGESTED, what="the job's files to be ingested and analysed")
     ui.goto("/ui/collection/jobs")
     ui.page.select_option("#jobs-status", "2")
+    ui.page.locator('#jobs-table[aria-busy="false"]').wait_for()  # the filtered list, not the first one
     job = job_row(ui, job_id)
     expect(job).to_contain_text("TESTLAB.LOCAL")
     job.locator("button", has_text="Details").click()
