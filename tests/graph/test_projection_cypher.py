@@ -16,6 +16,9 @@ from houndgraph.graph.projection.search import PairSearch
 from tests.graph.cypher import test_shortest_many_sources as many
 from tests.graph.cypher.answers import rows
 
+# The many-sources module's reader (one connection and event loop for its queries), for its checks run again here.
+_module_reader = many._module_reader
+
 
 @pytest.fixture
 def in_memory(empty_graph: Database, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[PairSearch]]:
