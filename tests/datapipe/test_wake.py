@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -38,35 +40,36 @@ def _ticks_settle(pipe: CountingDatapipe, seconds: float = 1.5) -> int:
     return count
 
 
-def test_an_analysis_request_wakes_a_waiting_datapipe_at_once(database: Database, tmp_path: Path) -> None:
+@contextmanager
+def waiting_datapipe(database: Database, data_dir: Path) -> Iterator[tuple[CountingDatapipe, str]]:
+    """A datapipe with a long interval on a database of its own, and that database's connection string."""
     with scratch_database(database, "hg_wake") as scratch:
-        settings = Settings(data_dir=tmp_path, datapipe_interval=LONG_INTERVAL)
-        pipe = CountingDatapipe(settings, scratch).start()
+        pipe = CountingDatapipe(Settings(data_dir=data_dir, datapipe_interval=LONG_INTERVAL), scratch).start()
         try:
-            idle = _ticks_settle(pipe)
-            assert idle == 1, "an idle datapipe ticks once, then waits for its interval"
-            with psycopg.connect(scratch.conninfo) as other:  # committed on leaving the block
-                loop_repository.request_analysis(other)
-            asked = time.monotonic()
-            assert pipe.analysed.wait(10), "the request was not taken up before the interval"
-            assert time.monotonic() - asked < LONG_INTERVAL / 4
-            # The analysis's own writes wake it at most once more; then it waits again.
-            after = _ticks_settle(pipe)
-            assert after - idle <= 2, f"{after - idle} ticks for one request"
+            yield pipe, scratch.conninfo
         finally:
             pipe.stop()
+
+
+def test_an_analysis_request_wakes_a_waiting_datapipe_at_once(database: Database, tmp_path: Path) -> None:
+    with waiting_datapipe(database, tmp_path) as (pipe, conninfo):
+        idle = _ticks_settle(pipe)
+        assert idle == 1, "an idle datapipe ticks once, then waits for its interval"
+        with psycopg.connect(conninfo) as other:  # committed on leaving the block
+            loop_repository.request_analysis(other)
+        asked = time.monotonic()
+        assert pipe.analysed.wait(10), "the request was not taken up before the interval"
+        assert time.monotonic() - asked < LONG_INTERVAL / 4
+        # The analysis's own writes wake it at most once more; then it waits again.
+        after = _ticks_settle(pipe)
+        assert after - idle <= 2, f"{after - idle} ticks for one request"
 
 
 def test_a_write_that_gives_no_work_does_not_wake_it(database: Database, tmp_path: Path) -> None:
-    with scratch_database(database, "hg_wake") as scratch:
-        settings = Settings(data_dir=tmp_path, datapipe_interval=LONG_INTERVAL)
-        pipe = CountingDatapipe(settings, scratch).start()
-        try:
-            idle = _ticks_settle(pipe)
-            with psycopg.connect(scratch.conninfo) as other:
-                # The datapipe's status and an analysis request withdrawn are nothing to do.
-                other.execute("UPDATE datapipe_status SET updated_at = now(), analysis_requested = false")
-            assert _ticks_settle(pipe) == idle
-            assert not pipe.analysed.is_set()
-        finally:
-            pipe.stop()
+    with waiting_datapipe(database, tmp_path) as (pipe, conninfo):
+        idle = _ticks_settle(pipe)
+        with psycopg.connect(conninfo) as other:
+            # The datapipe's status and an analysis request withdrawn are nothing to do.
+            other.execute("UPDATE datapipe_status SET updated_at = now(), analysis_requested = false")
+        assert _ticks_settle(pipe) == idle
+        assert not pipe.analysed.is_set()
