@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/corpus.py [--objects 100000] [--keep DIR] [--runs 1] [--match TEXT]
 
-Writes the synthetic SharpHound collection of bench/ingest.py, adds the domain's well-known groups and the
+Writes bench/sharphound_collection.py's synthetic SharpHound collection, adds the domain's well-known groups and the
 two SharpHound labs of ../shared/data (ADCS objects, real group nesting), ingests it all through the readers
 and the graph store, runs the full analysis (Tier Zero tags, derived edges) and ANALYZE, then starts one
 service process on that database (as bench/load.py does) and posts every query of the corpus to

@@ -4,7 +4,7 @@
     .venv/bin/python bench/scale.py --objects 300000 --compare 100000      # the same as --objects 100000,300000
 
 For each size (smallest first; `--compare`, unless 0, is one more size): writes the synthetic SharpHound v6 collection
-of `ingest.py` (about ten edge records per object) as one zip in SharpHound's member order, starts a fresh
+of `sharphound_collection.py` (ten edge records an object) as one zip in SharpHound's member order, starts a fresh
 `houndgraph serve` process on an empty data directory, uploads the zip and times ingest and analysis from the
 job's status; asks for a second analysis with nothing changed and times it; reads the database size
 (`pg_database_size` and `du` of the data directory); times over HTTP (p50 of `--rounds`) the shortest path

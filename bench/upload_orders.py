@@ -1,4 +1,4 @@
-"""Ingest through the upload API whatever the member order: the synthetic collection of `ingest.py`, zipped
+"""Ingest through the upload API whatever the member order: `sharphound_collection.py`'s collection, zipped
 in several member orders, each uploaded to a fresh service.
 
     .venv/bin/python bench/upload_orders.py [--objects 100000] [--orders sharphound,reverse,issue] [--rounds 2]

@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/writer.py [--objects 100000] [--batch-size 20000] [--keep DIR] [--preloaded]
 
-Reads and prepares each file of `ingest.py`'s collection (in the datapipe's reading order) as the reading process
-does, and pickles each batch as it sends it; then writes the files into a fresh embedded PostgreSQL, one
+Reads and prepares each file of `sharphound_collection.py`'s collection (in the datapipe's reading order) as the
+reading process does, and pickles each batch as it sends it; then writes the files into a fresh embedded PostgreSQL, one
 transaction per file, as `datapipe.task_writer.write_task` does: a thread of this process takes in (unpickles) the
 next batches while `GraphStore.write_prepared` writes this one. The reading itself is not measured, so the figures
 are the writer's: per file and in all, the wall time, the CPU of the writing thread, of the taking-in thread and of
