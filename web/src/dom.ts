@@ -62,6 +62,17 @@ export function formatDate(value: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
 }
 
+/** For a view that loads again whenever asked (a filter changed, a refresh after an analysis): each call starts a
+ * load and gives a check that holds while no newer load has started, so an answer overtaken by a newer one is
+ * dropped whatever order the answers arrive in. */
+export function latestOnly(): () => () => boolean {
+  let latest = 0;
+  return () => {
+    const mine = ++latest;
+    return () => mine === latest;
+  };
+}
+
 export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: number): (...args: A) => void {
   let timer: number | undefined;
   return (...args: A) => {

@@ -1,7 +1,7 @@
 // Collection jobs, newest first: state, client, times; per-domain results, the job's files and its log on
 // demand; cancel a job that has not ended.
 import { api, get, hasPermission } from "../api";
-import { formatDate, h, replace, toast } from "../dom";
+import { formatDate, h, latestOnly, replace, toast } from "../dom";
 import type { AppContext } from "../main";
 import { CANCELLABLE, JOB_STATUS, listClients, never, type Job } from "./model";
 
@@ -52,18 +52,17 @@ export function jobsSection(root: HTMLElement, context: AppContext): void {
     h("option", { value: "" }, "Any state"), Object.entries(JOB_STATUS).map(([value, label]) => h("option", { value }, label)));
   const client = h("select", { id: "jobs-client", onchange: () => { skip = 0; void refresh(); } }, h("option", { value: "" }, "Any client"));
   let skip = 0;
-  // Each refresh is numbered: an answer that arrives after a newer refresh was asked for is dropped (a filter changed
-  // while the first page loaded), and the list is busy until the newest answer is shown.
-  let latest = 0;
+  // A filter changed while the first page loaded: only the newest answer draws, and the list is busy until it has.
+  const refreshes = latestOnly();
 
   async function refresh(): Promise<void> {
-    const mine = ++latest;
+    const current = refreshes();
     list.setAttribute("aria-busy", "true");
     try {
       const filters = [status.value ? `&status=eq:${status.value}` : "", client.value ? `&client_id=eq:${client.value}` : ""].join("");
       // One more than a page tells whether there is a next one (the list has no count).
       const jobs = (await get<{ data: Job[] }>(`/jobs?sort_by=-id&skip=${skip}&limit=${PAGE_SIZE + 1}&hydrate_domains=false&hydrate_ous=false${filters}`)).data;
-      if (mine !== latest) return;
+      if (!current()) return;
       const page = jobs.slice(0, PAGE_SIZE);
       replace(list, page.length ? h("table", { class: "data-table" },
         h("thead", null, h("tr", null, ["Job", "Client", "State", "Due", "Started", "Ended", "Domains", ""].map((c) => h("th", { scope: "col" }, c)))),
@@ -74,9 +73,9 @@ export function jobsSection(root: HTMLElement, context: AppContext): void {
         h("span", { class: "muted" }, page.length ? `${skip + 1}–${skip + page.length}` : ""),
         h("button", { class: "small", disabled: jobs.length <= PAGE_SIZE, onclick: () => { skip += PAGE_SIZE; void refresh(); } }, "Next"));
     } catch (error) {
-      if (mine === latest) replace(list, h("p", { class: "form-error", role: "alert" }, (error as Error).message));
+      if (current()) replace(list, h("p", { class: "form-error", role: "alert" }, (error as Error).message));
     } finally {
-      if (mine === latest) list.setAttribute("aria-busy", "false");
+      if (current()) list.setAttribute("aria-busy", "false");
     }
   }
 

@@ -2,7 +2,7 @@
 // this way (no route of the API takes more than two nodes): one shortest-path request per consecutive
 // pair, all at once, the answers merged here. A leg without a path is named; the legs found are drawn.
 import { ApiError, get } from "../api";
-import { h, modal, replace } from "../dom";
+import { h, latestOnly, modal, replace } from "../dom";
 import { fromApiGraph, type GraphData } from "../graph/model";
 import { ALL_PATH_KINDS, EDGE_FILTER_GROUPS } from "./filters";
 import { searchBox, type SearchHit } from "./search";
@@ -29,7 +29,7 @@ export function pathfindingTab(draw: (data: GraphData) => void) {
   const destinations: Box[] = [];
   const list = h("ol", { class: "path-stops", id: "path-destinations", "aria-label": "Destinations" });
   const addButton = h("button", { id: "path-add-destination", onclick: () => addDestination(null, true) }, "Add destination");
-  let searches = 0;  // only the latest search draws: an older, slower answer never replaces a newer one
+  const searches = latestOnly();  // only the latest search draws: an older, slower answer never replaces a newer one
 
   function destinationBox(): Box {
     const n = destinations.length + 1;
@@ -98,14 +98,14 @@ export function pathfindingTab(draw: (data: GraphData) => void) {
     const stops = destinations.map((box) => box.value());
     if (!first || !stops.length || stops.some((stop) => !stop)) return;
     const nodes = [first, ...(stops as SearchHit[])];
-    const search = ++searches;
+    const newest = searches();
     status.textContent = "Searching…";
     status.dataset.state = "searching";
     const kinds = ALL_PATH_KINDS.filter((kind) => !excludedKinds.has(kind));
     const filter = excludedKinds.size ? `&relationship_kinds=in:${kinds.join(",")}` : "";
     try {
       const legs = await Promise.all(nodes.slice(1).map((to, i) => leg(nodes[i], to, filter)));
-      if (search !== searches) return;
+      if (!newest()) return;
       const found = legs.filter((answer): answer is GraphData => typeof answer !== "string");
       const missing = legs.filter((answer): answer is string => typeof answer === "string");
       if (nodes.length === 2 && missing.length) {
@@ -115,7 +115,7 @@ export function pathfindingTab(draw: (data: GraphData) => void) {
         status.textContent = missing.join(" ");
       }
     } catch (error) {
-      if (search !== searches) return;
+      if (!newest()) return;
       status.textContent = (error as Error).message;
     }
     status.dataset.state = "done";

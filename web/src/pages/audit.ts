@@ -1,7 +1,7 @@
 // The audit log: who did what, when, from where and with what outcome; filtered by actor, action, status
 // and date, paginated, exported as CSV (every entry matching the filters, not only the page on screen).
 import { get } from "../api";
-import { debounce, download, formatDate, formatValue, h, replace, toast } from "../dom";
+import { debounce, download, formatDate, formatValue, h, latestOnly, replace, toast } from "../dom";
 import { pager } from "../pager";
 import type { AuditLogView } from "../wire";
 
@@ -44,13 +44,13 @@ export function auditPage(root: HTMLElement): void {
   }
 
   // Each change of a filter starts a load: only the latest one's answer may draw, whatever order they arrive in.
-  let latest = 0;
+  const loads = latestOnly();
 
   async function load(): Promise<void> {
-    const mine = ++latest;
+    const newest = loads();
     try {
       const body = await get<{ count: number; data: { logs: AuditEntry[] } }>(`/audit?${query()}&skip=${skip}&limit=${PAGE_SIZE}`);
-      if (mine !== latest) return;
+      if (!newest()) return;
       const logs = body.data.logs;
       for (const entry of logs) {
         if (!seenActions.has(entry.action)) actions.append(h("option", { value: entry.action }));
@@ -67,7 +67,7 @@ export function auditPage(root: HTMLElement): void {
         h("p", { class: "muted empty-state" }, "No audit entry matches these filters: widen the dates or clear a filter."));
       replace(pages, pager(body.count, skip, PAGE_SIZE, (next) => { skip = next; void load(); }, "audit"));
     } catch (error) {
-      if (mine === latest) replace(list, h("p", { class: "form-error", role: "alert" }, (error as Error).message));
+      if (newest()) replace(list, h("p", { class: "form-error", role: "alert" }, (error as Error).message));
     }
   }
 

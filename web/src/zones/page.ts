@@ -3,7 +3,7 @@
 // Membership is computed by the analysis each change requests: the page follows the datapipe and refreshes
 // the members when an analysis completes.
 import { api, ApiError } from "../api";
-import { formatValue, h, modal, replace, toast } from "../dom";
+import { formatValue, h, latestOnly, modal, replace, toast } from "../dom";
 import { kindBadge } from "../graph/kinds";
 import type { AppContext } from "../main";
 import {
@@ -47,16 +47,13 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
   const followStatus = h("p", { class: "muted", id: "members-status", role: "status" });
 
   // --- tags ---------------------------------------------------------------------------------------
-  // Each list's refreshes are numbered: an answer that arrives after a newer refresh of the same list was asked for is
-  // dropped (after a change, the refresh it makes and the analysis's refresh can be out at once, and the older answer
-  // could land last, showing the list as it was before the change).
-  const asked = { tags: 0, members: 0, selectors: 0 };
+  // After a change, the refresh it makes and the refresh after the analysis can be out at once: in the members and
+  // selectors only the newest answer draws (an older one landing last would show them as they were before the
+  // change). The tags are not dropped so: whoever loads them goes on to draw with them.
+  const memberLoads = latestOnly(), selectorLoads = latestOnly();
 
   async function loadTags(): Promise<void> {
-    const mine = ++asked.tags;
-    const listed = await listTags();
-    if (mine !== asked.tags) return;
-    tags = listed;
+    tags = await listTags();
     const wanted = Number(path.split("/")[2]) || current?.id;
     current = tags.find((tag) => tag.id === wanted) ?? tags.find((tag) => tag.type === TAG_ZONE) ?? tags[0] ?? null;
     const groups: [string, Tag[]][] = [["Zones", tags.filter((t) => t.type === TAG_ZONE)],
@@ -220,11 +217,11 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
   async function refreshMembers(): Promise<void> {
     const tag = current;
     if (!tag) return;
-    const mine = ++asked.members;
+    const newest = memberLoads();
     const [{ members, count }, counts, certifications] = await Promise.all([
       listMembers(tag.id, MEMBERS_SHOWN), memberCounts(tag.id),
       tag.require_certify ? listCertifications(tag.id) : Promise.resolve([] as Certification[])]);
-    if (mine !== asked.members) return;
+    if (!newest()) return;
     const certified = new Map(certifications.map((row) => [row.id, row]));
     replace(countsHost, h("span", { class: "chip", id: "member-total" }, `${counts.total_count} ${counts.total_count === 1 ? "member" : "members"}`),
       Object.entries(counts.counts).map(([kind, n]) => h("span", { class: "chip", "data-kind": kind }, `${kind}: ${n}`)));
@@ -320,12 +317,12 @@ export function zonesPage(root: HTMLElement, context: AppContext, path: string):
   async function refreshSelectors(): Promise<void> {
     const tag = current;
     if (!tag) return;
-    const mine = ++asked.selectors;
+    const newest = selectorLoads();
     try {
       const selectors = await listSelectors(tag.id);
-      if (mine === asked.selectors) replace(selectorsHost, selectorsTable(tag, selectors));
+      if (newest()) replace(selectorsHost, selectorsTable(tag, selectors));
     } catch (error) {
-      if (mine === asked.selectors) replace(selectorsHost, h("p", { class: "form-error" }, (error as Error).message));
+      if (newest()) replace(selectorsHost, h("p", { class: "form-error" }, (error as Error).message));
     }
   }
 
