@@ -226,7 +226,7 @@ def another_server(settings: Settings, database: Database, *, routes: Sequence[R
 
     own_database = Database(url=database.url)
     server = LiveServer(settings.model_copy(update={"port": _free_port(), **overrides}), own_database)
-    register_routes(server.app.router, list(routes))
+    register_routes(server.app.router, routes)
     server.start()
     try:
         yield server

@@ -5,6 +5,7 @@ import re
 import httpx
 
 from houndgraph.api import ROUTES
+from houndgraph.app import create_app
 from houndgraph.routing import PUBLIC, HoundRoute
 from tests.conftest import LiveServer
 
@@ -44,3 +45,14 @@ def test_every_api_route_is_declared_in_the_table(live_server: LiveServer) -> No
             assert isinstance(route, HoundRoute)
             for method in route.methods:
                 assert (method, route.path) in declared
+
+
+def test_apps_of_one_process_share_the_routes_built_from_the_table(live_server: LiveServer) -> None:
+    # FastAPI's analysis of the endpoints runs once per process (houndgraph.routing.register_routes); the routes
+    # keep no app of their own, so a second app answers through its own state.
+    second = create_app(live_server.settings.model_copy(update={"port": 1}), live_server.app.state.database)
+    first_routes = [route for route in live_server.app.routes if isinstance(route, HoundRoute)]
+    second_routes = [route for route in second.routes if isinstance(route, HoundRoute)]
+    assert len(first_routes) == len(ROUTES)
+    assert all(a is b for a, b in zip(first_routes, second_routes, strict=True))
+    assert second.openapi() == live_server.app.openapi()
