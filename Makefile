@@ -48,8 +48,11 @@ web: install
 web-deps:
 	@test -f web/node_modules/axe-core/axe.min.js || { cd web && npm ci --no-audit --no-fund; }
 
+# Bytecode caches (__pycache__, ignored by git) are written even where the environment sets PYTHONDONTWRITEBYTECODE:
+# the suite starts about a hundred Python processes (test workers, `houndgraph serve`, its readers), and without them
+# each compiled every module of houndgraph again, and pytest rewrote every test module again in each worker.
 test: install-dev chromium web-deps
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=10 $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=10 $(PYTEST_ARGS)

@@ -27,7 +27,8 @@ WRONG = "Wrong-Password-123"
 
 
 def from_address(server: LiveServer, address: str) -> httpx.Client:
-    """A client whose connections come from `address` (any 127.x.y.z reaches the loopback server)."""
+    """A client whose connections come from `address` (any 127.x.y.z reaches the loopback server). Each test has
+    addresses of its own: the failures one test leaves stay counted against its addresses for the whole window."""
     return httpx.Client(base_url=server.base_url, timeout=60,
                         transport=httpx.HTTPTransport(local_address=address, verify=TLS))
 
@@ -77,8 +78,8 @@ def test_the_pace_of_an_address_holds_across_the_service_processes(admin: httpx.
     limits = {"login_max_failures_per_address": settings.login_max_failures_per_address,
               "login_paced_attempt_seconds": settings.login_paced_attempt_seconds}
     with another_server(server_settings, database, **limits) as second, \
-            from_address(strict_server, "127.0.13.1") as first_process, \
-            from_address(second, "127.0.13.1") as second_process:
+            from_address(strict_server, "127.0.15.1") as first_process, \
+            from_address(second, "127.0.15.1") as second_process:
         for _ in range(settings.login_max_failures_per_address):
             assert_error(attempt(first_process, unique("random"), WRONG), 401)
         assert_error(attempt(first_process, unique("random"), WRONG), 401)  # its paced attempt
