@@ -106,6 +106,9 @@ async def member_info(session: AsyncSession, tag: AssetGroupTag, node_id: int) -
 # --- previews ------------------------------------------------------------------------------------
 
 
+POOL_WAIT_MARGIN_SECONDS = 1.0
+
+
 async def preview(database: Database, body: PreviewRequest, limit: int, seconds_left: float) -> list[MemberView]:
     """What seeds would select, without storing anything: run in a thread on a connection of the synchronous pool
     (the expansion library is synchronous), read-only, bounded by what is left of the request's deadline."""
@@ -117,7 +120,10 @@ async def preview(database: Database, body: PreviewRequest, limit: int, seconds_
     started = time.monotonic()
 
     def run() -> list[MemberView]:
-        with database.pooled_sync(seconds_left) as conn:
+        # The wait for a connection ends a little before the deadline, so that a crowd of previews is answered 503
+        # (busy, try again) and not a timeout: at the deadline itself the request's own session, closing as the 503
+        # is sent, would have its statement cancelled by the deadline.
+        with database.pooled_sync(max(seconds_left - POOL_WAIT_MARGIN_SECONDS, 0.0)) as conn:
             left = seconds_left - (time.monotonic() - started)
             conn.execute("SET LOCAL transaction_read_only = on")
             conn.execute(f"SET LOCAL statement_timeout = {max(int(left * 1000), 1)}")
