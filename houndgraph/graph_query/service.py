@@ -157,7 +157,9 @@ async def _wait_for_long_slot(session: AsyncSession, driver: psycopg.AsyncConnec
         raise InternalError(TIMED_OUT)
     slot = await repository.wait_for_long_slot(driver, QuerySlots.owner_key(auth.user_id), slots.long_queries,
                                                patience)
-    if slot is None:
+    # A turn granted late (the lock's wait is timed by a backend that may reach the CPU after its line moved) is
+    # no turn in time either: the query would only run into its deadline.
+    if slot is None or remaining_seconds(session) < slots.probe_seconds:
         raise QuerySlots.no_long_turn()
     return slot
 

@@ -4,16 +4,20 @@ passed 2 s."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import httpx
+import pytest
 from sqlalchemy.engine import make_url
 
 from houndgraph.db import Database
+from houndgraph.graph_query import repository
 from houndgraph.query_slots import NO_LONG_TURN
 from houndgraph.settings import Settings
 from tests.conftest import LiveServer, _free_port, another_server
@@ -66,6 +70,27 @@ def test_a_user_runs_one_long_query_at_a_time_and_short_ones_beside_it(
         assert short.status_code == 200 and time.monotonic() - started < 1
         # One ran to its deadline; the two waiting for the user's turn were refused for room, never a 500.
         assert sorted(answer.result().status_code for answer in answers) == [429, 429, 500]
+
+
+def test_a_long_turn_granted_too_late_to_run_is_a_refusal_for_room(
+        admin: httpx.Client, server_settings: Settings, database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A loaded host can hand the turn over after its line's patience ran out (the lock wait is timed by a backend
+    # that reaches the CPU late, then the answer reaches a busy event loop): with less than the probe's time left
+    # the query could only run into its deadline. Here the turn comes when the deadline has passed.
+    granted = repository.wait_for_long_slot
+
+    async def granted_late(driver: Any, owner: int, slots: int, seconds: float) -> repository.LongSlot | None:
+        slot = await granted(driver, owner, slots, seconds)
+        await asyncio.sleep(seconds)
+        return slot
+
+    monkeypatch.setattr(repository, "wait_for_long_slot", granted_late)
+    _, reader = user_with_role(admin, "Read-Only")
+    with another_server(server_settings, database, long_graph_queries=1, long_graph_query_seconds=0.1) as server, \
+            httpx.Client(base_url=server.base_url, timeout=60, headers=reader) as http:
+        answer = http.post("/api/v2/graphs/cypher", json={"query": RUNAWAY}, headers={"Prefer": "wait=1"})
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["errors"][0]["message"] == NO_LONG_TURN
 
 
 def test_a_long_query_that_gets_its_slot_answers_in_full(server_settings: Settings, database: Database,
