@@ -13,20 +13,21 @@ import psycopg
 from houndgraph.analysis.context import AnalysisOptions
 from houndgraph.analysis.rule import Rule
 from houndgraph.analysis.rule_order import ALL_RULES, finish_run
-from houndgraph.analysis.runner import AnalysisReport, Progress, RuleReport, run_rules
+from houndgraph.analysis.runner import AfterRules, AnalysisReport, Progress, RuleReport, run_rules
 
 
 def run_analysis(conn: psycopg.Connection, *, citrix_rdp_support: bool = False, tag_parent_objects: bool = True,
                  extension_traversable_edges: tuple[str, ...] = (), progress: Progress | None = None,
-                 now: datetime | None = None) -> AnalysisReport:
+                 now: datetime | None = None, after_rules: AfterRules | None = None) -> AnalysisReport:
     """Recompute every derived edge, tag privilege zones, and record a data-quality snapshot.
 
-    `progress` is called with each step's name as it starts. The work is one transaction on `conn`.
+    `progress` is called with each step's name as it starts; `after_rules` runs between the rules and the closing
+    steps. The work is one transaction on `conn`.
     """
     return run_rules(conn, ALL_RULES, options=AnalysisOptions(citrix_rdp_support=citrix_rdp_support,
                                                             tag_parent_objects=tag_parent_objects,
                                                             extension_traversable_edges=extension_traversable_edges),
-                     progress=progress, now=now, finish=finish_run)
+                     progress=progress, now=now, finish=finish_run, after_rules=after_rules)
 
 
 __all__ = ["ALL_RULES", "AnalysisOptions", "AnalysisReport", "Rule", "RuleReport", "run_analysis", "run_rules"]

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str], None]
+# Work the caller runs between the rules and the closing steps, in the run's transaction (the datapipe builds the
+# inbound edge index there after a bulk ingest: `graph.store.bulk`).
+AfterRules = Callable[[psycopg.Connection], None]
 
 
 @dataclass(slots=True)
@@ -75,8 +78,10 @@ class AnalysisReport:
 
 def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: AnalysisOptions | None = None,
               progress: Progress | None = None, now: datetime | None = None,
-              finish: Callable[[Context, AnalysisReport], None] | None = None) -> AnalysisReport:
-    """Run `rules` in order; `finish` runs last, in the same transaction (tagging, data quality)."""
+              finish: Callable[[Context, AnalysisReport], None] | None = None,
+              after_rules: AfterRules | None = None) -> AnalysisReport:
+    """Run `rules` in order, then `after_rules`; `finish` runs last, in the same transaction (tagging, data
+    quality)."""
     options = options or AnalysisOptions()
     context = Context(conn, now or datetime.now(UTC), options)
     report = AnalysisReport(started_at=context.now)
@@ -95,6 +100,11 @@ def run_rules(conn: psycopg.Connection, rules: Sequence[Rule], *, options: Analy
             stored = StoredEdges.load(context, (kind for rule in rules for kind in rule.produces))
             for rule in rules:
                 report.rules.append(_run_rule(context, rule, stored, progress))
+        if after_rules is not None:
+            started = perf_counter()
+            after_rules(conn)
+            report.steps[after_rules.__name__] = perf_counter() - started
+            log.info("analysis step %s: %.3f s", after_rules.__name__, report.steps[after_rules.__name__])
         if finish is not None:
             finish(context, report)
         generation.save(conn, graph_generation, key, context.now, report.findings_inputs)

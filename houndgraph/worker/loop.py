@@ -66,7 +66,13 @@ def analyse(conn: psycopg.Connection) -> None:
     """The analysis hook: every post-processing rule, privilege zone tags and the data-quality snapshot."""
     run_analysis(conn, citrix_rdp_support=config_service.citrix_rdp_support(conn),
                  tag_parent_objects=feature_flag_service.enabled_on(conn, FeatureFlagKey.AUTO_TAG_T0_PARENT_OBJECTS),
-                 extension_traversable_edges=extension_service.traversable_edge_kinds_on(conn))
+                 extension_traversable_edges=extension_service.traversable_edge_kinds_on(conn),
+                 after_rules=build_inbound_edge_index)
+
+
+def build_inbound_edge_index(conn: psycopg.Connection) -> None:
+    """The inbound edge index a bulk job deferred, built once the rules have added their edges (`graph.store.bulk`)."""
+    bulk.rebuild(conn, only=bulk.AFTER_RULES)
 
 
 class Observer:
@@ -167,6 +173,8 @@ class Datapipe:
             self._purge_step(conn)
             self._ingest_step(conn, observer)
             self._analysis_step(conn)
+            # What the analysis did not build (it failed, or another hook ran): deferred no longer than the tick.
+            self._rebuild_indexes(conn)
             self._schedule_step(conn)
             read_process.close_idle(older_than=read_process.IDLE_SECONDS)
         except Stopped:
@@ -266,8 +274,9 @@ class Datapipe:
                         taken = self._run_task(conn, taken, done, observer)
                 finally:
                     read_process.discard_read_ahead()
-        # Before any job moves on to analysis (and before the analysis step of this tick).
-        self._rebuild_indexes(conn)
+        # Before any job moves on to analysis (and before the analysis step of this tick); the inbound edge index
+        # after the analysis's rules.
+        self._rebuild_indexes(conn, keep=bulk.AFTER_RULES)
         self._advance_ingested_jobs(conn)
 
     def _defer_indexes(self, conn: psycopg.Connection) -> None:
@@ -278,9 +287,9 @@ class Datapipe:
             log.info("bulk ingest of %.0f MB of documents: indexes %s are built after the files",
                      document_bytes / 1e6, ", ".join(dropped) or "(none; the node table was busy)")
 
-    def _rebuild_indexes(self, conn: psycopg.Connection) -> None:
+    def _rebuild_indexes(self, conn: psycopg.Connection, keep: tuple[str, ...] = ()) -> None:
         started = time.perf_counter()
-        built = bulk.rebuild(conn)
+        built = bulk.rebuild(conn, keep=keep)
         if built:
             log.info("built the deferred indexes %s in %.2f s", ", ".join(built), time.perf_counter() - started)
 

@@ -3,15 +3,17 @@ same, and an index a job dropped is never left missing (after the job, or at the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
 
+from houndgraph.analysis import run_analysis
 from houndgraph.db import Database
 from houndgraph.graph.store import bulk
 from houndgraph.settings import Settings
 from houndgraph.worker import local_jobs
-from houndgraph.worker.loop import Datapipe, Observer, no_analysis
+from houndgraph.worker.loop import Datapipe, Observer, analyse, build_inbound_edge_index, no_analysis
 from houndgraph.worker.task_writer import TaskProgress
 from tests.conftest import empty_graph_tables
 from tests.datapipe.helpers import paused_datapipe
@@ -88,3 +90,41 @@ def test_a_job_does_not_wait_long_for_a_busy_node_table(empty_graph: Database) -
         assert bulk.defer(conn, lock_timeout="100ms") == []
         assert bulk.deferred(conn) == []
         reader.rollback()
+
+
+def analysed(db: Database, tmp_path: Path, hook: Callable[[psycopg.Connection], None]) -> list[tuple[str, str]]:
+    """The lab in bulk mode through a datapipe whose analysis is `hook`; the indexes after the tick."""
+    settings = Settings(data_dir=tmp_path)
+    with paused_datapipe(db) as conn:
+        empty_graph_tables(conn)
+        pipe = Datapipe(settings, db, analysis=hook, connect=lambda: conn, bulk_min_bytes=1)
+        local_jobs.queue_files(conn, settings, FILES)
+        assert pipe.tick()
+        assert bulk.deferred(conn) == []
+        return conn.execute(INDEXES).fetchall()
+
+
+def test_the_inbound_edge_index_is_built_after_the_rules_add_their_edges(empty_graph: Database,
+                                                                          tmp_path: Path) -> None:
+    with empty_graph.connect_raw(autocommit=True) as conn:
+        before = conn.execute(INDEXES).fetchall()
+    seen: list[list[str]] = []
+
+    def analysis(conn: psycopg.Connection) -> None:
+        seen.append(bulk.deferred(conn))  # as the analysis starts: the node indexes are back, not the inbound one
+        run_analysis(conn, after_rules=lambda conn: seen.append(bulk.deferred(conn)) or build_inbound_edge_index(conn))
+        seen.append(bulk.deferred(conn))
+
+    assert analysed(empty_graph, tmp_path, analysis) == before
+    assert seen == [list(bulk.AFTER_RULES), list(bulk.AFTER_RULES), []]
+
+
+def test_an_analysis_that_fails_leaves_no_index_missing_after_its_tick(empty_graph: Database, tmp_path: Path) -> None:
+    with empty_graph.connect_raw(autocommit=True) as conn:
+        before = conn.execute(INDEXES).fetchall()
+
+    def failing(conn: psycopg.Connection) -> None:
+        analyse(conn)
+        raise RuntimeError("the analysis fails after its rules")
+
+    assert analysed(empty_graph, tmp_path, failing) == before
