@@ -103,6 +103,11 @@ class MemoryWatch:
         self.service = service
         self.pgdata = data_dir
         self.peak_rss = self.peak_pss = self.peak_postgres = 0
+        # Both sampled at the same moment: what the machine must hold for the two at once.
+        self.peak_together = 0
+        # What the run is doing (the caller says), and what it was doing at each peak.
+        self.phase = "start"
+        self.phase_of: dict[str, str] = {}
         self._postmaster: psutil.Process | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -146,11 +151,18 @@ class MemoryWatch:
             except psutil.Error:
                 return
             tree = [process for process in tree if "postgres" not in process.name()]
-            self.peak_rss = max(self.peak_rss, sum(map(self._rss, tree)))
+            self._peak("peak_rss", sum(map(self._rss, tree)))
             samples += 1
             if samples % 4 == 1:
-                self.peak_pss = max(self.peak_pss, self._sum(tree, "pss"))
-                self.peak_postgres = max(self.peak_postgres, self._sum(self._postgres(), "pss"))
+                service, postgres = self._sum(tree, "pss"), self._sum(self._postgres(), "pss")
+                self._peak("peak_pss", service)
+                self._peak("peak_postgres", postgres)
+                self._peak("peak_together", service + postgres)
+
+    def _peak(self, name: str, value: int) -> None:
+        if value > getattr(self, name):
+            setattr(self, name, value)
+            self.phase_of[name] = self.phase
 
     @staticmethod
     def _rss(process: psutil.Process) -> int:

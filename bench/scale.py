@@ -12,7 +12,8 @@ from an enabled user to Domain Admins and the many-sources Cypher query below, a
 group at the root of the collection's group tree (every user reaches it; nothing reaches Domain Admins);
 prints the slowest analysis rules from the service's log. The service's peak memory is sampled every half
 second: its own processes (RSS and PSS) and, separately, the embedded PostgreSQL's (PSS, which counts shared
-buffers once). CPU seconds of the service's processes and of PostgreSQL's (exited backends included, through
+buffers once), and the two together at the same moment, each peak with the phase it came in (ingest, analysis, the
+rest). CPU seconds of the service's processes and of PostgreSQL's (exited backends included, through
 the postmaster's children times) are read when ingest ends and when analysis ends: on a shared machine they
 move less than wall-clock time. The WAL the server wrote (`pg_stat_wal`) and what `pg_wal` holds at the end
 are printed beside the database size. The figures of every size are printed side by side at the end, with
@@ -250,8 +251,15 @@ def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
     data_dir, log = work / "data", work / "service.log"
     with keep_log_on_failure(log), serve(data_dir, log) as (http, process), MemoryWatch(process, data_dir) as memory:
         cpu = [memory.cpu_seconds()]
-        job, seconds = upload_all(http, [archive], poll=1.0, on_ingested=lambda: cpu.append(memory.cpu_seconds()))
+
+        def ingested() -> None:
+            cpu.append(memory.cpu_seconds())
+            memory.phase = "analysis"
+
+        memory.phase = "ingest"
+        job, seconds = upload_all(http, [archive], poll=1.0, on_ingested=ingested)
         cpu.append(memory.cpu_seconds())
+        memory.phase = "re-analysis and path searches"
         archive.unlink()
         figures.edge_records = job["edges_written"]
         figures.put("upload -> analysing (ingest)", f"{seconds['ingest']:.1f} s ({job['nodes_written']:,} nodes, "
@@ -280,8 +288,13 @@ def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
                      {"query": MANY_SOURCES.format(target=top), "include_properties": False})
         figures.put("many sources -> top group (Cypher), p50", f"{many[0]}; {many[1]}")
         print(f"  (load average {os.getloadavg()[0]:.1f})")
-    figures.put("service peak memory", f"RSS {memory.peak_rss / MIB:,.0f} MiB, PSS {memory.peak_pss / MIB:,.0f} MiB")
-    figures.put("PostgreSQL peak memory (PSS)", f"{memory.peak_postgres / MIB:,.0f} MiB")
+    when = memory.phase_of
+    figures.put("service peak memory", f"RSS {memory.peak_rss / MIB:,.0f} MiB, PSS {memory.peak_pss / MIB:,.0f} MiB "
+                f"(during {when.get('peak_pss', '-')})")
+    figures.put("PostgreSQL peak memory (PSS)", f"{memory.peak_postgres / MIB:,.0f} MiB "
+                f"(during {when.get('peak_postgres', '-')})")
+    figures.put("service and PostgreSQL at once, peak (PSS)", f"{memory.peak_together / MIB:,.0f} MiB "
+                f"(during {when.get('peak_together', '-')})")
     figures.put("data directory (du) after analysis", f"{du_size / 1e9:.2f} GB: pg_wal {wal_size / 1e9:.2f} GB, "
                 f"pg_database_size {pg_size / 1e9:.2f} GB")
     figures.put("WAL written by ingest and analysis", f"{wal_written / 1e9:.2f} GB")
