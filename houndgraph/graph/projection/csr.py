@@ -64,7 +64,8 @@ class EdgeProjection:
 
     @classmethod
     def from_edges(cls, starts: Array, kinds: Array, ends: Array) -> EdgeProjection:
-        node_ids = distinct(np.concatenate([starts, ends]))
+        # Each side's ids first: sorting both sides together held two more copies of every edge's ends.
+        node_ids = distinct(np.concatenate([distinct(starts), distinct(ends)]))
         start_numbers = np.searchsorted(node_ids, starts).astype(np.int32)
         end_numbers = np.searchsorted(node_ids, ends).astype(np.int32)
         # Kind ids are small: numbered through a table rather than by sorting every edge's.

@@ -41,9 +41,27 @@ def read_projection(conn: psycopg.Connection[Any]) -> tuple[str, EdgeProjection]
 
 
 def read_edges(conn: psycopg.Connection[Any]) -> tuple[Any, Any, Any]:
-    """Every edge's start id, kind id and end id, as three arrays."""
-    with conn.cursor(binary=True) as cursor:
+    """Every edge's start id, kind id and end id, as three arrays. `conn` is in a transaction.
+
+    The strings come a few at a time (a cursor of the server's), and each becomes its three columns at once: read
+    whole, the result (in libpq), its strings, their records and the columns held the edges four times over (the
+    build's peak growth 90 MiB at 100k objects, 66 MiB this way, where sorting the node ids is the peak)."""
+    starts, kinds, ends = [], [], []
+    # The plan of a plain query (one pass over the table), not one that returns its first rows soonest.
+    conn.execute("SET LOCAL cursor_tuple_fraction = 1")
+    with conn.cursor("edge_projection", binary=True) as cursor:
+        cursor.itersize = 16
         cursor.execute(PACKED_EDGES)
-        parts = [np.frombuffer(row[0], dtype=RECORD) for row in cursor]
-    records = np.concatenate(parts) if parts else np.zeros(0, dtype=RECORD)
-    return records["start"].astype(np.int64), records["kind"].astype(np.int16), records["end"].astype(np.int64)
+        for (packed,) in cursor:
+            records = np.frombuffer(packed, dtype=RECORD)
+            starts.append(records["start"].astype(np.int64))
+            kinds.append(records["kind"].astype(np.int16))
+            ends.append(records["end"].astype(np.int64))
+    return _joined(starts, np.int64), _joined(kinds, np.int16), _joined(ends, np.int64)
+
+
+def _joined(parts: list[Any], dtype: Any) -> Any:
+    """The parts as one array; the list is emptied, so each part is freed once copied."""
+    joined = np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+    parts.clear()
+    return joined
