@@ -108,6 +108,9 @@ class MemoryWatch:
         # What the run is doing (the caller says), and what it was doing at each peak.
         self.phase = "start"
         self.phase_of: dict[str, str] = {}
+        # The service's processes at the moment of that joint peak: (what each runs, its PSS).
+        self.together_by_process: list[tuple[str, int]] = []
+        self.together_postgres = 0
         self._postmaster: psutil.Process | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -154,15 +157,31 @@ class MemoryWatch:
             self._peak("peak_rss", sum(map(self._rss, tree)))
             samples += 1
             if samples % 4 == 1:
-                service, postgres = self._sum(tree, "pss"), self._sum(self._postgres(), "pss")
+                each = [(self._what(process), self._sum([process], "pss")) for process in tree]
+                service, postgres = sum(pss for _, pss in each), self._sum(self._postgres(), "pss")
                 self._peak("peak_pss", service)
                 self._peak("peak_postgres", postgres)
-                self._peak("peak_together", service + postgres)
+                if self._peak("peak_together", service + postgres):
+                    self.together_by_process = sorted(each, key=lambda item: -item[1])
+                    self.together_postgres = postgres
 
-    def _peak(self, name: str, value: int) -> None:
-        if value > getattr(self, name):
-            setattr(self, name, value)
-            self.phase_of[name] = self.phase
+    def _peak(self, name: str, value: int) -> bool:
+        if value <= getattr(self, name):
+            return False
+        setattr(self, name, value)
+        self.phase_of[name] = self.phase
+        return True
+
+    @staticmethod
+    def _what(process: psutil.Process) -> str:
+        """The service's main process, a reading process, a worker: the module it runs, or its first words."""
+        try:
+            words = process.cmdline()
+        except psutil.Error:
+            return "?"
+        if "-m" in words and words.index("-m") + 1 < len(words):
+            return " ".join(words[words.index("-m") + 1:words.index("-m") + 3])
+        return " ".join(word.rsplit("/", 1)[-1] for word in words[:2])
 
     @staticmethod
     def _rss(process: psutil.Process) -> int:

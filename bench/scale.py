@@ -293,8 +293,10 @@ def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
                 f"(during {when.get('peak_pss', '-')})")
     figures.put("PostgreSQL peak memory (PSS)", f"{memory.peak_postgres / MIB:,.0f} MiB "
                 f"(during {when.get('peak_postgres', '-')})")
+    processes = ", ".join(f"{what} {pss / MIB:,.0f}" for what, pss in memory.together_by_process)
     figures.put("service and PostgreSQL at once, peak (PSS)", f"{memory.peak_together / MIB:,.0f} MiB "
-                f"(during {when.get('peak_together', '-')})")
+                f"(during {when.get('peak_together', '-')}; PostgreSQL {memory.together_postgres / MIB:,.0f} MiB, "
+                f"the service's processes: {processes})")
     figures.put("data directory (du) after analysis", f"{du_size / 1e9:.2f} GB: pg_wal {wal_size / 1e9:.2f} GB, "
                 f"pg_database_size {pg_size / 1e9:.2f} GB")
     figures.put("WAL written by ingest and analysis", f"{wal_written / 1e9:.2f} GB")
