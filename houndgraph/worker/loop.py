@@ -373,6 +373,10 @@ class Datapipe:
     def _analysis_step(self, conn: psycopg.Connection) -> None:
         if not repo.analysis_wanted(conn):
             return
+        # The reading process left idle by the files before is closed rather than kept through the analysis (81 MiB
+        # after a million objects, at the peak of the service's and PostgreSQL's memory together); the next file
+        # starts another.
+        read_process.close_idle()
         with self._status(conn, PipeStatus.ANALYZING):
             repo.start_analysis(conn)
             started = time.perf_counter()

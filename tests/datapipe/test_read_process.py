@@ -8,13 +8,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
+import psycopg
 import pytest
 
+from houndgraph.db import Database
 from houndgraph.graph.store.merge import PreparedBatch, prepare_batch
 from houndgraph.ingest.errors import IngestError
 from houndgraph.ingest.reader import read_file
 from houndgraph.worker import read_process
 from houndgraph.worker.read_process import ReadingCrashed, ReadJob, open_document, reading_process
+from tests.datapipe.test_bulk_indexes import analysed
 
 LAB = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sharphound" / "v6-testlab"
 LASTSEEN = "2026-01-02T03:04:05Z"
@@ -187,3 +190,24 @@ def test_a_bad_file_read_ahead_fails_alone(tmp_path: Path) -> None:
     with reading_process() as again:
         assert again.pid == reader.pid
         assert len(list(again.read(job(LAB / "groups.json"), []))) > 0
+
+
+def reading_processes() -> list[int]:
+    """This process's live children that read files for the datapipe."""
+    children = [int(pid) for pid in Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()]
+    return [pid for pid in children if alive(pid)
+            and b"houndgraph.worker.read_process" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+
+
+def test_the_reading_process_is_not_kept_through_an_analysis(empty_graph: Database, tmp_path: Path) -> None:
+    during: list[list[int]] = []
+
+    def analysis(conn: psycopg.Connection) -> None:
+        during.append(reading_processes())
+
+    read_process.close_idle()
+    with reading_process() as reader:  # one left idle by an earlier file, as the ingest step leaves it
+        left = reader.pid
+    analysed(empty_graph, tmp_path, analysis)
+    assert during == [[]]
+    assert not alive(left)
