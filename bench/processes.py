@@ -192,14 +192,16 @@ class MemoryWatch:
 
     def cpu_seconds(self) -> tuple[float, float]:
         """CPU seconds so far of the service's processes and of PostgreSQL's: the live processes' own, and
-        those of the children each has reaped (the read process; PostgreSQL's ended backends)."""
+        those of the children they have reaped (the reading process, a worker; PostgreSQL's ended backends)."""
         try:
             tree = [self.service, *self.service.children(recursive=True)]
         except psutil.Error:
             tree = []
         service = [process for process in tree if "postgres" not in process.name()]
         postgres = self._postgres()
-        return _cpu(service, reaped=service[:1]), _cpu(postgres, reaped=postgres[:1])
+        # Each service process's reaped children: the reading process is a child of the worker that runs the
+        # datapipe, which closes it before an analysis.
+        return _cpu(service, reaped=service), _cpu(postgres, reaped=postgres[:1])
 
 
 def _cpu(processes: list[psutil.Process], reaped: list[psutil.Process]) -> float:
