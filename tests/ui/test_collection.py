@@ -108,6 +108,9 @@ def test_a_collected_job_shows_its_per_domain_results_and_log(ui: UI, admin: htt
     detail = ui.page.locator(f'tr[data-detail="{job_id}"]')
     expect(detail.locator(".domain-results tbody tr")).to_have_count(1)
     assert "Collected" in detail.locator(".domain-results").inner_text()
+    # The files and the log, or the error that stopped them (said, rather than a minute's wait for the log).
+    detail.locator(".job-log, .form-error").first.wait_for()
+    assert detail.locator(".form-error").count() == 0, detail.locator(".form-error").inner_text()
     detail.locator(".job-log").wait_for()
     files = detail.locator(".job-files tbody tr")
     expect(files).to_have_count(len(list(TESTLAB.glob("*.json"))))
