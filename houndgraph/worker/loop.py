@@ -72,7 +72,7 @@ def analyse(conn: psycopg.Connection) -> None:
 
 def build_inbound_edge_index(conn: psycopg.Connection) -> None:
     """The inbound edge index a bulk job deferred, built once the rules have added their edges (`graph.store.bulk`)."""
-    bulk.rebuild(conn, bulk.AFTER_RULES)
+    bulk.rebuild(conn, only=bulk.AFTER_RULES)
 
 
 class Observer:
@@ -100,8 +100,6 @@ class Datapipe:
         self._thread: threading.Thread | None = None
         self._conn: psycopg.Connection | None = None
         self._started = False
-        # Whether this tick's ingest deferred indexes (`graph.store.bulk`): only then are there any to build.
-        self._deferred = False
 
     # --- the service's background thread -----------------------------------------------------
 
@@ -175,10 +173,8 @@ class Datapipe:
             self._purge_step(conn)
             self._ingest_step(conn, observer)
             self._analysis_step(conn)
-            if self._deferred:
-                # What the analysis did not build (it failed, or another hook ran): deferred no longer than the tick.
-                self._rebuild_indexes(conn)
-                self._deferred = False
+            # What the analysis did not build (it failed, or another hook ran): deferred no longer than the tick.
+            self._rebuild_indexes(conn)
             self._schedule_step(conn)
             read_process.close_idle(older_than=read_process.IDLE_SECONDS)
         except Stopped:
@@ -278,10 +274,9 @@ class Datapipe:
                         taken = self._run_task(conn, taken, done, observer)
                 finally:
                     read_process.discard_read_ahead()
-        if self._deferred:
-            # Before any job moves on to analysis (and before the analysis step of this tick); the inbound edge index
-            # after the analysis's rules.
-            self._rebuild_indexes(conn, bulk.BEFORE_ANALYSIS)
+        # Before any job moves on to analysis (and before the analysis step of this tick); the inbound edge index
+        # after the analysis's rules.
+        self._rebuild_indexes(conn, keep=bulk.AFTER_RULES)
         self._advance_ingested_jobs(conn)
 
     def _defer_indexes(self, conn: psycopg.Connection) -> None:
@@ -289,13 +284,12 @@ class Datapipe:
         document_bytes = files.document_bytes(self._settings.uploads_dir, repo.pending_documents(conn))
         if bulk.worth_deferring(conn, document_bytes, self._bulk_min_bytes):
             dropped = bulk.defer(conn)
-            self._deferred = self._deferred or bool(dropped)
             log.info("bulk ingest of %.0f MB of documents: indexes %s are built after the files",
                      document_bytes / 1e6, ", ".join(dropped) or "(none; the node table was busy)")
 
-    def _rebuild_indexes(self, conn: psycopg.Connection, names: tuple[str, ...] = bulk.DEFERRABLE) -> None:
+    def _rebuild_indexes(self, conn: psycopg.Connection, keep: tuple[str, ...] = ()) -> None:
         started = time.perf_counter()
-        built = bulk.rebuild(conn, names)
+        built = bulk.rebuild(conn, keep=keep)
         if built:
             log.info("built the deferred indexes %s in %.2f s", ", ".join(built), time.perf_counter() - started)
 
