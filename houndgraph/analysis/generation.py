@@ -33,11 +33,12 @@ SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND mode = 'Ro
 """
 _STORED = "SELECT analysed_at FROM analysis_state WHERE id = 1 AND generation = %s AND fingerprint = %s"
 _SAVE = """
-INSERT INTO analysis_state (id, generation, fingerprint, analysed_at, findings_inputs)
-VALUES (1, %(generation)s, %(fingerprint)s, %(at)s, %(findings)s)
+INSERT INTO analysis_state (id, generation, fingerprint, analysed_at, findings_inputs, findings_found_at)
+VALUES (1, %(generation)s, %(fingerprint)s, %(at)s, %(findings)s, %(found_at)s)
 ON CONFLICT (id) DO UPDATE
 SET generation = EXCLUDED.generation, fingerprint = EXCLUDED.fingerprint, analysed_at = EXCLUDED.analysed_at,
-    findings_inputs = EXCLUDED.findings_inputs
+    findings_inputs = EXCLUDED.findings_inputs,
+    findings_found_at = coalesce(EXCLUDED.findings_found_at, analysis_state.findings_found_at)
 """
 _MARK = "SELECT set_config('houndgraph.analysis', %s, true)"
 
@@ -83,9 +84,11 @@ def findings_inputs(conn: psycopg.Connection) -> str | None:
 
 def save(conn: psycopg.Connection, generation: int | None, key: str, at: datetime,
          findings: str | None = None) -> None:
-    """Record this run; one that could not know its generation records one no graph will have (-1)."""
+    """Record this run; one that could not know its generation records one no graph will have (-1). A run that
+    recorded findings (`findings` set) found at `at` every finding it leaves unresolved: the findings lists read
+    that time from here (`findings_found_at`) rather than from each finding's row."""
     conn.execute(_SAVE, {"generation": -1 if generation is None else generation, "fingerprint": key, "at": at,
-                         "findings": findings})
+                         "findings": findings, "found_at": None if findings is None else at})
 
 
 def mark_own_writes(conn: psycopg.Connection, on: bool) -> None:

@@ -3,6 +3,8 @@ ours), and the SQL each column reads."""
 
 from __future__ import annotations
 
+from sqlalchemy import DateTime, func, literal_column, select, table
+
 from houndgraph.kit.filters import (
     ID_PREDICATES,
     ORDERED_PREDICATES,
@@ -34,11 +36,18 @@ WINDOW_PARAMETERS = frozenset({"from", "to"})
 # service turns them into a condition on the time of the request, so they read no column here.
 ACCEPTED_FILTERS = frozenset({"Accepted", "accepted"})
 
+# When the last analysis that recorded findings ran (`analysis.generation.save`): every unresolved finding was found
+# by it, though a run that repeated the last one's findings wrote no row. A finding's `updated_at` in the lists (the
+# time it was last found, accepted or changed) is the later of this and its row's.
+LAST_FOUND_AT = (select(literal_column("findings_found_at", DateTime(timezone=True)))
+                 .select_from(table("analysis_state")).where(literal_column("id") == 1).scalar_subquery())
+UPDATED_AT = func.greatest(F.updated_at, LAST_FOUND_AT, type_=DateTime(timezone=True))
+
 FINDINGS = list_columns(
     {
         "id": Column(F.id, _COUNT),
         "created_at": Column(F.created_at, _TIME),
-        "updated_at": Column(F.updated_at, _TIME),
+        "updated_at": Column(UPDATED_AT, _TIME),
         "domain_sid": Column(F.domain_sid, _TEXT),
         # Filtered through its own parameter (`FINDING_PARAMETER`), which the service turns into filters.
         "finding": Column(F.finding),

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, func, select, text
+from sqlalchemy import ColumnElement, Select, and_, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import with_expression
 
-from houndgraph.attack_path.listing import FINDINGS, POSTURE, SPARKLINE
+from houndgraph.attack_path.listing import FINDINGS, LAST_FOUND_AT, POSTURE, SPARKLINE
 from houndgraph.graph.kinds import ADNode, AZNode
 from houndgraph.kit.filters import Filter, where
 from houndgraph.kit.pagination import Page
@@ -45,7 +46,7 @@ async def list_findings(session: AsyncSession, environment: str | None, filters:
     if accepted is not None:
         conditions.append(accepted_at(now) if accepted else ~accepted_at(now))
     count = await session.scalar(select(func.count()).select_from(F).where(*conditions))
-    rows = await session.scalars(select(F).where(*conditions).order_by(*order_by(sort, FINDINGS.expressions), F.id)
+    rows = await session.scalars(_findings().where(*conditions).order_by(*order_by(sort, FINDINGS.expressions), F.id)
                                  .offset(page.skip).limit(page.limit))
     return list(rows), int(count or 0)
 
@@ -57,7 +58,12 @@ async def finding_types(session: AsyncSession, environment: str) -> list[str]:
 
 
 async def get_finding(session: AsyncSession, finding_id: int) -> AttackPathFinding | None:
-    return await session.scalar(select(F).where(F.id == finding_id, F.deleted_at.is_(None)))
+    return await session.scalar(_findings().where(F.id == finding_id, F.deleted_at.is_(None)))
+
+
+def _findings() -> Select[AttackPathFinding]:
+    """Finding rows with the time the last run found them (see `AttackPathFinding.last_found_at`)."""
+    return select(F).options(with_expression(F.last_found_at, LAST_FOUND_AT))
 
 
 async def risk_counts(session: AsyncSession, environment: str, filters: Sequence[Filter], start: datetime,

@@ -61,10 +61,16 @@ class ListFinding(_Finding):
     accepted_until: datetime
 
 
+def _last_change(finding: AttackPathFinding) -> datetime:
+    """When the finding was last found, accepted or changed (`attack_path.listing.UPDATED_AT`)."""
+    found = finding.last_found_at
+    return finding.updated_at if found is None else max(finding.updated_at, found)
+
+
 def finding_view(finding: AttackPathFinding, now: datetime) -> RelationshipFinding | ListFinding:
     common: dict[str, Any] = {
-        **_Row.row_fields(finding), "Finding": finding.finding, "DomainSID": finding.domain_sid,
-        "Accepted": _accepted(finding, now), "ImpactCount": finding.impact_count,
+        **_Row.row_fields(finding), "updated_at": _last_change(finding), "Finding": finding.finding,
+        "DomainSID": finding.domain_sid, "Accepted": _accepted(finding, now), "ImpactCount": finding.impact_count,
         "ImpactPercentage": finding.impact_percentage, "Severity": severity(finding.impact_percentage),
     }
     accepted_until = finding.accepted_until or ZERO_TIME

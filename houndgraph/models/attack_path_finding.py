@@ -5,7 +5,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, DateTime, Float, Text, UniqueConstraint
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, query_expression
 
 from houndgraph.models.base import Base, Timestamps
 
@@ -37,3 +37,6 @@ class AttackPathFinding(Timestamps, Base):
     impact_percentage: Mapped[float] = mapped_column(Float, nullable=False, default=0.0)
     accepted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # When the last analysis that recorded findings ran, loaded with the row by the findings lists
+    # (`attack_path.listing.LAST_FOUND_AT`): it found every finding left unresolved, without writing each row.
+    last_found_at: Mapped[datetime | None] = query_expression()

@@ -158,9 +158,12 @@ def test_a_graph_write_not_yet_committed_elsewhere_makes_this_run_and_the_next_d
 
 # What the findings API shows: every finding row (timestamps equal to the run's time read as "the run"), and the
 # run's history (risk counts and posture) in the order written.
+# An unresolved finding was last found by the last run that recorded findings, whether or not it wrote the row.
+SHOWN_UPDATED_AT = ("CASE WHEN deleted_at IS NULL THEN greatest(updated_at, "
+                    "(SELECT findings_found_at FROM analysis_state)) ELSE updated_at END")
 FINDING_COLUMNS = ("id", "finding", "domain_sid", "principal_hash", "principal", "principal_kind", "principal_props",
                    "target", "target_kind", "target_props", "rel_kind", "rel_props", "edge_id", "impact_count",
-                   "impact_percentage", "accepted_until", "created_at", "updated_at", "deleted_at")
+                   "impact_percentage", "accepted_until", "created_at", SHOWN_UPDATED_AT, "deleted_at")
 
 
 def findings_seen(graph: Graph, report: AnalysisReport) -> dict[str, list[tuple[Any, ...]]]:
@@ -319,17 +322,22 @@ def vacuumed_findings(database: Database) -> None:
         conn.execute("VACUUM attack_path_findings")
 
 
-def test_a_repeated_run_updates_the_findings_in_place(vacuumed_findings: None,
-                                                      analysed_lab: tuple[Graph, AnalysisReport]) -> None:
+def test_a_repeated_run_writes_no_finding_row_and_a_full_run_updates_them_in_place(
+        vacuumed_findings: None, analysed_lab: tuple[Graph, AnalysisReport]) -> None:
     graph, _ = analysed_lab
     live = graph.conn.execute("SELECT count(*) FROM attack_path_findings WHERE deleted_at IS NULL").fetchone()[0]
     updated, in_place = findings_updates(graph)
     report = run_analysis(graph.conn)
     assert report.findings_repeated
+    assert findings_updates(graph) == (updated, in_place)
+    shown = graph.conn.execute(f"SELECT DISTINCT {SHOWN_UPDATED_AT} FROM attack_path_findings "
+                               "WHERE deleted_at IS NULL").fetchall()
+    assert shown == [(report.started_at,)]
+    # A full run writes each live finding's row (impact, properties, its time); the table keeps half of each page
+    # free (migration 0049) so the new version can stay on its page with no index written. How many do depends on
+    # how the rows fell on the pages (all 13 alone): at least one must.
+    force_full_run(graph)
     now_updated, now_in_place = findings_updates(graph)
-    # Each live finding's row gets the run's time; the table keeps half of each page free (migration 0049) so the
-    # new version can stay on its page with no index written. How many do depends on how the rows fell on the pages
-    # (all 13 alone): at least one must.
     assert now_updated - updated == live > 3
     assert now_in_place - in_place >= 1
     options = graph.conn.execute("SELECT reloptions FROM pg_class WHERE relname = 'attack_path_findings'").fetchone()

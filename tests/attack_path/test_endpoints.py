@@ -183,6 +183,27 @@ def test_acceptance_keeps_the_finding_listed_and_out_of_the_counts(admin: httpx.
     assert withdrawn.status_code == 200 and withdrawn.json()["data"]["Accepted"] is False
 
 
+def test_a_reanalysis_with_nothing_changed_shows_its_time_as_each_findings_last_update(admin: httpx.Client,
+                                                                                          domain: str) -> None:
+    before = details(admin, "T0GenericAll")["data"] + details(admin, "Kerberoasting")["data"]
+    first = max(datetime.fromisoformat(row["updated_at"]) for row in before)
+    assert admin.put("/api/v2/attack-paths").status_code == 202
+    deadline = time.monotonic() + 120
+    while _runs(admin) < 2:
+        assert time.monotonic() < deadline, "the requested analysis did not run"
+        time.sleep(0.2)
+    second = max(datetime.fromisoformat(row["created_at"]) for row in
+                 admin.get("/api/v2/posture-stats").json()["data"])
+    assert second > first
+    after = details(admin, "T0GenericAll")["data"] + details(admin, "Kerberoasting")["data"]
+    assert sorted(row["id"] for row in after) == sorted(row["id"] for row in before)
+    assert {datetime.fromisoformat(row["updated_at"]) for row in after} == {second}
+    # Filtered and sorted by that time too.
+    since = details(admin, "T0GenericAll", updated_at=f"gt:{first.isoformat()}")
+    assert since["count"] == len(details(admin, "T0GenericAll")["data"]) > 0
+    assert details(admin, "T0GenericAll", updated_at=f"lte:{first.isoformat()}")["count"] == 0
+
+
 def test_acceptance_is_checked(admin: httpx.Client, domain: str) -> None:
     finding = details(admin, "Kerberoasting")["data"][0]
     path = f"/api/v2/attack-paths/{finding['id']}/acceptance"

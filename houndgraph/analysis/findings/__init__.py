@@ -64,7 +64,7 @@ def repeat(ctx: Context, previous_run_at: datetime) -> FindingsReport | None:
     run_id = uuid.uuid4()
     if not store.repeat_history(ctx.conn, run_id, ctx.now, previous_run_at):
         return None
-    found = store.found_again(ctx.conn, ctx.now)
+    found = store.unresolved(ctx.conn)
     rows = ctx.conn.execute("SELECT domain_sid, exposure_index FROM attack_path_posture WHERE run_id = %s",
                             (run_id,))
     return FindingsReport(run_id=str(run_id), findings=found, environments=dict(rows.fetchall()))

@@ -3,7 +3,9 @@
 A finding is keyed by (environment, type, `principal_hash`); the hash names the principal, the target
 and the edge kind, so it is the same in every run. Rows found again are updated (impact, properties)
 and revived if they had been resolved; new ones are inserted; rows no longer found are marked resolved
-(`deleted_at`). The acceptance (`accepted_until`) stays on the row throughout.
+(`deleted_at`). The acceptance (`accepted_until`) stays on the row throughout. A run that repeats the last
+one's findings writes no row: when a finding was last found is read from the analysis's own record
+(`analysis.generation.save`).
 """
 
 from __future__ import annotations
@@ -155,6 +157,9 @@ def repeat_history(conn: psycopg.Connection, run_id: uuid.UUID, now: datetime, p
     return copied
 
 
-def found_again(conn: psycopg.Connection, now: datetime) -> int:
-    """Every unresolved finding found again at `now`, as `write_findings` marks the rows it finds; how many."""
-    return conn.execute("UPDATE attack_path_findings SET updated_at = %s WHERE deleted_at IS NULL", (now,)).rowcount
+def unresolved(conn: psycopg.Connection) -> int:
+    """How many findings are unresolved. A run that repeats the last one's findings finds them all again without
+    writing their rows: the time they were last found is the run's (`analysis.generation.save`)."""
+    row = conn.execute("SELECT count(*) FROM attack_path_findings WHERE deleted_at IS NULL").fetchone()
+    assert row is not None
+    return int(row[0])
