@@ -3,8 +3,12 @@
 
 CREATE OR REPLACE FUNCTION node_delete_edges() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    DELETE FROM edge WHERE start_id IN (SELECT id FROM deleted_node);
-    DELETE FROM edge WHERE end_id IN (SELECT id FROM deleted_node);
+    -- A statement that deleted no node writes no edge: even an empty DELETE on `edge` moves the edge generation
+    -- (edge_generation.sql), and with it the path searches' copy of the edges, rebuilt for nothing.
+    IF EXISTS (SELECT FROM deleted_node) THEN
+        DELETE FROM edge WHERE start_id IN (SELECT id FROM deleted_node);
+        DELETE FROM edge WHERE end_id IN (SELECT id FROM deleted_node);
+    END IF;
     RETURN NULL;
 END
 $$;
