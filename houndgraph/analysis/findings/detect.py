@@ -139,23 +139,33 @@ _NODE_RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
 
 
 def configuration(ctx: Context, environments: Environments) -> list[Candidate]:
+    """The configuration types of `_NODE_RULES` in one pass over the nodes they read (a pass per type read the
+    users and computers seven times: 4 s at a million objects), then the certificate services'."""
     tag = ctx.kind_id(TIER_ZERO_TAG)
-    found: list[Candidate] = []
+    rules: list[tuple[str, str]] = []  # (type, condition on `n` of its kinds)
+    params: dict[str, Any] = {"tag": tag}
     for name, kinds, condition in _NODE_RULES:
-        if tag is None and _TIER_ZERO in condition:
-            continue
         kind_ids = ctx.kind_ids(kinds)
-        if not kind_ids:
+        if not kind_ids or (tag is None and _TIER_ZERO in condition):
             continue
+        params[f"k{len(rules)}"] = kind_ids
+        rules.append((name, f"(n.kind_ids && %(k{len(rules)})s::smallint[] AND {condition})"))
+    found: list[list[Candidate]] = [[] for _ in rules]
+    if rules:
+        matched = ", ".join(f"coalesce({condition}, false)" for _, condition in rules)
         rows = ctx.conn.execute(
-            f"SELECT n.id, {ENVIRONMENT_SQL.format(n='n')} FROM node n "
-            f"WHERE n.kind_ids && %(kinds)s::smallint[] AND {condition}", {"kinds": kind_ids, "tag": tag}
+            f"SELECT n.id, {ENVIRONMENT_SQL.format(n='n')}, {matched} FROM node n "
+            f"WHERE n.kind_ids && %(kinds)s::smallint[] AND ({' OR '.join(condition for _, condition in rules)})",
+            {**params, "kinds": sorted({kind for key, kinds in params.items() if key != "tag" for kind in kinds})},
         ).fetchall()
-        for node, raw in rows:
+        for node, raw, *matches in rows:
             environment = environments.resolve(raw)
-            if environment is not None:
-                found.append(Candidate(FINDING_TYPES[name], environment, node))
-    return found + _certificate_services(ctx)
+            if environment is None:
+                continue
+            for position, match in enumerate(matches):
+                if match:
+                    found[position].append(Candidate(FINDING_TYPES[rules[position][0]], environment, node))
+    return [candidate for candidates in found for candidate in candidates] + _certificate_services(ctx)
 
 
 def _template_types(template: dict[str, Any]) -> Iterable[str]:
