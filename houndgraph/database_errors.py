@@ -8,7 +8,11 @@ import re
 from collections.abc import Iterator
 
 import psycopg
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, PendingRollbackError
+
+# SQLAlchemy's code for "Can't reconnect until invalid transaction is rolled back": the session's connection was
+# invalidated, which it does on a lost connection, by a statement whose error the caller did not see.
+INVALIDATED_TRANSACTION = "8s2b"
 
 
 def connection_lost(error: BaseException) -> bool:
@@ -18,6 +22,8 @@ def connection_lost(error: BaseException) -> bool:
         if isinstance(cause, DBAPIError) and cause.connection_invalidated:
             return True
         if isinstance(cause, psycopg.OperationalError) and not isinstance(cause, psycopg.errors.QueryCanceled):
+            return True
+        if isinstance(cause, PendingRollbackError) and cause.code == INVALIDATED_TRANSACTION:
             return True
     return False
 

@@ -4,6 +4,7 @@ would on a standby. The real primary and standby are in tests/test_streaming_rep
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -14,8 +15,11 @@ from urllib.parse import quote
 import httpx
 import psycopg
 import pytest
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, PendingRollbackError
 
+from houndgraph.database_errors import connection_lost
 from houndgraph.db import Database
 from houndgraph.settings import Settings
 from tests.auth.signing import signed_headers
@@ -155,3 +159,31 @@ def test_a_replica_connection_lost_before_the_read_began_is_answered_by_the_prim
         result = answer.result(timeout=60)
     assert result.status_code == 200, result.text
     assert result.json()["data"]["nodes"]
+
+
+def test_a_transaction_whose_connection_was_lost_unseen_counts_as_a_lost_connection(database: Database) -> None:
+    # A replica stopping under a read answered 500 now and then: the request's connection was invalidated by a
+    # statement whose error the handler never saw, and its commit raised SQLAlchemy's "invalid transaction", which
+    # did not read as a lost connection, so the read was not answered again by the primary.
+    async def commit_after_the_backend_ended() -> BaseException:
+        own = Database(url=database.url)
+        try:
+            async with own.sessionmaker() as session:
+                async with session.begin():
+                    backend = (await session.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+                    with psycopg.connect(database.conninfo, autocommit=True) as other:
+                        other.execute("SELECT pg_terminate_backend(%s)", (backend,))
+                    try:
+                        await session.execute(text("SELECT 1"))
+                    except DBAPIError as lost:
+                        assert connection_lost(lost)
+                    else:
+                        raise AssertionError("the ended backend answered")
+            raise AssertionError("the commit passed")
+        except PendingRollbackError as error:
+            return error
+        finally:
+            own.close()
+
+    assert connection_lost(asyncio.run(commit_after_the_backend_ended()))
+    assert not connection_lost(PendingRollbackError("a failed flush", code="7s2a"))
