@@ -16,6 +16,7 @@ the completeness endpoint (SQLAlchemy's `exec_driver_sql`, which hands it to psy
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,12 +28,16 @@ ACTIVE_WINDOW_SECONDS = 14 * 24 * 3600
 LOCAL_GROUP_EDGES = [ADEdge.AdminTo, ADEdge.CanRDP, ADEdge.CanPSRemote, ADEdge.ExecuteDCOM, ADEdge.CanBackup]
 
 # One pass gives the whole graph's figure (the first row, domain NULL) and each listed domain's (a row per
-# domain with candidates): the candidates and their edges are read once however many domains there are.
+# domain with candidates): the candidates and their edges are read once however many domains there are. Kinds come
+# as ids (`KIND_IDS`), not looked up in the statement: the planner then knows how many candidates there are, and each
+# candidate's edges are one index look-up rather than one joined with a scan of the kinds (3.3 -> 2.4 s for the
+# sessions at a million objects).
+KIND_IDS = "SELECT name, id FROM kind WHERE name = ANY(%s)"
 _COMPLETENESS = """
 WITH candidates AS MATERIALIZED (
     SELECT n.id, n.properties->>'domainsid' AS sid, (n.properties->>'lastlogontimestamp')::double precision AS seen
     FROM node n
-    WHERE n.kind_ids @> ARRAY[(SELECT id FROM kind WHERE name = %(kind)s)]::smallint[]
+    WHERE n.kind_ids @> ARRAY[%(kind)s]::smallint[]
       AND n.properties->'enabled' = 'true'::jsonb
       AND jsonb_typeof(n.properties->'lastlogontimestamp') = 'number'
       AND (%(os)s::text IS NULL OR upper(n.properties->>'operatingsystem') LIKE %(os)s)
@@ -45,7 +50,7 @@ WITH candidates AS MATERIALIZED (
 ), counted AS MATERIALIZED (
     SELECT a.sid, a.in_graph, a.in_domain, EXISTS (
                SELECT 1 FROM edge e
-               WHERE e.end_id = a.id AND e.kind_id IN (SELECT id FROM kind WHERE name = ANY(%(edges)s::text[]))
+               WHERE e.end_id = a.id AND e.kind_id = ANY(%(edges)s::smallint[])
            ) AS covered
     FROM active a WHERE a.in_graph OR a.in_domain
 )
@@ -56,14 +61,24 @@ ORDER BY 1 NULLS FIRST
 """
 
 
-def session_query(domain_sids: list[str] | None = None) -> tuple[str, dict[str, Any]]:
-    return _COMPLETENESS, {"kind": ADNode.User.value, "os": None, "sids": domain_sids or [],
-                           "window": ACTIVE_WINDOW_SECONDS, "edges": [ADEdge.HasSession.value]}
+# The kinds the two queries read, by name: `KIND_IDS` gives their ids.
+KINDS = [ADNode.User.value, ADNode.Computer.value, ADEdge.HasSession.value, *(kind.value for kind in LOCAL_GROUP_EDGES)]
 
 
-def local_group_query(domain_sids: list[str] | None = None) -> tuple[str, dict[str, Any]]:
-    return _COMPLETENESS, {"kind": ADNode.Computer.value, "os": "%WINDOWS%", "sids": domain_sids or [],
-                           "window": ACTIVE_WINDOW_SECONDS, "edges": [kind.value for kind in LOCAL_GROUP_EDGES]}
+def session_query(kind_ids: Mapping[str, int], domain_sids: list[str] | None = None) -> tuple[str, dict[str, Any]]:
+    """`kind_ids`: kind name -> id, as `KIND_IDS` reads them (a kind not in the catalogue matches nothing)."""
+    return _COMPLETENESS, {"kind": kind_ids.get(ADNode.User.value, -1), "os": None, "sids": domain_sids or [],
+                           "window": ACTIVE_WINDOW_SECONDS, "edges": _ids(kind_ids, [ADEdge.HasSession.value])}
+
+
+def local_group_query(kind_ids: Mapping[str, int], domain_sids: list[str] | None = None) -> tuple[str, dict[str, Any]]:
+    return _COMPLETENESS, {"kind": kind_ids.get(ADNode.Computer.value, -1), "os": "%WINDOWS%",
+                           "sids": domain_sids or [], "window": ACTIVE_WINDOW_SECONDS,
+                           "edges": _ids(kind_ids, [kind.value for kind in LOCAL_GROUP_EDGES])}
+
+
+def _ids(kind_ids: Mapping[str, int], names: list[str]) -> list[int]:
+    return [kind_ids[name] for name in names if name in kind_ids]
 
 
 def fraction(row: tuple[Any, ...] | None) -> float:
@@ -83,11 +98,15 @@ class Completeness:
 
 
 def session_completeness(conn: psycopg.Connection, domain_sids: list[str] | None = None) -> Completeness:
-    return _completeness(conn, *session_query(domain_sids))
+    return _completeness(conn, *session_query(kind_ids(conn), domain_sids))
 
 
 def local_group_completeness(conn: psycopg.Connection, domain_sids: list[str] | None = None) -> Completeness:
-    return _completeness(conn, *local_group_query(domain_sids))
+    return _completeness(conn, *local_group_query(kind_ids(conn), domain_sids))
+
+
+def kind_ids(conn: psycopg.Connection) -> dict[str, int]:
+    return {str(name): int(kind) for name, kind in conn.execute(KIND_IDS, (KINDS,)).fetchall()}
 
 
 def _completeness(conn: psycopg.Connection, query: str, params: dict[str, Any]) -> Completeness:
