@@ -16,7 +16,7 @@ the completeness endpoint (SQLAlchemy's `exec_driver_sql`, which hands it to psy
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,10 +29,9 @@ LOCAL_GROUP_EDGES = [ADEdge.AdminTo, ADEdge.CanRDP, ADEdge.CanPSRemote, ADEdge.E
 
 # One pass gives the whole graph's figure (the first row, domain NULL) and each listed domain's (a row per
 # domain with candidates): the candidates and their edges are read once however many domains there are. Kinds come
-# as ids (`KIND_IDS`), not looked up in the statement: the planner then knows how many candidates there are, and each
-# candidate's edges are one index look-up rather than one joined with a scan of the kinds (3.3 -> 2.4 s for the
-# sessions at a million objects).
-KIND_IDS = "SELECT name, id FROM kind WHERE name = ANY(%s)"
+# as ids from the kind catalogue, not looked up in the statement: the planner then knows how many candidates there
+# are, and each candidate's edges are one index look-up rather than one joined with a scan of the kinds (3.3 -> 2.4 s
+# for the sessions at a million objects).
 _COMPLETENESS = """
 WITH candidates AS MATERIALIZED (
     SELECT n.id, n.properties->>'domainsid' AS sid, (n.properties->>'lastlogontimestamp')::double precision AS seen
@@ -61,24 +60,28 @@ ORDER BY 1 NULLS FIRST
 """
 
 
-# The kinds the two queries read, by name: `KIND_IDS` gives their ids.
-KINDS = [ADNode.User.value, ADNode.Computer.value, ADEdge.HasSession.value, *(kind.value for kind in LOCAL_GROUP_EDGES)]
+# A kind's id, None when no node or edge has used it (it then matches nothing): `Context.kind_id` in analysis, the
+# request's `kind_map` elsewhere.
+KindId = Callable[[str], int | None]
 
 
-def session_query(kind_ids: Mapping[str, int], domain_sids: list[str] | None = None) -> tuple[str, dict[str, Any]]:
-    """`kind_ids`: kind name -> id, as `KIND_IDS` reads them (a kind not in the catalogue matches nothing)."""
-    return _COMPLETENESS, {"kind": kind_ids.get(ADNode.User.value, -1), "os": None, "sids": domain_sids or [],
-                           "window": ACTIVE_WINDOW_SECONDS, "edges": _ids(kind_ids, [ADEdge.HasSession.value])}
+def session_query(kind_id: KindId, domain_sids: list[str] | None = None) -> tuple[str, dict[str, Any]]:
+    return _COMPLETENESS, {"kind": _id(kind_id, ADNode.User), "os": None, "sids": domain_sids or [],
+                           "window": ACTIVE_WINDOW_SECONDS, "edges": _ids(kind_id, [ADEdge.HasSession])}
 
 
-def local_group_query(kind_ids: Mapping[str, int], domain_sids: list[str] | None = None) -> tuple[str, dict[str, Any]]:
-    return _COMPLETENESS, {"kind": kind_ids.get(ADNode.Computer.value, -1), "os": "%WINDOWS%",
-                           "sids": domain_sids or [], "window": ACTIVE_WINDOW_SECONDS,
-                           "edges": _ids(kind_ids, [kind.value for kind in LOCAL_GROUP_EDGES])}
+def local_group_query(kind_id: KindId, domain_sids: list[str] | None = None) -> tuple[str, dict[str, Any]]:
+    return _COMPLETENESS, {"kind": _id(kind_id, ADNode.Computer), "os": "%WINDOWS%", "sids": domain_sids or [],
+                           "window": ACTIVE_WINDOW_SECONDS, "edges": _ids(kind_id, LOCAL_GROUP_EDGES)}
 
 
-def _ids(kind_ids: Mapping[str, int], names: list[str]) -> list[int]:
-    return [kind_ids[name] for name in names if name in kind_ids]
+def _id(kind_id: KindId, name: str) -> int:
+    found = kind_id(name)
+    return -1 if found is None else found
+
+
+def _ids(kind_id: KindId, names: list[ADEdge]) -> list[int]:
+    return [found for name in names if (found := kind_id(name)) is not None]
 
 
 def fraction(row: tuple[Any, ...] | None) -> float:
@@ -97,16 +100,14 @@ class Completeness:
         return self.domains.get(domain_sid, 0.0)
 
 
-def session_completeness(conn: psycopg.Connection, domain_sids: list[str] | None = None) -> Completeness:
-    return _completeness(conn, *session_query(kind_ids(conn), domain_sids))
+def session_completeness(conn: psycopg.Connection, kind_id: KindId,
+                         domain_sids: list[str] | None = None) -> Completeness:
+    return _completeness(conn, *session_query(kind_id, domain_sids))
 
 
-def local_group_completeness(conn: psycopg.Connection, domain_sids: list[str] | None = None) -> Completeness:
-    return _completeness(conn, *local_group_query(kind_ids(conn), domain_sids))
-
-
-def kind_ids(conn: psycopg.Connection) -> dict[str, int]:
-    return {str(name): int(kind) for name, kind in conn.execute(KIND_IDS, (KINDS,)).fetchall()}
+def local_group_completeness(conn: psycopg.Connection, kind_id: KindId,
+                             domain_sids: list[str] | None = None) -> Completeness:
+    return _completeness(conn, *local_group_query(kind_id, domain_sids))
 
 
 def _completeness(conn: psycopg.Connection, query: str, params: dict[str, Any]) -> Completeness:

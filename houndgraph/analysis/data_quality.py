@@ -129,7 +129,8 @@ def _record_ad(ctx: Context, run_id: str) -> bool:
     if not domains:
         return False
     counts = _counts(ctx, "domainsid", domains, AD_COUNTED_KINDS, ADNode.Base)
-    sessions, local_groups = session_completeness(ctx.conn, domains), local_group_completeness(ctx.conn, domains)
+    sessions = session_completeness(ctx.conn, ctx.kind_id, domains)
+    local_groups = local_group_completeness(ctx.conn, ctx.kind_id, domains)
     columns = _AD_COUNTERS
     totals = dict.fromkeys(columns, 0)
     for sid in domains:

@@ -8,8 +8,9 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from houndgraph.analysis.completeness import KIND_IDS, KINDS, fraction, local_group_query, session_query
+from houndgraph.analysis.completeness import fraction, local_group_query, session_query
 from houndgraph.db import graph_connection
+from houndgraph.graph.kind_catalogue import kind_map
 from houndgraph.kit.sorting import SortKey
 
 # Table and filter column per kind of row; values are constants, never request data.
@@ -41,10 +42,9 @@ async def list_rows(session: AsyncSession, table_key: str, owner: str | None, st
 async def completeness(session: AsyncSession) -> tuple[float, float]:
     """(session completeness, local-group completeness) over the whole graph."""
     conn = await graph_connection(session)
-    kinds = await conn.execute(KIND_IDS, (KINDS,))
-    ids = {str(name): int(kind) for name, kind in await kinds.fetchall()}
+    kinds = (await kind_map(conn)).get
     figures = []
-    for query, params in (session_query(ids), local_group_query(ids)):
+    for query, params in (session_query(kinds), local_group_query(kinds)):
         cursor = await conn.execute(query, params)
         figures.append(fraction(await cursor.fetchone()))
     return figures[0], figures[1]
