@@ -84,7 +84,7 @@ def record_findings(ctx: Context, report: AnalysisReport) -> None:
     accepted, report.findings_inputs = findings.accepted(ctx)
     if (report.unchanged_since is not None and report.zones is not None and not report.zones.changed
             and report.findings_inputs == generation.findings_inputs(ctx.conn)):
-        report.findings_repeated = findings.repeat(ctx, report.unchanged_since) is not None
+        report.findings_repeated = findings.repeat(ctx, report.unchanged_since)
         if report.findings_repeated:
             log.info("analysis findings repeated from the analysis of %s", report.unchanged_since.isoformat())
             return

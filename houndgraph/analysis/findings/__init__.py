@@ -58,16 +58,11 @@ def accepted(ctx: Context) -> tuple[set[tuple[str, str, str]], str]:
     return keys, hashlib.sha256(orjson.dumps(sorted(keys))).hexdigest()
 
 
-def repeat(ctx: Context, previous_run_at: datetime) -> FindingsReport | None:
+def repeat(ctx: Context, previous_run_at: datetime) -> bool:
     """The findings and history of the run at `previous_run_at` again, at this run's time: for a run whose
-    graph, zones and accepted findings are as they were then. None when that run's history is gone."""
-    run_id = uuid.uuid4()
-    if not store.repeat_history(ctx.conn, run_id, ctx.now, previous_run_at):
-        return None
-    found = store.unresolved(ctx.conn)
-    rows = ctx.conn.execute("SELECT domain_sid, exposure_index FROM attack_path_posture WHERE run_id = %s",
-                            (run_id,))
-    return FindingsReport(run_id=str(run_id), findings=found, environments=dict(rows.fetchall()))
+    graph, zones and accepted findings are as they were then. False when that run's history is gone. The finding
+    rows are not written: every unresolved one is found again, at the run's time (`analysis.generation.save`)."""
+    return store.repeat_history(ctx.conn, uuid.uuid4(), ctx.now, previous_run_at) > 0
 
 
 def record(ctx: Context, accepted: set[tuple[str, str, str]]) -> FindingsReport:

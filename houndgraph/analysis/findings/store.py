@@ -155,11 +155,3 @@ def repeat_history(conn: psycopg.Connection, run_id: uuid.UUID, now: datetime, p
             {"run": run_id, "now": now, "previous": previous},
         ).rowcount
     return copied
-
-
-def unresolved(conn: psycopg.Connection) -> int:
-    """How many findings are unresolved. A run that repeats the last one's findings finds them all again without
-    writing their rows: the time they were last found is the run's (`analysis.generation.save`)."""
-    row = conn.execute("SELECT count(*) FROM attack_path_findings WHERE deleted_at IS NULL").fetchone()
-    assert row is not None
-    return int(row[0])
