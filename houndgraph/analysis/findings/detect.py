@@ -142,21 +142,18 @@ def configuration(ctx: Context, environments: Environments) -> list[Candidate]:
     """The configuration types of `_NODE_RULES` in one pass over the nodes they read (a pass per type read the
     users and computers seven times: 4 s at a million objects), then the certificate services'."""
     tag = ctx.kind_id(TIER_ZERO_TAG)
-    rules: list[tuple[str, str]] = []  # (type, condition on `n` of its kinds)
-    params: dict[str, Any] = {"tag": tag}
-    for name, kinds, condition in _NODE_RULES:
-        kind_ids = ctx.kind_ids(kinds)
-        if not kind_ids or (tag is None and _TIER_ZERO in condition):
-            continue
-        params[f"k{len(rules)}"] = kind_ids
-        rules.append((name, f"(n.kind_ids && %(k{len(rules)})s::smallint[] AND {condition})"))
+    rules = [(name, kind_ids, condition) for name, kinds, condition in _NODE_RULES
+             if (kind_ids := ctx.kind_ids(kinds)) and not (tag is None and _TIER_ZERO in condition)]
+    conditions = [f"(n.kind_ids && %(k{position})s::smallint[] AND {condition})"
+                  for position, (_, _, condition) in enumerate(rules)]
+    params: dict[str, Any] = {"tag": tag, "kinds": sorted({kind for _, kind_ids, _ in rules for kind in kind_ids}),
+                              **{f"k{position}": kind_ids for position, (_, kind_ids, _) in enumerate(rules)}}
     found: list[list[Candidate]] = [[] for _ in rules]
     if rules:
-        matched = ", ".join(f"coalesce({condition}, false)" for _, condition in rules)
+        matched = ", ".join(f"coalesce({condition}, false)" for condition in conditions)
         rows = ctx.conn.execute(
             f"SELECT n.id, {ENVIRONMENT_SQL.format(n='n')}, {matched} FROM node n "
-            f"WHERE n.kind_ids && %(kinds)s::smallint[] AND ({' OR '.join(condition for _, condition in rules)})",
-            {**params, "kinds": sorted({kind for key, kinds in params.items() if key != "tag" for kind in kinds})},
+            f"WHERE n.kind_ids && %(kinds)s::smallint[] AND ({' OR '.join(conditions)})", params,
         ).fetchall()
         for node, raw, *matches in rows:
             environment = environments.resolve(raw)
