@@ -72,7 +72,7 @@ def analyse(conn: psycopg.Connection) -> None:
 
 def build_inbound_edge_index(conn: psycopg.Connection) -> None:
     """The inbound edge index a bulk job deferred, built once the rules have added their edges (`graph.store.bulk`)."""
-    bulk.rebuild(conn, only=bulk.AFTER_RULES)
+    bulk.rebuild(conn, bulk.AFTER_RULES)
 
 
 class Observer:
@@ -276,7 +276,7 @@ class Datapipe:
                     read_process.discard_read_ahead()
         # Before any job moves on to analysis (and before the analysis step of this tick); the inbound edge index
         # after the analysis's rules.
-        self._rebuild_indexes(conn, keep=bulk.AFTER_RULES)
+        self._rebuild_indexes(conn, bulk.BEFORE_ANALYSIS)
         self._advance_ingested_jobs(conn)
 
     def _defer_indexes(self, conn: psycopg.Connection) -> None:
@@ -287,9 +287,9 @@ class Datapipe:
             log.info("bulk ingest of %.0f MB of documents: indexes %s are built after the files",
                      document_bytes / 1e6, ", ".join(dropped) or "(none; the node table was busy)")
 
-    def _rebuild_indexes(self, conn: psycopg.Connection, keep: tuple[str, ...] = ()) -> None:
+    def _rebuild_indexes(self, conn: psycopg.Connection, names: tuple[str, ...] = bulk.DEFERRABLE) -> None:
         started = time.perf_counter()
-        built = bulk.rebuild(conn, keep=keep)
+        built = bulk.rebuild(conn, names)
         if built:
             log.info("built the deferred indexes %s in %.2f s", ", ".join(built), time.perf_counter() - started)
 

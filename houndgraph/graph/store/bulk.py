@@ -42,8 +42,9 @@ from psycopg import errors
 # inbound edge index (end, kind, start): the writer probes it only to copy rather than upsert a few edges, and does
 # without it while it is missing (`edges.write_edges`).
 DEFERRABLE = ("edge_end_kind_start_idx", "node_kind_ids_idx", "node_name_trgm_idx", "node_objectid_reverse_idx")
-# Built after the analysis's rules, not before them (see above).
+# Built after the analysis's rules, not before them (see above); the others before the analysis.
 AFTER_RULES = ("edge_end_kind_start_idx",)
+BEFORE_ANALYSIS = tuple(name for name in DEFERRABLE if name not in AFTER_RULES)
 # A job defers them when its documents hold at least this many bytes (about 30k objects of SharpHound data)
 # and at least as many as the node table: building the indexes costs about a quarter of keeping them per node
 # (a node record is about a third as large in the table as in its document).
@@ -87,13 +88,12 @@ def deferred(conn: psycopg.Connection) -> list[str]:
     return [row[0] for row in conn.execute("SELECT name FROM deferred_index ORDER BY name")]
 
 
-def rebuild(conn: psycopg.Connection, *, only: tuple[str, ...] | None = None, keep: tuple[str, ...] = ()
-            ) -> list[str]:
-    """Build the deferred indexes again (those of `only` when given, but not those of `keep`), each in a
-    transaction with forgetting it; returns their names."""
+def rebuild(conn: psycopg.Connection, names: tuple[str, ...] = DEFERRABLE) -> list[str]:
+    """Build those of `names` that are deferred again, each in a transaction with forgetting it; returns their
+    names."""
     built = []
     for name in deferred(conn):
-        if name in keep or (only is not None and name not in only):
+        if name not in names:
             continue
         with conn.transaction():
             row = conn.execute("SELECT definition FROM deferred_index WHERE name = %s FOR UPDATE", (name,)).fetchone()
