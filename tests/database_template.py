@@ -98,6 +98,11 @@ def _build(directory: Path) -> None:
         database.sync_engine.dispose()  # the copy below needs the migrated database to itself
         admin_url = libpq_url(str(make_url(database.url).set(database="postgres")))
         with psycopg.connect(admin_url, autocommit=True) as conn:
+            # PostgreSQL's non-durable settings (its manual's "Non-Durable Settings"): what a test reads is the same,
+            # only a crash of the machine itself could lose a commit, and a test run's databases are thrown away.
+            # A suite commits tens of thousands of times; each waited for its WAL flush.
+            for name in ("fsync", "synchronous_commit", "full_page_writes"):
+                conn.execute(f"ALTER SYSTEM SET {name} = off")
             conn.execute("CHECKPOINT")
             conn.execute(f'CREATE DATABASE "{MIGRATED_DATABASE}" TEMPLATE houndgraph')
     finally:
