@@ -25,7 +25,7 @@ from psycopg import pq
 from psycopg.rows import tuple_row
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 from houndgraph import database_code
@@ -204,7 +204,9 @@ class Database:
                     if handed_out:
                         raise
                     replica.pass_over(str(unavailable))
-                except (psycopg.Error, DBAPIError) as error:
+                # SQLAlchemy's own errors too: a commit on a connection it invalidated (a statement whose error the
+                # handler did not pass on had lost it) raises "invalid transaction", not a driver error.
+                except (psycopg.Error, SQLAlchemyError) as error:
                     if not connection_lost(error) or (handed_out and not answered):
                         raise
                     if answered:

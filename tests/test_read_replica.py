@@ -5,6 +5,7 @@ would on a standby. The real primary and standby are in tests/test_streaming_rep
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +21,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, PendingRollbackError
 
 from houndgraph.database_errors import connection_lost
-from houndgraph.db import Database
+from houndgraph.db import Database, on_replica
+from houndgraph.deadline import RequestDeadline
 from houndgraph.settings import Settings
 from tests.auth.signing import signed_headers
 from tests.conftest import ADMIN_PASSWORD, LiveServer, _free_port, login
@@ -187,3 +189,29 @@ def test_a_transaction_whose_connection_was_lost_unseen_counts_as_a_lost_connect
 
     assert connection_lost(asyncio.run(commit_after_the_backend_ended()))
     assert not connection_lost(PendingRollbackError("a failed flush", code="7s2a"))
+
+
+def test_a_replica_read_answered_before_its_connection_was_lost_unseen_ends_without_an_error(
+        database: Database) -> None:
+    # The request's transaction commits after the handler returned its answer, outside the route's retry: a commit
+    # that found the connection lost (SQLAlchemy's "invalid transaction", not a driver error) answered 500, where the
+    # complete answer of a read that wrote nothing should stand, and the replica be passed over.
+    async def read_whose_backend_ends() -> bool:
+        own = Database(url=database.url)
+        own.add_read_replica(read_only_url(database), 1.0)
+        replica = own.read_replica
+        assert replica is not None
+        try:
+            async with own.session(RequestDeadline(30), graph_read=True) as session:
+                assert on_replica(session)
+                backend = (await session.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+                with psycopg.connect(database.conninfo, autocommit=True) as other:
+                    other.execute("SELECT pg_terminate_backend(%s)", (backend,))
+                with contextlib.suppress(DBAPIError):  # a statement whose error the handler does not pass on
+                    await session.execute(text("SELECT 1"))
+            return replica.usable()
+        finally:
+            await own.dispose()
+            own.close()
+
+    assert asyncio.run(read_whose_backend_ends()) is False  # ended without an error; the replica passed over
