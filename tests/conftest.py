@@ -153,16 +153,32 @@ def empty_graph(database: Database) -> Database:
 # --- the real app over HTTP -------------------------------------------------------------------
 
 import socket  # noqa: E402
+import ssl  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
 import httpx  # noqa: E402
+import httpx._transports.default as httpx_transports  # noqa: E402
 import uvicorn  # noqa: E402
 
 ADMIN_PASSWORD = "Test-Admin-Password-1!"
 # httpx reads the CA bundle for every client it makes (about 40 ms of CPU, two minutes of the suite): the test
 # clients share one context (they speak plain HTTP to the test servers anyway).
 TLS = httpx.create_ssl_context()
+
+
+def _shared_default_tls(cert: Any = None, verify: Any = True, trust_env: bool = True, http2: bool = False
+                        ) -> ssl.SSLContext:
+    """httpx's context for a client made with the default verification: TLS, where the suite's many clients made
+    without it (the official SDK's, httpx.get and post, test helpers: about half a minute of the suite's CPU) each
+    read the CA bundle again."""
+    if cert is None and verify is True and trust_env and not http2:
+        return TLS
+    return httpx.create_ssl_context(cert=cert, verify=verify, trust_env=trust_env, http2=http2)
+
+
+assert hasattr(httpx_transports, "create_ssl_context"), "httpx makes its transports' contexts elsewhere now"
+httpx_transports.create_ssl_context = _shared_default_tls
 
 
 def _free_port() -> int:
