@@ -35,8 +35,8 @@ from houndgraph.models.ingest_job import JobStatus
 from houndgraph.models.ingest_task import TaskState
 from houndgraph.observability import ANALYSIS_SECONDS, INGEST_SECONDS
 from houndgraph.settings import Settings
+from houndgraph.worker import clear_database, files, read_process
 from houndgraph.worker import clear_database_repository as purge_repo
-from houndgraph.worker import files, read_process
 from houndgraph.worker import loop_repository as repo
 from houndgraph.worker.loop_repository import PipeStatus, TaskRow
 from houndgraph.worker.task_writer import BATCH_SIZE, Stopped, TaskProgress, write_task
@@ -229,33 +229,7 @@ class Datapipe:
             return
         with self._status(conn, PipeStatus.PURGING):
             while request is not None:
-                discard: list[str] = []
-                with conn.transaction():
-                    if request.deletes_nodes:
-                        discard += purge_repo.cancel_active_jobs(conn)
-                    if request.delete_all_graph:
-                        purge_repo.delete_all_graph(conn)
-                    if request.delete_source_kinds:
-                        purge_repo.delete_nodes_of_source_kinds(conn, request.delete_source_kinds)
-                    if request.delete_sourceless_graph:
-                        purge_repo.delete_sourceless_nodes(conn)
-                    if request.delete_relationships:
-                        purge_repo.delete_relationships(conn, request.delete_relationships)
-                    if request.delete_file_ingest_history:
-                        discard += purge_repo.delete_finished_jobs(conn)
-                    if request.delete_data_quality_history:
-                        purge_repo.delete_data_quality_history(conn)
-                    if request.delete_asset_group_selectors:
-                        purge_repo.delete_custom_selectors(conn, request.delete_asset_group_selectors)
-                    # What remains of the graph is analysed again, as the reference does after a partial
-                    # deletion.
-                    partial = request.delete_source_kinds or request.delete_sourceless_graph or \
-                        request.delete_relationships or request.delete_asset_group_selectors
-                    if partial and not request.delete_all_graph:
-                        repo.request_analysis(conn)
-                    purge_repo.delete_request(conn, request.id)
-                    repo.delete_unneeded_uploads(conn)
-                files.discard_all(self._settings.uploads_dir, discard)
+                files.discard_all(self._settings.uploads_dir, clear_database.carry_out(conn, request))
                 request = purge_repo.next_request(conn)
 
     def _ingest_step(self, conn: psycopg.Connection, observer: Observer) -> None:
