@@ -2,8 +2,8 @@
 PYTHON ?= python3
 # Test workers (pytest-xdist), each with a PostgreSQL of its own. On 2 cores under load (avg 6-12) the suite took
 # 289 s with 2 workers, 152 s with 3, 131 s with 4 (-n auto means 2 here). --dist loadfile: a module runs on one
-# worker in order (the browser tests share one page per module), except the few slow modules tests/conftest.py spreads
-# test by test; --no-loadscope-reorder: work is handed out in the order tests/conftest.py gives (slowest first).
+# worker in order (the browser tests share one page per module), except the few slow modules tests/work_order.py spreads
+# test by test; --no-loadscope-reorder: work is handed out in the order tests/work_order.py gives (slowest first).
 TEST_WORKERS ?= 4
 VENV := .venv
 BIN := $(VENV)/bin
