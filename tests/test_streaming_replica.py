@@ -70,20 +70,6 @@ def count_users(http: httpx.Client) -> int:
     return len(answer.json()["data"]["nodes"])
 
 
-def logged_errors(host: ServiceProcess) -> list[str]:
-    """The service's log entries at warning level or above (an unexpected error's with its traceback): what a
-    failed request's answer does not say."""
-    entries = []
-    for line in host.log.read_text().splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict) and entry.get("level") in ("warning", "error", "critical"):
-            entries.append(f"{entry.get('message')}\n{entry.get('exception', '')}")
-    return entries
-
-
 class Reader(threading.Thread):
     """Graph reads one after another through a service until stopped; every status is kept."""
 
@@ -143,6 +129,6 @@ def test_upload_through_one_host_read_through_the_other_from_the_replica_which_m
     time.sleep(1.5)
     reader.stopping.set()
     reader.join(timeout=60)
-    assert reader.statuses and set(reader.statuses) == {200}, (reader.failures, logged_errors(second))
+    assert reader.statuses and set(reader.statuses) == {200}, (reader.failures, second.logged_errors())
     assert count_users(b) == expected
     assert count_users(a) == expected

@@ -1,6 +1,6 @@
 """Cypher's shortest path searches over the edges' copy in memory (the hook in `graph.paths.shortest_path_batches`):
-the many-sources checks of tests/graph/cypher/test_shortest_many_sources.py, run again with every search of a few
-roots answered from the copy, give the same verdicts."""
+the many-sources checks of tests/graph/cypher/test_shortest_many_sources.py and test_shortest_path_budget.py, run
+again with every search of a few roots answered from the copy, give the same verdicts."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from houndgraph.db import Database
 from houndgraph.graph import level_search, paths
 from houndgraph.graph.projection.reading import read_projection
 from houndgraph.graph.projection.search import PairSearch
+from tests.graph.cypher import many_sources
 from tests.graph.cypher import test_shortest_many_sources as many
+from tests.graph.cypher import test_shortest_path_budget as budgets
 from tests.graph.cypher.answers import rows
 
 # The many-sources module's reader (one connection and event loop for its queries), for its checks run again here.
@@ -36,14 +38,14 @@ def in_memory(empty_graph: Database, monkeypatch: pytest.MonkeyPatch) -> Iterato
         yield made
 
 
-@pytest.mark.parametrize("seed", many.SEEDS)
+@pytest.mark.parametrize("seed", many_sources.SEEDS)
 def test_many_sources_without_limit_find_every_pair_a_shortest_path(empty_graph: Database, seed: int,
                                                                     in_memory: list[PairSearch]) -> None:
     many.test_many_sources_without_limit_find_every_pair_a_shortest_path(empty_graph, seed)
     assert in_memory, "the copy answered"
 
 
-@pytest.mark.parametrize("seed", many.SEEDS)
+@pytest.mark.parametrize("seed", many_sources.SEEDS)
 def test_many_sources_with_limit_return_that_many_shortest_paths(empty_graph: Database, seed: int,
                                                                  in_memory: list[PairSearch],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
@@ -51,13 +53,13 @@ def test_many_sources_with_limit_return_that_many_shortest_paths(empty_graph: Da
     assert in_memory, "the copy answered"
 
 
-@pytest.mark.parametrize("seed", many.SEEDS)
+@pytest.mark.parametrize("seed", many_sources.SEEDS)
 def test_a_limit_after_an_earlier_match_stops_the_search_early_with_shortest_paths(
         empty_graph: Database, seed: int, in_memory: list[PairSearch]) -> None:
     many.test_a_limit_after_an_earlier_match_stops_the_search_early_with_shortest_paths(empty_graph, seed)
 
 
-@pytest.mark.parametrize("seed", many.SEEDS)
+@pytest.mark.parametrize("seed", many_sources.SEEDS)
 @pytest.mark.parametrize(("direction", "max_depth"), [(paths.Direction.OUT, None), (paths.Direction.IN, None),
                                                       (paths.Direction.OUT, 3), (paths.Direction.OUT, 1)])
 def test_one_search_from_the_targets_finds_the_paths_of_a_search_per_pair(
@@ -69,14 +71,14 @@ def test_one_search_from_the_targets_finds_the_paths_of_a_search_per_pair(
 
 
 @pytest.mark.parametrize("seed", range(2))
-@pytest.mark.parametrize("form", many.SHORTEST_FORMS)
+@pytest.mark.parametrize("form", budgets.SHORTEST_FORMS)
 def test_the_path_budget_bound_refuses_only_what_the_search_refuses(
         empty_graph: Database, seed: int, form: str, in_memory: list[PairSearch],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    many.test_the_path_budget_bound_refuses_only_what_the_search_refuses(empty_graph, seed, form, monkeypatch)
+    budgets.test_the_path_budget_bound_refuses_only_what_the_search_refuses(empty_graph, seed, form, monkeypatch)
 
 
-@pytest.mark.parametrize("seed", many.SEEDS)
+@pytest.mark.parametrize("seed", many_sources.SEEDS)
 @pytest.mark.parametrize("level_chunk", [paths.LEVEL_CHUNK, 1])
 def test_a_side_too_large_to_list_read_as_the_search_reaches_it_gives_the_rows_of_listing_it(
         empty_graph: Database, seed: int, level_chunk: int, in_memory: list[PairSearch],
@@ -85,10 +87,10 @@ def test_a_side_too_large_to_list_read_as_the_search_reaches_it_gives_the_rows_o
     sources (a chunk of them at a time), never listing them all, and answers the rows, in their order, of the search
     that lists them."""
     monkeypatch.setattr(paths, "LEVEL_CHUNK", level_chunk)
-    graph, _, targets = many._drawn(empty_graph, seed)
+    graph, _, targets = many_sources.drawn(empty_graph, seed)
     # The target most nodes reach.
-    name = f"n{max(targets, key=lambda t: sum(bool(graph.shortest(s, t)) for s in range(many.SIZE)))}"
-    row = many.PATH_ROW
+    name = f"n{max(targets, key=lambda t: sum(bool(graph.shortest(s, t)) for s in range(many_sources.SIZE)))}"
+    row = many_sources.PATH_ROW
     queries = [
         f"MATCH p=shortestPath((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 AND t.name = '{name}' {row} LIMIT 7",
         f"MATCH p=allShortestPaths((u:A)-[:R*1..]->(t:B)) WHERE u.v >= 1 AND t.name = '{name}' {row} SKIP 1 LIMIT 7",
