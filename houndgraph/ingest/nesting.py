@@ -80,6 +80,14 @@ def nesting_depth(text: bytes) -> int:
     return NestingCounter().feed(text)
 
 
+def nests_deeper_than(text: bytes, limit: int) -> bool:
+    """Whether a whole JSON text nests past `limit`. A text with no more opening brackets than that cannot, and is not
+    measured: nearly every API body (numpy's fixed cost per call outweighed the small ones' whole request)."""
+    if text.count(b"[") + text.count(b"{") <= limit:
+        return False
+    return nesting_depth(text) > limit
+
+
 def too_long_message() -> str:
     return f"the file holds a string longer than {MAX_STRING_BYTES >> 20} MiB"
 

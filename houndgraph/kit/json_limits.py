@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from houndgraph.errors import BadRequest
-from houndgraph.ingest.nesting import MAX_JSON_DEPTH, nesting_depth, too_deep_message
+from houndgraph.ingest.nesting import MAX_JSON_DEPTH, nests_deeper_than, too_deep_message
 
 NUL_REFUSED = "NUL characters (\\u0000) are not accepted"
 # An escaped NUL: `\u0000` after an even number of backslashes (an odd run would escape the `\` itself).
@@ -18,7 +18,7 @@ _ESCAPED_NUL = re.compile(rb"(?<!\\)(?:\\\\)*\\u0000")
 
 def check_json_text(body: bytes) -> None:
     """BadRequest for JSON nesting past MAX_JSON_DEPTH or holding a NUL character."""
-    if nesting_depth(body) > MAX_JSON_DEPTH:
+    if nests_deeper_than(body, MAX_JSON_DEPTH):
         raise BadRequest(too_deep_message(MAX_JSON_DEPTH))
     if b"\x00" in body or _ESCAPED_NUL.search(body):
         raise BadRequest(NUL_REFUSED)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from houndgraph.ingest import IngestError, IngestFile, read_file, validate_upload
-from houndgraph.ingest.nesting import MAX_JSON_DEPTH, NestingCounter, nesting_depth
+from houndgraph.ingest.nesting import MAX_JSON_DEPTH, NestingCounter, nesting_depth, nests_deeper_than
 
 # Under an address-space cap far below what the quadratic path of a 100,000-deep parse needs (tens of GB).
 CAPPED_VALIDATION = """
@@ -52,6 +52,18 @@ def test_depth_is_counted_outside_strings_and_across_chunk_boundaries() -> None:
         for start in range(0, len(text), step):
             counter.feed(text[start:start + step])
         assert counter.deepest == _depth(value) == nesting_depth(text), text
+
+
+def test_a_text_nests_past_a_limit_as_its_measured_depth_says() -> None:
+    # Texts with fewer opening brackets than the limit are not measured; the answer is the same either way.
+    rng = random.Random(12)
+    for _ in range(300):
+        text = json.dumps(_random_value(rng)).encode()
+        for limit in range(6):
+            assert nests_deeper_than(text, limit) is (nesting_depth(text) > limit), (text, limit)
+    assert nests_deeper_than(b"[" * 65 + b"]" * 65, MAX_JSON_DEPTH)
+    assert not nests_deeper_than(b"[" * 64 + b"]" * 64, MAX_JSON_DEPTH)
+    assert not nests_deeper_than(b'[' + b'"[[[[", ' * 40 + b"1]", 3)  # brackets in strings counted, then measured
 
 
 def test_a_200_kb_file_of_nested_brackets_is_refused_in_bounded_memory(tmp_path: Path) -> None:

@@ -102,8 +102,8 @@ def _replaced(node: Any, names: set[str]) -> Any:
         return a.Variable(kept_type(name))
     if isinstance(node, tuple):
         return tuple(_replaced(item, names) for item in node)
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        changes = {f.name: _replaced(getattr(node, f.name), names) for f in dataclasses.fields(node)}
+    if fields := a.field_names(node):
+        changes = {field: _replaced(getattr(node, field), names) for field in fields}
         if any(changes[key] is not getattr(node, key) for key in changes):
             return dataclasses.replace(node, **changes)
     return node

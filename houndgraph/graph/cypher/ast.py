@@ -5,9 +5,24 @@ Frozen dataclasses so a parsed query can be cached and shared between requests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from enum import StrEnum
 from typing import Any
+
+
+def field_names(node: object) -> tuple[str, ...]:
+    """The names of a syntax tree node's fields, in order; none for anything else (a value, a tuple, a class). Read
+    once per class: the tree walks that run on every query (validation, the parse cache's fill) asked `dataclasses`
+    again at every node."""
+    if isinstance(node, type):
+        return ()
+    names = _FIELD_NAMES.get(kind := type(node))
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
+    return names
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 class Expr:

@@ -13,7 +13,7 @@ always the one `parser.parse` gives.
 from __future__ import annotations
 
 import re
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from houndgraph.graph.cypher import ast as a
@@ -80,13 +80,13 @@ def _fill(node: Any, values: list[str], used: set[int]) -> Any:
         return [_fill(item, values, used) for item in node]
     if isinstance(node, dict):
         return {_fill(key, values, used): _fill(value, values, used) for key, value in node.items()}
-    if is_dataclass(node) and not isinstance(node, type):
+    if names := a.field_names(node):
         changed = {}
-        for field in fields(node):
-            value = getattr(node, field.name)
+        for name in names:
+            value = getattr(node, name)
             filled = _fill(value, values, used)
             if filled is not value:
-                changed[field.name] = filled
+                changed[name] = filled
         return replace(node, **changed) if changed else node
     return node
 

@@ -7,7 +7,6 @@ reference refuses as too complex is refused here too, and one it accepts is acce
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import fields, is_dataclass
 
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import (
@@ -70,9 +69,9 @@ def refuse_pattern_values(node: object, predicate: bool = False) -> None:
             refuse_pattern_values(condition, predicate=node.subject is None)
             refuse_pattern_values(result)
         refuse_pattern_values(node.default)
-    elif is_dataclass(node):
-        for f in fields(node):
-            refuse_pattern_values(getattr(node, f.name), predicate=f.name == "where")
+    else:
+        for name in a.field_names(node):
+            refuse_pattern_values(getattr(node, name), predicate=name == "where")
 
 
 def _check_updating_query(query: a.Query) -> None:
@@ -152,9 +151,9 @@ def walk(node: object, stop: Callable[[object], bool] | None = None) -> Iterator
     yield node
     if stop is not None and stop(node):
         return
-    if is_dataclass(node):
-        for f in fields(node):
-            yield from walk(getattr(node, f.name), stop)
+    if names := a.field_names(node):
+        for name in names:
+            yield from walk(getattr(node, name), stop)
     elif isinstance(node, tuple):
         for item in node:
             yield from walk(item, stop)
