@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import psycopg
@@ -40,15 +41,22 @@ class Graph:
         edges = {(rng.randrange(SIZE), rng.randrange(SIZE)) for _ in range(rng.randint(SIZE, 3 * SIZE))}
         return Graph(labels, [rng.randint(0, 3) for _ in range(SIZE)], {(s, e) for s, e in edges if s != e})
 
+    @cached_property
+    def successors(self) -> dict[int, list[int]]:
+        """Each node's edge ends, in order (built once per graph: a search per pair read every edge at every node)."""
+        successors: dict[int, list[int]] = {}
+        for s, e in sorted(self.edges):
+            successors.setdefault(s, []).append(e)
+        return successors
+
     def shortest(self, start: int, end: int) -> set[tuple[str, ...]]:
         """Every shortest path from start to end, as node names."""
         depth, queue = {start: 0}, deque([start])
         parents: dict[int, list[int]] = {start: []}
+        successors = self.successors
         while queue:
             node = queue.popleft()
-            for s, e in sorted(self.edges):
-                if s != node:
-                    continue
+            for e in successors.get(node, ()):
                 if e not in depth:
                     depth[e], parents[e] = depth[node] + 1, [node]
                     queue.append(e)
