@@ -8,6 +8,7 @@ library's plain `NodeRow` / `EdgeRow` records one way.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -93,7 +94,14 @@ def last_seen(properties: dict[str, Any]) -> str:
         return value
     if isinstance(value, int | float) and not isinstance(value, bool):
         return _epoch_text(value)
-    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
+    return _millisecond_text(time.time_ns() // 1_000_000)
+
+
+@lru_cache(maxsize=2)
+def _millisecond_text(milliseconds: int) -> str:
+    # The time now, for an entity that has no lastseen (most edges): written once a millisecond, not once per entity
+    # (2 us each).
+    return datetime.fromtimestamp(milliseconds / 1000, UTC).isoformat().replace("+00:00", "Z")
 
 
 @lru_cache(maxsize=4096)
@@ -114,7 +122,13 @@ def is_tier_zero(kinds: Iterable[str], properties: dict[str, Any]) -> bool:
 def display_kind(kinds: Iterable[str], properties: dict[str, Any]) -> str:
     """OpenGraph nodes name their own display kind in `primarykind`; others get it from their labels."""
     own = properties.get("primarykind")
-    return own if isinstance(own, str) else primary_kind(kinds)
+    return own if isinstance(own, str) else _shown_kind(tuple(kinds))
+
+
+@lru_cache(maxsize=1024)
+def _shown_kind(kinds: tuple[str, ...]) -> str:
+    # An answer's nodes share a few sets of kinds.
+    return primary_kind(kinds)
 
 
 def graph_node(row: NodeRow, include_properties: bool) -> GraphNode:
