@@ -18,3 +18,9 @@ def int_array(values: Iterable[int]) -> str:
     """Integers as PostgreSQL's array text (`{1,2,3}`), a parameter to cast with `::bigint[]` or `::smallint[]`:
     psycopg would send a list element by element."""
     return "{" + ",".join(map(str, values)) + "}"
+
+
+def int_arrays(values: Iterable[Iterable[int]]) -> str:
+    """Integer lists of any lengths as the array text of a `text[]` whose elements are `int_array` texts (each cast to
+    `bigint[]` where it is read): PostgreSQL has no array of arrays of different lengths."""
+    return "{" + ",".join(f'"{int_array(items)}"' for items in values) + "}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from houndgraph.graph.connection import GraphConnection
+from houndgraph.graph.connection import GraphConnection, int_array
 from houndgraph.graph.kind_catalogue import kind_map
 from houndgraph.graph.related import KindIds
 from houndgraph.graph.rows import EdgeRow, NodeRow
@@ -42,14 +42,14 @@ async def node_by_id(conn: GraphConnection, node_id: int) -> NodeRow | None:
 async def nodes_by_id(conn: GraphConnection, ids: Iterable[int]) -> list[NodeRow]:
     cursor = await conn.execute(
         f"SELECT n.id, {KIND_NAMES}, n.properties FROM node n WHERE n.id = ANY(%(ids)s::bigint[]) ORDER BY n.id",
-        {"ids": sorted(set(ids))})
+        {"ids": int_array(sorted(set(ids)))})
     return [_node(row) for row in await cursor.fetchall()]
 
 
 async def edges_by_id(conn: GraphConnection, ids: Iterable[int]) -> list[EdgeRow]:
     cursor = await conn.execute(
         "SELECT e.id, e.start_id, e.end_id, k.name, e.properties FROM edge e JOIN kind k ON k.id = e.kind_id "
-        "WHERE e.id = ANY(%(ids)s::bigint[]) ORDER BY e.id", {"ids": sorted(set(ids))})
+        "WHERE e.id = ANY(%(ids)s::bigint[]) ORDER BY e.id", {"ids": int_array(sorted(set(ids)))})
     return [EdgeRow(id=r[0], start_id=r[1], end_id=r[2], kind=r[3], properties=r[4] or {})
             for r in await cursor.fetchall()]
 
@@ -60,6 +60,6 @@ async def edges_among(conn: GraphConnection, node_ids: Iterable[int], edge_kinds
     cursor = await conn.execute(
         "SELECT e.id, e.start_id, e.end_id, k.name, e.properties FROM edge e JOIN kind k ON k.id = e.kind_id "
         f"WHERE e.start_id = ANY(%(ids)s::bigint[]) AND e.end_id = ANY(%(ids)s::bigint[]) "
-        f"AND e.kind_id = ANY({kinds(*edge_kinds)}) ORDER BY e.id", {"ids": sorted(set(node_ids))})
+        f"AND e.kind_id = ANY({kinds(*edge_kinds)}) ORDER BY e.id", {"ids": int_array(sorted(set(node_ids)))})
     return [EdgeRow(id=r[0], start_id=r[1], end_id=r[2], kind=r[3], properties=r[4] or {})
             for r in await cursor.fetchall()]

@@ -14,6 +14,7 @@ from typing import Any
 import psycopg
 
 from houndgraph.graph.budget import WorkBudget
+from houndgraph.graph.connection import int_array
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.statement import Result, compile_query, graph_ids, listed_ids, run_statement
@@ -87,8 +88,8 @@ async def _fetch(conn: psycopg.AsyncConnection, sql: str, ids: list[int], offloa
     """The rows of `sql` (its `{}` follows the properties column, its last), with their properties decoded through
     `offload` when there are many: as text from PostgreSQL, parsed in the caller's background thread."""
     if offload is None or len(ids) <= LARGE_LOAD:
-        return await (await conn.execute(sql.format(""), (ids,))).fetchall()
-    rows = await (await conn.execute(sql.format("::text"), (ids,))).fetchall()
+        return await (await conn.execute(sql.format(""), (int_array(ids),))).fetchall()
+    rows = await (await conn.execute(sql.format("::text"), (int_array(ids),))).fetchall()
     decoded: list[Row] = await offload(_decode_last_column, rows)
     return decoded
 

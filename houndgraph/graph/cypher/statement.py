@@ -11,6 +11,7 @@ import psycopg
 
 from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.budget import WorkBudget
+from houndgraph.graph.connection import int_array
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher import entity_values
 from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
@@ -181,7 +182,8 @@ def _member_filter(conn: psycopg.AsyncConnection, statement: Statement) -> graph
     async def members(node_ids: list[int]) -> list[int]:
         cursor = await conn.execute(
             f"SELECT DISTINCT node_id FROM ({statement.sql}) AS side(node_id) "
-            "WHERE node_id = ANY(%(reached_node_ids)s::bigint[])", {**statement.params, "reached_node_ids": node_ids})
+            "WHERE node_id = ANY(%(reached_node_ids)s::bigint[])",
+            {**statement.params, "reached_node_ids": int_array(node_ids)})
         return [int(row[0]) for row in await cursor.fetchall()]
     return members
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from houndgraph.graph.connection import int_array
+from houndgraph.graph.connection import int_array, int_arrays
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher.errors import UnsupportedCypher
 from houndgraph.graph.cypher.translate import patterns as pt
@@ -231,9 +231,9 @@ def shortest_part(st: Translation, frm: From, scope: Scope, part: a.PatternPart)
     right = pt.node(st, frm, scope, part.nodes[1])
     found = st.shortest[key]
     alias = st.aliases.new("sp")
-    starts = st.params.add([p[0] for p in found], "bigint[]")
-    ends = st.params.add([p[1] for p in found], "bigint[]")
-    paths = st.params.add([int_array(p[2]) for p in found], "text[]")
+    starts = st.params.add(int_array(p[0] for p in found), "bigint[]")
+    ends = st.params.add(int_array(p[1] for p in found), "bigint[]")
+    paths = st.params.add(int_arrays(p[2] for p in found), "text[]")
     frm.join(f"CROSS JOIN (SELECT s, t, path::bigint[] AS path FROM unnest({starts}, {ends}, {paths}) "
              f"AS u(s, t, path)) AS {alias}")
     frm.where.append(f"{alias}.s = {left.sql} AND {alias}.t = {right.sql}")
