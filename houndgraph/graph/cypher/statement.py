@@ -157,10 +157,12 @@ async def _few_roots(conn: psycopg.AsyncConnection, request: ShortestRequest, ki
     lefts, all_lefts = await _first_ids(conn, sources)
     rights, all_rights = await _first_ids(conn, targets)
     # The smaller side roots the search, as `shortest_path_batches` chooses.
+    # A side the probe read whole (owned -> Tier Zero: a few dozen owned) is a filter in memory; only a side too large
+    # to list is asked of PostgreSQL, a level at a time.
     if all_lefts and len(lefts) <= MAX_ROOTS < len(rights):
-        return lefts, _member_filter(conn, targets), True
+        return lefts, _listed_filter(rights) if all_rights else _member_filter(conn, targets), True
     if all_rights and len(rights) <= MAX_ROOTS < len(lefts):
-        return rights, _member_filter(conn, sources), False
+        return rights, _listed_filter(lefts) if all_lefts else _member_filter(conn, sources), False
     return None
 
 
@@ -174,6 +176,15 @@ async def _first_ids(conn: psycopg.AsyncConnection, statement: Statement) -> tup
                                 statement.params)
     rows = await cursor.fetchall()
     return list(dict.fromkeys(int(row[0]) for row in rows if row[0] is not None)), len(rows) < SIDE_PROBE_ROWS
+
+
+def _listed_filter(node_ids: list[int]) -> graph_paths.NodeFilter:
+    """Which of some node ids are among `node_ids`, a side's every node (as `_member_filter` would answer)."""
+    members = set(node_ids)
+
+    async def listed(reached: list[int]) -> list[int]:
+        return [node_id for node_id in reached if node_id in members]
+    return listed
 
 
 def _member_filter(conn: psycopg.AsyncConnection, statement: Statement) -> graph_paths.NodeFilter:
