@@ -8,12 +8,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from psycopg.types.json import Jsonb
 
 from houndgraph.db import Database
 from houndgraph.graph import level_search, paths
+from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import statement
 from houndgraph.graph.projection.reading import read_projection
 from houndgraph.graph.projection.search import PairSearch
+from tests.conftest import move_node_ids_past_given_ones
 from tests.graph.cypher import many_sources
 from tests.graph.cypher import test_shortest_many_sources as many
 from tests.graph.cypher import test_shortest_path_budget as budgets
@@ -138,3 +141,27 @@ def test_a_side_too_large_to_list_read_as_the_search_reaches_it_gives_the_rows_o
             assert tuple(walk) in graph.shortest(int(source[1:]), int(target[1:])), f"seed {seed}: {query}"
         assert len(set(map(repr, got))) == len(got), f"seed {seed}: {query}"
         assert all(len(walk) >= 3 for _, _, walk in got) or "length(p)" not in query, f"seed {seed}: {query}"
+
+
+@pytest.mark.parametrize("shortest_form", ["shortestPath", "allShortestPaths"])
+def test_a_search_to_a_side_read_whole_ends_once_it_has_met_every_node_of_it(
+        empty_graph: Database, shortest_form: str, in_memory: list[PairSearch]) -> None:
+    # A chain n0 -> n1 -> ... -> n199 and a shortcut n0 -> n3: from the one source n0 to the five targets n2..n6, read
+    # whole, the search (under a LIMIT no answer reaches) meets the last target at its fourth level and goes no
+    # further down the chain.
+    with empty_graph.connect_raw(autocommit=True) as conn:
+        conn.execute("INSERT INTO kind (name) VALUES ('S'), ('T'), ('N'), ('R') ON CONFLICT (name) DO NOTHING")
+        for node in range(200):
+            label = "S" if node == 0 else "T" if 2 <= node <= 6 else "N"
+            conn.execute("INSERT INTO node (id, kind_ids, properties) SELECT %s, ARRAY[id], %s FROM kind "
+                         "WHERE name = %s", (node + 1, Jsonb({"name": f"n{node}"}), label))
+        for start, end in [*((node, node + 1) for node in range(199)), (0, 3)]:
+            conn.execute("INSERT INTO edge (start_id, end_id, kind_id) SELECT %s, %s, id FROM kind WHERE name = 'R'",
+                         (start + 1, end + 1))
+        move_node_ids_past_given_ones(conn)
+    query = f"MATCH p={shortest_form}((s:S)-[:R*1..]->(t:T)) RETURN t.name, length(p) LIMIT 1000"
+    budget = WorkBudget()
+    found = sorted(many_sources.run_with_budget(empty_graph, query, budget))
+    assert found == [("n2", 2), ("n3", 1), ("n4", 2), ("n5", 3), ("n6", 4)]
+    assert in_memory, "the copy answered"
+    assert budget.nodes <= 6, "the search stopped at the level of its last target"

@@ -144,7 +144,7 @@ def _search_options(request: ShortestRequest, *leaving_out: str) -> dict[str, An
 
 async def _few_roots(conn: psycopg.AsyncConnection, request: ShortestRequest, kinds: Mapping[str, int],
                      budget: WorkBudget, stats: KindStatistics | None
-                     ) -> tuple[list[int], graph_paths.NodeFilter, bool] | None:
+                     ) -> tuple[list[int], graph_paths.NodeFilter | frozenset[int], bool] | None:
     """When the search runs in memory from one side of at most `MAX_ROOTS` nodes to another of more (all enabled
     users -> Domain Admins): that small side, the other as a filter over the nodes the search reaches, and whether
     the small side is the left one. The large side is never listed whole. None otherwise (the caller lists both).
@@ -157,12 +157,12 @@ async def _few_roots(conn: psycopg.AsyncConnection, request: ShortestRequest, ki
     lefts, all_lefts = await _first_ids(conn, sources)
     rights, all_rights = await _first_ids(conn, targets)
     # The smaller side roots the search, as `shortest_path_batches` chooses.
-    # A side the probe read whole (owned -> Tier Zero: a few dozen owned) is a filter in memory; only a side too large
-    # to list is asked of PostgreSQL, a level at a time.
+    # A side the probe read whole (owned -> Tier Zero: a few dozen owned) is handed over as its node ids; only a side
+    # too large to list is asked of PostgreSQL, a level at a time.
     if all_lefts and len(lefts) <= MAX_ROOTS < len(rights):
-        return lefts, _listed_filter(rights) if all_rights else _member_filter(conn, targets), True
+        return lefts, frozenset(rights) if all_rights else _member_filter(conn, targets), True
     if all_rights and len(rights) <= MAX_ROOTS < len(lefts):
-        return rights, _listed_filter(lefts) if all_lefts else _member_filter(conn, sources), False
+        return rights, frozenset(lefts) if all_lefts else _member_filter(conn, sources), False
     return None
 
 
@@ -176,15 +176,6 @@ async def _first_ids(conn: psycopg.AsyncConnection, statement: Statement) -> tup
                                 statement.params)
     rows = await cursor.fetchall()
     return list(dict.fromkeys(int(row[0]) for row in rows if row[0] is not None)), len(rows) < SIDE_PROBE_ROWS
-
-
-def _listed_filter(node_ids: list[int]) -> graph_paths.NodeFilter:
-    """Which of some node ids are among `node_ids`, a side's every node (as `_member_filter` would answer)."""
-    members = set(node_ids)
-
-    async def listed(reached: list[int]) -> list[int]:
-        return [node_id for node_id in reached if node_id in members]
-    return listed
 
 
 def _member_filter(conn: psycopg.AsyncConnection, statement: Statement) -> graph_paths.NodeFilter:
