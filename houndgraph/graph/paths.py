@@ -185,7 +185,9 @@ async def shortest_path_batches(conn: GraphConnection, lefts: Sequence[int], rig
     if not left_set or not right_set:
         return
     search = attached_search(conn) if direction is not Direction.BOTH else None
-    if search is not None and min(len(left_set), len(right_set)) <= in_memory.MAX_ROOTS:
+    fewer = min(len(left_set), len(right_set))
+    if search is not None and (fewer <= in_memory.MAX_ROOTS
+                               or fewer * search.projection.edge_count <= in_memory.SMALL_WALKS):
         async for batch in _batches_in_memory(conn, search, left_set, right_set, kind_ids, direction, max_depth,
                                               all_paths, budget):
             yield batch

@@ -14,6 +14,7 @@ from houndgraph.db import Database
 from houndgraph.graph import level_search, paths
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.cypher import statement
+from houndgraph.graph.projection import walks
 from houndgraph.graph.projection.reading import read_projection
 from houndgraph.graph.projection.search import PairSearch
 from tests.conftest import move_node_ids_past_given_ones
@@ -165,3 +166,34 @@ def test_a_search_to_a_side_read_whole_ends_once_it_has_met_every_node_of_it(
     assert found == [("n2", 2), ("n3", 1), ("n4", 2), ("n5", 3), ("n6", 4)]
     assert in_memory, "the copy answered"
     assert budget.nodes <= 6, "the search stopped at the level of its last target"
+
+
+@pytest.mark.parametrize("seed", many_sources.SEEDS)
+def test_two_sides_past_max_roots_on_a_small_copy_search_in_memory_as_postgresql_would(
+        empty_graph: Database, seed: int, in_memory: list[PairSearch], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Both sides hold more than MAX_ROOTS nodes; on a copy this small a search from each root costs less than
+    # PostgreSQL's statements, so the copy answers, with the pairs and paths of PostgreSQL's search.
+    graph, _, _ = many_sources.drawn(empty_graph, seed)
+    row = many_sources.PATH_ROW
+    queries = [f"MATCH p=shortestPath((u:A)-[:R*1..]->(t:A)) WHERE u.v >= 2 AND t.v <= 1 {row}",
+               f"MATCH p=allShortestPaths((u:A)-[:R*1..]->(t:A)) WHERE u.v >= 2 AND t.v <= 1 {row}"]
+    sides = [sum(1 for label, value in zip(graph.labels, graph.values, strict=True) if label == "A" and test(value))
+             for test in (lambda v: v >= 2, lambda v: v <= 1)]
+    assert min(sides) > walks.MAX_ROOTS, sides
+    searched = walks.batches
+    searches: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        searches.append(1)
+        return searched(*args, **kwargs)
+
+    monkeypatch.setattr(walks, "batches", counted)
+    from_copy = rows(empty_graph, queries)
+    assert len(searches) == len(queries), f"seed {seed}: the copy answered"
+    monkeypatch.setattr(walks, "SMALL_WALKS", 0)
+    from_postgresql = rows(empty_graph, queries)
+    assert len(searches) == len(queries), f"seed {seed}: PostgreSQL answered"
+    (one, every), (one_pg, every_pg) = from_copy, from_postgresql
+    assert sorted((u, t) for u, t, _ in one) == sorted((u, t) for u, t, _ in one_pg), f"seed {seed}"
+    assert all(tuple(walk) in graph.shortest(int(u[1:]), int(t[1:])) for u, t, walk in one), f"seed {seed}"
+    assert sorted(map(repr, every)) == sorted(map(repr, every_pg)), f"seed {seed}"

@@ -25,8 +25,12 @@ EdgeKey = tuple[int, int, int]
 Walk = list[Any]  # [node, edge key, node, ...]
 KeyPath = tuple[int, int, Walk]  # (left end, right end, walk from left to right)
 
-# Searches from more roots than this run in PostgreSQL, whose search shares work between the goals' sides.
+# Searches from more roots than this run in PostgreSQL, whose search shares work between the goals' sides...
 MAX_ROOTS = 4
+# ... unless the copy is so small that a walk of all of it from every root costs less than PostgreSQL's statements
+# (roots times edges): on the labs of ../shared/data, all 34 users -> the 35 Tier Zero members took 150 ms of short
+# statements in PostgreSQL, 95 ms from the copy.
+SMALL_WALKS = 2_000_000
 
 
 class Levels:
