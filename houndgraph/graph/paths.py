@@ -255,10 +255,21 @@ async def _batches_in_memory(conn: GraphConnection, search: PairSearch, left_set
     # The smaller side's nodes are the roots, the left ones on a tie, as in PostgreSQL's search.
     roots_on_left = (len(left_set) <= len(right_set)) != flip
     roots, goals = (lefts, rights) if roots_on_left else (rights, lefts)
+    # The edge ids of the paths found are read for several levels and roots at once: one statement for the first path
+    # (the caller may want no more), then for twice as many paths each time, not one per root and level (on the labs,
+    # all users -> Tier Zero found its paths at 170 of them).
+    pending: list[list[KeyPath]] = []
+    found_paths, wanted = 0, 1
     for batches in in_memory.batches(search.projection, sorted(roots), goals, roots_on_left=roots_on_left,
                                      kind_ids=kinds, max_depth=max_depth, all_paths=all_paths, budget=budget):
-        async for batch in _with_edge_ids_in_chunks(conn, [turned(found) for found in batches]):
-            yield batch
+        pending += [turned(found) for found in batches]
+        found_paths += sum(len(found) for found in batches)
+        if found_paths >= wanted:
+            async for batch in _with_edge_ids_in_chunks(conn, pending):
+                yield batch
+            pending, found_paths, wanted = [], 0, 2 * wanted
+    async for batch in _with_edge_ids_in_chunks(conn, pending):
+        yield batch
 
 
 # Which of some node ids belong to a side of a search (`filtered_path_batches`).

@@ -188,8 +188,18 @@ def test_two_sides_past_max_roots_on_a_small_copy_search_in_memory_as_postgresql
         return searched(*args, **kwargs)
 
     monkeypatch.setattr(walks, "batches", counted)
+    edge_id_reads: list[int] = []
+    with_edge_ids = paths._with_edge_ids
+
+    async def counted_reads(*args: Any) -> Any:
+        edge_id_reads.append(1)
+        return await with_edge_ids(*args)
+
+    monkeypatch.setattr(paths, "_with_edge_ids", counted_reads)
     from_copy = rows(empty_graph, queries)
     assert len(searches) == len(queries), f"seed {seed}: the copy answered"
+    # The edge ids are read for one path, then twice as many each time: a statement per doubling, not per root.
+    assert len(edge_id_reads) <= sum(len(found).bit_length() + 2 for found in from_copy), f"seed {seed}"
     monkeypatch.setattr(walks, "SMALL_WALKS", 0)
     from_postgresql = rows(empty_graph, queries)
     assert len(searches) == len(queries), f"seed {seed}: PostgreSQL answered"
