@@ -29,7 +29,7 @@ KeyPath = tuple[int, int, Walk]  # (left end, right end, walk from left to right
 MAX_ROOTS = 4
 # ... unless the copy is so small that a walk of all of it from every root costs less than PostgreSQL's statements
 # (roots times edges): on the labs of ../shared/data, all 34 users -> the 35 Tier Zero members took 150 ms of short
-# statements in PostgreSQL, 95 ms from the copy.
+# statements in PostgreSQL, 44 ms from the copy.
 SMALL_WALKS = 2_000_000
 
 
