@@ -281,16 +281,14 @@ def searches_few_roots_in_memory(conn: GraphConnection, direction: Direction) ->
     return direction is not Direction.BOTH and attached_search(conn) is not None
 
 
-async def filtered_path_batches(conn: GraphConnection, roots: Sequence[int], goals: NodeFilter | frozenset[int], *,
+async def filtered_path_batches(conn: GraphConnection, roots: Sequence[int], goals: NodeFilter, *,
                                 roots_on_left: bool, kind_ids: Sequence[int] | None, direction: Direction,
                                 max_depth: int | None, all_paths: bool, budget: WorkBudget
                                 ) -> AsyncGenerator[list[Path], None]:
     """The batches of `shortest_path_batches` from `roots` (at most `in_memory.MAX_ROOTS`, the smaller side) to a
     side too large to list, known only by `goals`: each level the search reaches in memory is asked which of its
     nodes are goals (a root is never its own goal). The many sources of "every enabled user -> Domain Admins" are
-    then read only as far as the search goes, which a LIMIT ends a few levels from the target. `goals` may instead be
-    the side's every node id (a side read whole): its members are then told in memory, and a root's search ends at the
-    level where it has met them all (no later level holds a shorter path to any of them).
+    then read only as far as the search goes, which a LIMIT ends a few levels from the target.
     Only when `searches_few_roots_in_memory`."""
     search = attached_search(conn)
     assert search is not None and direction is not Direction.BOTH and len(roots) <= in_memory.MAX_ROOTS
@@ -300,16 +298,12 @@ async def filtered_path_batches(conn: GraphConnection, roots: Sequence[int], goa
     outgoing = roots_on_left != flip
     allowed = projection.kind_mask(None if kind_ids is None else list(kind_ids))
     ordered = sorted(set(roots))
-    asked = None if isinstance(goals, frozenset) else goals
-    listed = np.fromiter(goals, dtype=np.int64, count=len(goals)) if isinstance(goals, frozenset) else np.zeros(0)
     for root_id, root in zip(ordered, projection.node_numbers(np.array(ordered, dtype=np.int64)).tolist(),
                              strict=True):
         if root < 0:
             continue
         levels = in_memory.Levels(projection, root, outgoing, allowed)
-        # The goals this root has yet to meet, when they are listed: a node is reached once, at its nearest level.
-        unmet = len(goals - {root_id}) if isinstance(goals, frozenset) else -1
-        while len(levels.frontier) and (max_depth is None or levels.level < max_depth) and unmet != 0:
+        while len(levels.frontier) and (max_depth is None or levels.level < max_depth):
             budget.check_time()
             fresh = levels.advance()
             budget.visit(len(fresh))
@@ -318,13 +312,8 @@ async def filtered_path_batches(conn: GraphConnection, roots: Sequence[int], goa
             start, size = 0, LEVEL_CHUNK
             while start < len(fresh):
                 part = projection.node_ids[fresh[start:start + size]]
-                if asked is None:
-                    met = fresh[start:start + size][np.isin(part, listed) & (part != root_id)]
-                    unmet -= len(met)
-                else:
-                    found = set(await asked(part.tolist())) - {root_id}
-                    met = fresh[start:start + size][np.isin(part, np.fromiter(found, dtype=np.int64,
-                                                                              count=len(found)))]
+                found = set(await goals(part.tolist())) - {root_id}
+                met = fresh[start:start + size][np.isin(part, np.fromiter(found, dtype=np.int64, count=len(found)))]
                 start, size = start + size, 2 * size
                 if not len(met):
                     continue

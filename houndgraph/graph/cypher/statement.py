@@ -142,12 +142,22 @@ def _search_options(request: ShortestRequest, *leaving_out: str) -> dict[str, An
     return {name: value for name, value in options.items() if name not in leaving_out}
 
 
-async def _few_roots(conn: psycopg.AsyncConnection, request: ShortestRequest, kinds: Mapping[str, int],
-                     budget: WorkBudget, stats: KindStatistics | None
-                     ) -> tuple[list[int], graph_paths.NodeFilter | frozenset[int], bool] | None:
-    """When the search runs in memory from one side of at most `MAX_ROOTS` nodes to another of more (all enabled
-    users -> Domain Admins): that small side, the other as a filter over the nodes the search reaches, and whether
-    the small side is the left one. The large side is never listed whole. None otherwise (the caller lists both).
+@dataclass(frozen=True, slots=True)
+class FewRoots:
+    """A search from a side of at most `MAX_ROOTS` nodes toward one too large to list, known by a filter."""
+
+    roots: list[int]
+    goals: graph_paths.NodeFilter
+    roots_on_left: bool
+
+
+async def _probed_sides(conn: psycopg.AsyncConnection, request: ShortestRequest, kinds: Mapping[str, int],
+                        budget: WorkBudget, stats: KindStatistics | None
+                        ) -> FewRoots | tuple[list[int], list[int]] | None:
+    """When the search runs in memory, each side's first rows: both sides when the probe read them whole (owned ->
+    Tier Zero: the search over listed sides, `shortest_path_batches`, ends each root where it has met them all); a
+    side of at most `MAX_ROOTS` nodes and a filter for the other when that one is too large to list (all enabled users
+    -> Domain Admins), which is then never listed whole. None otherwise (the caller lists both).
     A node of both sides has its empty path only with a minimum depth of 0, which a filtered search cannot give."""
     direction = graph_paths.Direction(request.direction.value)
     if request.min_depth == 0 or not graph_paths.searches_few_roots_in_memory(conn, direction):
@@ -156,19 +166,20 @@ async def _few_roots(conn: psycopg.AsyncConnection, request: ShortestRequest, ki
     targets = await statement_for(conn, request.targets, kinds, {}, None, budget, stats)
     lefts, all_lefts = await _first_ids(conn, sources)
     rights, all_rights = await _first_ids(conn, targets)
+    if all_lefts and all_rights:
+        return lefts, rights
     # The smaller side roots the search, as `shortest_path_batches` chooses.
-    # A side the probe read whole (owned -> Tier Zero: a few dozen owned) is handed over as its node ids; only a side
-    # too large to list is asked of PostgreSQL, a level at a time.
     if all_lefts and len(lefts) <= MAX_ROOTS < len(rights):
-        return lefts, frozenset(rights) if all_rights else _member_filter(conn, targets), True
+        return FewRoots(lefts, _member_filter(conn, targets), True)
     if all_rights and len(rights) <= MAX_ROOTS < len(lefts):
-        return rights, frozenset(lefts) if all_lefts else _member_filter(conn, sources), False
+        return FewRoots(rights, _member_filter(conn, sources), False)
     return None
 
 
 # Rows of a side read to tell whether it is small, and to hand it to the search whole when they are all of it (the
 # 557 Kerberoastable users of the 100k benchmark: one read of a millisecond or two, where asking about every level the
-# search reached took a query per chunk). A side's statement may name a node more than once.
+# search reached took a query per chunk, and the listed sides were read again). A side's statement may name a node
+# more than once.
 SIDE_PROBE_ROWS = 1024
 
 
@@ -233,12 +244,12 @@ async def _run_limited(conn: psycopg.AsyncConnection, query: a.Query, kinds: Map
     skip, limit = wanted
     found: list[FoundPath] = []
     check_at = skip + limit
-    few = None if in_search_order else await _few_roots(conn, request, kinds, budget, stats)
-    if few is not None:
-        search = graph_paths.filtered_path_batches(conn, few[0], few[1], roots_on_left=few[2], budget=budget,
-                                                   **_search_options(request, "min_depth"))
+    probed = None if in_search_order else await _probed_sides(conn, request, kinds, budget, stats)
+    if isinstance(probed, FewRoots):
+        search = graph_paths.filtered_path_batches(conn, probed.roots, probed.goals, roots_on_left=probed.roots_on_left,
+                                                   budget=budget, **_search_options(request, "min_depth"))
     else:
-        lefts, rights = await _ends(conn, request, kinds, {}, None, budget, stats)
+        lefts, rights = probed or await _ends(conn, request, kinds, {}, None, budget, stats)
         if in_search_order:
             await refuse_past_path_budget(conn, lefts, rights, budget=budget, rows_at=check_at,
                                           **_search_options(request))
