@@ -127,6 +127,17 @@ def test_a_huge_range_is_refused_before_it_is_built(admin: httpx.Client, graph: 
     assert response.json()["data"]["literals"] == [{"key": "total", "value": 55}]
 
 
+def test_a_huge_range_of_values_read_from_the_graph_is_refused_as_it_runs(admin: httpx.Client,
+                                                                           graph: dict[str, int]) -> None:
+    # A bound read from a node (a timestamp) is known only as the statement runs: refused then, not built.
+    query = "WITH {n: 1700000000} AS n RETURN range(0, n.n) AS v"
+    response = post(admin, query)
+    assert response.status_code == 400, response.text
+    assert message(response) == "range() would hold more than 2000000 values"
+    response = post(admin, "WITH {n: 4} AS n RETURN range(0, n.n, 2) AS v, range(n.n, 0, -3) AS w")
+    assert response.json()["data"]["literals"] == [{"key": "v", "value": [0, 2, 4]}, {"key": "w", "value": [4, 1]}]
+
+
 def test_distinct_rows_ordered_by_a_property_of_a_column(admin: httpx.Client, graph: dict[str, int]) -> None:
     response = post(admin, "MATCH (n)-[:MemberOf]->(g) RETURN DISTINCT g, g.name AS name ORDER BY g.objectid")
     assert response.status_code == 200, response.text

@@ -281,8 +281,13 @@ def _range(st: Translation, e: a.FunctionCall, args: list[Typed]) -> Typed:
     if len(bounds) not in (2, 3):
         raise CypherSemanticError("range() takes two or three arguments")
     _check_range_size(e.args)
-    return Typed(f"(SELECT coalesce(jsonb_agg(g), '[]'::jsonb) FROM generate_series({', '.join(bounds)}) AS g)",
-                 T.JSON)
+    # Bounds read from the graph (`range(0, n.pwdlastset)`) are checked as the statement runs, before the list is
+    # built: PostgreSQL would otherwise build billions of values until the request's deadline.
+    lo, hi, step = (*bounds, "1")[:3]
+    return Typed(f"(SELECT CASE WHEN r.step <> 0 AND (r.hi::numeric - r.lo) / r.step >= {MAX_RANGE_LENGTH} "
+                 f"THEN hg_runtime_error('range() would hold more than {MAX_RANGE_LENGTH} values', to_jsonb(r.hi)) "
+                 "ELSE (SELECT coalesce(jsonb_agg(g), '[]'::jsonb) FROM generate_series(r.lo, r.hi, r.step) AS g) END "
+                 f"FROM (SELECT {lo} AS lo, {hi} AS hi, {step} AS step) AS r)", T.JSON)
 
 
 def _check_range_size(args: tuple[a.Expr, ...]) -> None:
