@@ -10,7 +10,7 @@ from datetime import datetime
 
 import httpx
 import pytest
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import Locator, Route, expect
 
 from houndgraph.db import Database
 from tests.client.helpers import as_client, wait_for
@@ -99,6 +99,11 @@ def test_a_collected_job_shows_its_per_domain_results_and_log(ui: UI, admin: htt
         return bool(admin.get(f"/api/v2/jobs/{job_id}").json()["data"]["status"] == COMPLETE)
 
     wait_for(complete, timeout=INGESTED, what="the job's files to be ingested and analysed")
+    # The client filter's list is held back until the details are open: its arrival must not redraw the jobs
+    # over them (it did when the page loaded the clients before the jobs, and a state was chosen meanwhile).
+    held: list[Route] = []
+    clients = re.compile(r"/api/v2/clients\?")
+    ui.page.route(clients, lambda route: held.append(route))
     ui.goto("/ui/collection/jobs")
     ui.page.select_option("#jobs-status", "2")
     ui.page.locator('#jobs-table[aria-busy="false"]').wait_for()  # the filtered list, not the first one
@@ -106,6 +111,12 @@ def test_a_collected_job_shows_its_per_domain_results_and_log(ui: UI, admin: htt
     expect(job).to_contain_text("TESTLAB.LOCAL")
     job.locator("button", has_text="Details").click()
     detail = ui.page.locator(f'tr[data-detail="{job_id}"]')
+    expect(detail.locator(".domain-results tbody tr")).to_have_count(1)
+    assert len(held) == 1, [route.request.url for route in held]
+    held[0].continue_()
+    ui.page.unroute(clients)
+    expect(ui.page.locator("#jobs-client option")).not_to_have_count(1)
+    expect(detail).to_be_visible()
     expect(detail.locator(".domain-results tbody tr")).to_have_count(1)
     assert "Collected" in detail.locator(".domain-results").inner_text()
     # The files and the log, or the error that stopped them (said, rather than a minute's wait for the log).

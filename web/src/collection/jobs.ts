@@ -124,12 +124,14 @@ export function jobsSection(root: HTMLElement, context: AppContext): void {
       h("div", { class: "field-inline" }, h("label", { for: "jobs-status" }, "State"), status),
       h("div", { class: "field-inline" }, h("label", { for: "jobs-client" }, "Client"), client)),
     list, pages);
+  // The list first: waiting for the clients before it would let a filter chosen meanwhile be redrawn over
+  // (closing a job's details opened on the first drawing).
+  void refresh();
   void (async () => {
     try {
       for (const c of await listClients()) client.append(h("option", { value: c.id }, c.name));
     } catch {
       // the list still shows every client's jobs
     }
-    await refresh();
   })();
 }
