@@ -12,7 +12,7 @@ import pytest
 
 from houndgraph.graph.paths import Direction
 from houndgraph.graph.projection.csr import EdgeProjection
-from houndgraph.graph.projection.search import NodeLimitPassed, PairSearch
+from houndgraph.graph.projection.search import FLAG_PAST, NodeLimitPassed, PairSearch, not_reached
 from tests.graph.test_pair_paths import SIZE, Edge, draw, plain_shortest
 
 # Node ids as the database could hold them: sparse and large (the copy numbers them densely).
@@ -93,3 +93,19 @@ def test_the_copy_takes_at_most_12_bytes_per_edge_and_reads_back_from_its_files(
         if start != end:
             assert (fresh.shortest_path_edges(node_id(start), node_id(end), None, 10**6)
                     == read_back.shortest_path_edges(node_id(start), node_id(end), None, 10**6))
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("many", [False, True])
+def test_the_nodes_a_level_reaches_first_are_the_same_flagged_or_sorted(seed: int, many: bool) -> None:
+    # A level's new nodes are sorted out of its edge ends when they are few against the graph's nodes, flagged in
+    # an array of one flag per node when many: either way the distinct ends not reached before, in order.
+    rng = np.random.default_rng(seed)
+    nodes = int(rng.integers(FLAG_PAST, 400))
+    depth = np.where(rng.random(nodes) < rng.random(), 0, rng.integers(1, 5, nodes)).astype(np.int32)
+    few = (nodes - 1) // FLAG_PAST  # at most this many ends are sorted
+    count = int(rng.integers(few + 1, 3 * nodes)) if many else int(rng.integers(1, few + 1))
+    assert (count * FLAG_PAST >= nodes) == many
+    ends = rng.integers(0, nodes, count).astype(np.int32)
+    expected = np.unique(ends[depth[ends] == 0]).astype(np.int64)
+    assert not_reached(ends, depth).tolist() == expected.tolist(), f"seed {seed}"

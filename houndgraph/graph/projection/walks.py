@@ -1,10 +1,11 @@
 """Shortest paths from a few roots to many goals over an `EdgeProjection`, for `graph.paths.shortest_path_batches`.
 
-A breadth-first search from each root, a level at a time, keeps each node's depth and one parent (the first edge
-that reached it: the lowest-numbered node of the level before, then the lowest kind, whatever order PostgreSQL
-returned the edges in when the copy was read). After each level, the goals it reached get their paths: one along the
-parents, or every one (the edges from the level before, from the goal back to the root). The search ends when every
-goal is reached, at `max_depth`, or when the graph runs out; the budget is drawn on as in PostgreSQL's search.
+A breadth-first search from each root, a level at a time, keeps each node's depth. After each level, the goals it
+reached get their paths: one, along each node's parent (its first edge from the level before: the lowest-numbered
+node, then the lowest kind, whatever order PostgreSQL returned the edges in when the copy was read; the edge that
+reached it first), or every one (the edges from the level before, from the goal back to the root). The search ends
+when every goal is reached, at `max_depth`, or when the graph runs out; the budget is drawn on as in PostgreSQL's
+search.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy.typing as npt
 from houndgraph.graph.arrays import distinct
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.projection.csr import EdgeProjection
-from houndgraph.graph.projection.search import edges_of
+from houndgraph.graph.projection.search import edge_ends, edges_of, not_reached
 
 Array = npt.NDArray[Any]
 EdgeKey = tuple[int, int, int]
@@ -45,25 +46,30 @@ class Levels:
         self.back = (p.in_offsets, p.in_nodes, p.in_kinds) if outgoing else (p.out_offsets, p.out_nodes, p.out_kinds)
         # Zeroed pages cost nothing until written: a search pays for the nodes it reaches.
         self.depth = np.zeros(nodes, dtype=np.int32)  # depth + 1; 0: not reached
-        self.parent = np.zeros(nodes, dtype=np.int64)
-        self.parent_kind = np.zeros(nodes, dtype=np.int64)
         self.level = 0
         self.root = root
         self.depth[root] = 1
         self.frontier = np.array([root], dtype=np.int64)
 
     def advance(self) -> Array:
-        """The nodes one level further (sorted numbers)."""
-        owners, reached, kinds = edges_of(*self.rows, self.frontier, self.allowed)
-        unseen = self.depth[reached] == 0
-        owners, reached, kinds = owners[unseen], reached[unseen], kinds[unseen]
-        fresh, first = np.unique(reached, return_index=True)
+        """The nodes one level further (sorted numbers). Only their depth is kept: the parents of the few nodes on
+        the paths wanted are found afterwards (`parents`), which costs less than keeping every node's."""
+        fresh = not_reached(edge_ends(*self.rows, self.frontier, self.allowed), self.depth)
         self.level += 1
         self.depth[fresh] = self.level + 1
-        self.parent[fresh] = owners[first]
-        self.parent_kind[fresh] = kinds[first]
         self.frontier = fresh
         return fresh
+
+    def parents(self, nodes: Array) -> tuple[Array, Array]:
+        """For each of `nodes` (reached, none the root), its parent and the kind number of the edge from it: the
+        first of its edges back (by other end, then kind) whose other end is one level nearer the root."""
+        distinct_nodes, each = np.unique(nodes, return_inverse=True)
+        owners, nearer, kinds = edges_of(*self.back, distinct_nodes, self.allowed)
+        keep = self.depth[nearer] == self.depth[owners] - 1
+        owners, nearer, kinds = owners[keep], nearer[keep], kinds[keep]
+        # Owners come in the order of `distinct_nodes`, each with at least one such edge: its first row.
+        first = np.flatnonzero(np.concatenate(([True], owners[1:] != owners[:-1])))
+        return nearer[first][each], kinds[first][each]
 
     def key(self, node: int, nearer: int, kind: int) -> EdgeKey:
         """The edge between `node` and `nearer` (one level nearer the root), as (start id, kind id, end id)."""
@@ -78,8 +84,9 @@ class Levels:
         nodes = [goals]
         kinds = []
         for _ in range(self.level):
-            kinds.append(self.parent_kind[nodes[-1]])
-            nodes.append(self.parent[nodes[-1]])
+            parent, kind = self.parents(nodes[-1])
+            kinds.append(kind)
+            nodes.append(parent)
         ids = self.projection.node_ids[np.stack(nodes, axis=1)].tolist()  # goal first, root last
         kind_ids = self.projection.kind_ids[np.stack(kinds, axis=1)].tolist()
         walks: list[Walk] = []
