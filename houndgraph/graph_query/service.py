@@ -18,7 +18,7 @@ from houndgraph.errors import BadRequest, Forbidden, InternalError, NotFound, Re
 from houndgraph.graph.budget import ResultTooLarge, WorkExhausted
 from houndgraph.graph.cypher.ast import Query
 from houndgraph.graph.cypher.errors import CypherError, MutationNotAllowed, runtime_error_message
-from houndgraph.graph.cypher.execute import Result, run_query
+from houndgraph.graph.cypher.execute import EntityKeys, Result, load_entities, run_query
 from houndgraph.graph.cypher.parse_cache import parse_query
 from houndgraph.graph.cypher.statement import graph_ids
 from houndgraph.graph.cypher.translate.values import T
@@ -35,7 +35,7 @@ from houndgraph.graph_query.schemas import (
     SourceKindList,
     SourceKindView,
 )
-from houndgraph.kit.graph_shapes import graph_edge, graph_node
+from houndgraph.kit.graph_shapes import SHOWN_EDGE_KEYS, SHOWN_NODE_KEYS, graph_edge, graph_node
 from houndgraph.kit.offload import lower_process_priority, off_loop, restore_process_priority
 from houndgraph.pool_checkout import discard_after_use
 from houndgraph.query_slots import QuerySlots
@@ -63,8 +63,9 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
     except CypherError as error:
         raise BadRequest(error.message) from error
     if not has_mutation(query):
-        result = (await _read_in_its_lane(session, query, complexity_limit, auth, slots) if slots is not None
-                  else await _run(session, query, False, complexity_limit))
+        shown = _shown_keys(request.include_properties)
+        result = (await _read_in_its_lane(session, query, complexity_limit, auth, slots, shown) if slots is not None
+                  else await _run(session, query, False, complexity_limit, shown))
         graph = await _shaped(result, request.include_properties)
         if not graph.nodes and not graph.edges and not graph.literals:
             raise NotFound()
@@ -78,7 +79,7 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
     action = AuditedAction(auth, AuditAction.MUTATE_GRAPH, fields, request_id)
     await audit_service.begin(session, action)
     try:
-        result = await _run(session, query, True, complexity_limit)
+        result = await _run(session, query, True, complexity_limit, _shown_keys(request.include_properties))
     except ServiceError as error:
         await audit_service.failed(session, action, error.message)
         raise
@@ -87,15 +88,28 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
     return await _shaped(result, request.include_properties)
 
 
-async def _run(session: AsyncSession, query: Query, allow_mutations: bool, complexity_limit: bool) -> Result:
+def _shown_keys(include_properties: bool) -> EntityKeys | None:
+    """The entities' property keys an answer shows, when not all of them (`to_graph` without properties)."""
+    return None if include_properties else (SHOWN_NODE_KEYS, SHOWN_EDGE_KEYS)
+
+
+def _prints_entities(result: Result) -> bool:
+    """Whether an answer's literals may print whole nodes or edges (a list or map column), properties included."""
+    return any(kind in LITERAL_COLUMNS and kind not in SCALAR_COLUMNS for kind in result.types)
+
+
+async def _run(session: AsyncSession, query: Query, allow_mutations: bool, complexity_limit: bool,
+               shown: EntityKeys | None) -> Result:
     try:
         driver = await graph_connection(session)
         if allow_mutations:
             # Mutations serialise with ingest and analysis: their node caches assume no other writer.
             await driver.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_ID,))
         # A read is answered as a graph (to_graph): its rows' repetitions are never seen.
-        return await run_query(driver, query, allow_mutations=allow_mutations, complexity_limit=complexity_limit,
-                               budget=work_budget(session), as_graph=not allow_mutations, offload=off_loop)
+        result = await run_query(driver, query, allow_mutations=allow_mutations, complexity_limit=complexity_limit,
+                                 budget=work_budget(session), as_graph=not allow_mutations, load_entities=False)
+        await load_entities(driver, result, off_loop, None if _prints_entities(result) else shown)
+        return result
     except CypherError as error:
         raise BadRequest(error.message) from error
     except WorkExhausted as error:
@@ -112,7 +126,7 @@ async def _run(session: AsyncSession, query: Query, allow_mutations: bool, compl
 
 
 async def _read_in_its_lane(session: AsyncSession, query: Query, complexity_limit: bool, auth: AuthContext,
-                            slots: QuerySlots) -> Result:
+                            slots: QuerySlots, shown: EntityKeys | None) -> Result:
     """A read that runs past `slots.probe_seconds` is long: it is stopped, waits for a long-query slot, and runs
     again from the start (`query_slots`). Short ones, nearly all, pay two statements more."""
     driver = await graph_connection(session)
@@ -124,7 +138,7 @@ async def _read_in_its_lane(session: AsyncSession, query: Query, complexity_limi
     try:
         await repository.begin_probe(driver, min(slots.probe_seconds, remaining_seconds(session)))
         try:
-            result = await _run(session, query, False, complexity_limit)
+            result = await _run(session, query, False, complexity_limit, shown)
         except InternalError as error:
             if not is_query_canceled(error) or work_budget(session).expired():
                 raise
@@ -140,7 +154,7 @@ async def _read_in_its_lane(session: AsyncSession, query: Query, complexity_limi
     # A backend of this host runs it at a lower CPU priority, so short requests' backends come first for a core.
     before = lower_process_priority(slot.backend_pid) if _is_local_backend(slot) else None
     try:
-        return await _run(session, query, False, complexity_limit)
+        return await _run(session, query, False, complexity_limit, shown)
     finally:
         if before is not None and not restore_process_priority(slot.backend_pid, before):
             await discard_after_use(session)
@@ -200,7 +214,7 @@ def to_graph(result: Result, include_properties: bool) -> CypherGraph:
     """The rows' nodes, relationships and paths as the graph, every other value as a literal (literals.py)."""
     edge_rows = [row for _, row in sorted(result.edges.items())]
     node_rows = [row for _, row in sorted(result.nodes.items())]
-    if any(kind in LITERAL_COLUMNS and kind not in SCALAR_COLUMNS for kind in result.types):
+    if _prints_entities(result):
         # Some entities were loaded for the literals (lists, maps) only: the graph is those of the graph columns.
         node_ids, edge_ids = graph_ids(result.rows, [kind if kind in GRAPH_COLUMNS else T.JSON
                                                      for kind in result.types])

@@ -131,6 +131,12 @@ def _shown_kind(kinds: tuple[str, ...]) -> str:
     return primary_kind(kinds)
 
 
+# What `graph_node` and `graph_edge` read of an entity's properties when they show none of them (a caller may read
+# only these; a test checks the answers are the same).
+SHOWN_NODE_KEYS = ("objectid", "name", "system_tags", "primarykind", "lastseen")
+SHOWN_EDGE_KEYS = ("lastseen",)
+
+
 def graph_node(row: NodeRow, include_properties: bool) -> GraphNode:
     props = iso_properties(row.properties)
     object_id = str(props.get("objectid") or "")

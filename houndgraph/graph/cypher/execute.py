@@ -23,7 +23,7 @@ from houndgraph.graph.cypher.validate import validate
 from houndgraph.graph.kind_catalogue import kind_map
 from houndgraph.graph.rows import EdgeRow, NodeRow
 
-__all__ = ["Offload", "Result", "compile_query", "entity_ids", "run_query"]
+__all__ = ["EntityKeys", "Offload", "Result", "compile_query", "entity_ids", "load_entities", "run_query"]
 
 # Runs a function of its arguments somewhere other than the event loop (the caller's background threads), awaited.
 Offload = Callable[..., Awaitable[Any]]
@@ -31,6 +31,8 @@ Offload = Callable[..., Awaitable[Any]]
 # the event loop, about 15 % of a large answer's time, stalling every other request of the process meanwhile.
 LARGE_LOAD = 500
 Row = tuple[Any, ...]
+# The property keys a caller reads of each node and of each edge, when it shows no more of them.
+EntityKeys = tuple[tuple[str, ...], tuple[str, ...]]
 
 
 async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allow_mutations: bool = False,
@@ -56,8 +58,18 @@ async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allo
         result = await run_statement(conn, query, kinds, budget=budget, as_graph=as_graph)
     budget.check_rows(len(result.rows))
     if load_entities:
-        await _load_entities(conn, result, {v: k for k, v in kinds.items()}, offload)
+        await _load_entities(conn, result, {v: k for k, v in kinds.items()}, offload, None)
     return result
+
+
+async def load_entities(conn: psycopg.AsyncConnection, result: Result, offload: Offload | None,
+                        keys: EntityKeys | None) -> None:
+    """The rows of the nodes and edges `result` names (after `run_query(..., load_entities=False)`), with all their
+    properties, or only `keys` of them: a graph answer without properties shows a node's name, object id, tags and
+    last seen time, and reading every property of thousands of them (a few kB each for a SharpHound user) was most of
+    what loading them cost."""
+    kinds = await kind_map(conn)
+    await _load_entities(conn, result, {v: k for k, v in kinds.items()}, offload, keys)
 
 
 def entity_ids(result: Result) -> tuple[set[int], set[int]]:
@@ -68,16 +80,17 @@ def entity_ids(result: Result) -> tuple[set[int], set[int]]:
 
 
 async def _load_entities(conn: psycopg.AsyncConnection, result: Result, kind_names: Mapping[int, str],
-                         offload: Offload | None) -> None:
+                         offload: Offload | None, keys: EntityKeys | None) -> None:
     node_ids, edge_ids = entity_ids(result)
+    node_properties, edge_properties = ("properties", "properties") if keys is None else map(_only, keys)
     if edge_ids:
-        rows = await _fetch(conn, "SELECT id, start_id, end_id, kind_id, properties{} FROM edge "
+        rows = await _fetch(conn, f"SELECT id, start_id, end_id, kind_id, {edge_properties}{{}} FROM edge "
                                   "WHERE id = ANY(%s::bigint[])", sorted(edge_ids), offload)
         for edge_id, start_id, end_id, kind_id, properties in rows:
             result.edges[edge_id] = EdgeRow(edge_id, start_id, end_id, kind_names.get(kind_id, ""), properties)
             node_ids.update((start_id, end_id))
     if node_ids:
-        rows = await _fetch(conn, "SELECT id, kind_ids, properties{} FROM node WHERE id = ANY(%s::bigint[])",
+        rows = await _fetch(conn, f"SELECT id, kind_ids, {node_properties}{{}} FROM node WHERE id = ANY(%s::bigint[])",
                             sorted(node_ids), offload)
         for node_id, kind_ids, properties in rows:
             kinds = tuple(kind_names[k] for k in kind_ids if k in kind_names)
@@ -92,6 +105,15 @@ async def _fetch(conn: psycopg.AsyncConnection, sql: str, ids: list[int], offloa
     rows = await (await conn.execute(sql.format("::text"), (int_array(ids),))).fetchall()
     decoded: list[Row] = await offload(_decode_last_column, rows)
     return decoded
+
+
+def _only(keys: tuple[str, ...]) -> str:
+    """The properties column cut down to `keys` as SQL (a key the entity lacks reads as null, which the callers
+    take for missing); the keys are the caller's constants."""
+    if not all(key.isidentifier() for key in keys):
+        raise ValueError(f"property keys to read must be plain names: {keys}")
+    pairs = ", ".join(f"'{key}', properties->'{key}'" for key in keys)
+    return f"jsonb_build_object({pairs})" if keys else "'{}'::jsonb"
 
 
 def _decode_last_column(rows: list[Row]) -> list[Row]:
