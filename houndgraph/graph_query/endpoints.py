@@ -9,7 +9,7 @@ from fastapi import Request, Response
 from houndgraph.auth.dependencies import CurrentAuth
 from houndgraph.deps import SessionDep, SettingsDep
 from houndgraph.graph_query import service
-from houndgraph.graph_query.schemas import CypherAnswer, CypherGraph, CypherQueryRequest, KindList, SourceKindList
+from houndgraph.graph_query.schemas import CypherAnswer, CypherQueryRequest, GraphAnswer, KindList, SourceKindList
 from houndgraph.kit.answers import answers
 from houndgraph.kit.envelopes import DataEnvelope
 from houndgraph.kit.offload import off_loop
@@ -26,9 +26,9 @@ async def run_cypher_query(body: CypherQueryRequest, auth: CurrentAuth, session:
     return await off_loop(_response, graph) if service.is_large(graph) else _response(graph)
 
 
-def _response(graph: CypherGraph) -> Response:
+def _response(graph: GraphAnswer) -> Response:
     # Optional keys are left out rather than sent as null, as the reference does.
-    return JSONResponse({"data": graph.model_dump(mode="json", by_alias=True, exclude_none=True)})
+    return JSONResponse({"data": graph.wire()})
 
 
 async def reads_only(request: Request) -> bool:

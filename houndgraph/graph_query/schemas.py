@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 from typing_extensions import TypedDict
 
 from houndgraph.kit.envelopes import DataEnvelope
@@ -32,6 +33,29 @@ class CypherGraph(BaseModel):
 
 
 CypherAnswer = DataEnvelope[CypherGraph]
+LITERALS = TypeAdapter(list[Literal])
+
+
+@dataclass(slots=True)
+class GraphAnswer:
+    """A Cypher answer as `CypherGraph` documents it, its nodes and edges made in their written shape already
+    (`graph_shapes.node_wire`, `edge_wire`): an answer may hold thousands of them."""
+
+    nodes: dict[str, dict[str, Any]]
+    edges: list[dict[str, Any]]
+    literals: list[Literal]
+    node_keys: list[str] | None = None
+    edge_keys: list[str] | None = None
+
+    def wire(self) -> dict[str, Any]:
+        """The answer's `data`, as `CypherGraph.model_dump(mode="json", by_alias=True, exclude_none=True)` writes it."""
+        data = {"nodes": self.nodes, "edges": self.edges,
+                "literals": LITERALS.dump_python(self.literals, mode="json", exclude_none=True)}
+        if self.node_keys is not None:
+            data["node_keys"] = self.node_keys
+        if self.edge_keys is not None:
+            data["edge_keys"] = self.edge_keys
+        return data
 class KindList(BaseModel):
     """`GET /api/v2/graphs/kinds`: every node and edge kind the graph knows, by name."""
 

@@ -28,14 +28,14 @@ from houndgraph.graph.store.sql import WRITE_LOCK_ID
 from houndgraph.graph_query import repository
 from houndgraph.graph_query.literals import GRAPH_COLUMNS, LITERAL_COLUMNS, SCALAR_COLUMNS, Records, literal_value
 from houndgraph.graph_query.schemas import (
-    CypherGraph,
     CypherQueryRequest,
+    GraphAnswer,
     KindList,
     Literal,
     SourceKindList,
     SourceKindView,
 )
-from houndgraph.kit.graph_shapes import SHOWN_EDGE_KEYS, SHOWN_NODE_KEYS, graph_edge, graph_node
+from houndgraph.kit.graph_shapes import SHOWN_EDGE_KEYS, SHOWN_NODE_KEYS, edge_wire, node_wire
 from houndgraph.kit.offload import lower_process_priority, off_loop, restore_process_priority
 from houndgraph.pool_checkout import discard_after_use
 from houndgraph.query_slots import QuerySlots
@@ -57,7 +57,7 @@ def reads_only(text: str) -> bool:
 
 async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQueryRequest, *,
                      mutations_enabled: bool, complexity_limit: bool = True,
-                     request_id: str | None = None, slots: QuerySlots | None = None) -> CypherGraph:
+                     request_id: str | None = None, slots: QuerySlots | None = None) -> GraphAnswer:
     try:
         query = parse_query(request.query)
     except CypherError as error:
@@ -199,18 +199,18 @@ def _is_local_backend(slot: repository.LongSlot) -> bool:
         return False
 
 
-async def _shaped(result: Result, include_properties: bool) -> CypherGraph:
+async def _shaped(result: Result, include_properties: bool) -> GraphAnswer:
     if len(result.nodes) + len(result.edges) + len(result.rows) > LARGE_ANSWER:
         return await off_loop(to_graph, result, include_properties)
     return to_graph(result, include_properties)
 
 
-def is_large(graph: CypherGraph) -> bool:
+def is_large(graph: GraphAnswer) -> bool:
     """Whether writing `graph` out is work for a background thread (`kit.offload`)."""
     return len(graph.nodes) + len(graph.edges) + len(graph.literals) > LARGE_ANSWER
 
 
-def to_graph(result: Result, include_properties: bool) -> CypherGraph:
+def to_graph(result: Result, include_properties: bool) -> GraphAnswer:
     """The rows' nodes, relationships and paths as the graph, every other value as a literal (literals.py)."""
     edge_rows = [row for _, row in sorted(result.edges.items())]
     node_rows = [row for _, row in sorted(result.nodes.items())]
@@ -221,14 +221,14 @@ def to_graph(result: Result, include_properties: bool) -> CypherGraph:
         edge_rows = [row for row in edge_rows if row.id in edge_ids]
         node_ids.update(end for row in edge_rows for end in (row.start_id, row.end_id))
         node_rows = [row for row in node_rows if row.id in node_ids]
-    nodes = {str(row.id): graph_node(row, include_properties) for row in node_rows}
-    edges = [graph_edge(row, include_properties) for row in edge_rows]
+    nodes = {str(row.id): node_wire(row, include_properties) for row in node_rows}
+    edges = [edge_wire(row, include_properties) for row in edge_rows]
     records = Records(result.nodes, result.edges)
     scalars = [(index, name, kind) for index, (name, kind) in enumerate(zip(result.columns, result.types, strict=True))
                if kind in LITERAL_COLUMNS]
     literals = [Literal(key=name, value=literal_value(row[index], kind, records))
                 for row in result.rows for index, name, kind in scalars]
-    graph = CypherGraph(nodes=nodes, edges=edges, literals=literals)
+    graph = GraphAnswer(nodes=nodes, edges=edges, literals=literals)
     if include_properties:
         node_keys = sorted({key for row in node_rows for key in row.properties})
         edge_keys = sorted({key for row in edge_rows for key in row.properties})

@@ -137,22 +137,42 @@ SHOWN_NODE_KEYS = ("objectid", "name", "system_tags", "primarykind", "lastseen")
 SHOWN_EDGE_KEYS = ("lastseen",)
 
 
-def graph_node(row: NodeRow, include_properties: bool) -> GraphNode:
+def node_wire(row: NodeRow, include_properties: bool) -> dict[str, Any]:
+    """The node as an answer writes it: `GraphNode` by its aliases, without a null key. Built as the dict itself, for
+    the answers of thousands of nodes, which spent a fifth of their time making the models and writing them out."""
     props = iso_properties(row.properties)
     object_id = str(props.get("objectid") or "")
-    tags = system_tags(props).split()
-    return GraphNode(
-        label=str(props.get("name") or object_id), kind=display_kind(row.kinds, props), kinds=list(row.kinds),
-        object_id=object_id, is_tier_zero=is_tier_zero(row.kinds, props),
-        is_owned_object=OWNED_KIND in row.kinds or OWNED_TAG in tags,
-        last_seen=last_seen(props), properties=props if include_properties else None,
-    )
+    wire: dict[str, Any] = {
+        "label": str(props.get("name") or object_id), "kind": display_kind(row.kinds, props),
+        "kinds": list(row.kinds), "objectId": object_id, "isTierZero": is_tier_zero(row.kinds, props),
+        "isOwnedObject": OWNED_KIND in row.kinds or OWNED_TAG in system_tags(props).split(),
+        "lastSeen": last_seen(props),
+    }
+    if include_properties:
+        wire["properties"] = props
+    return wire
+
+
+def edge_wire(row: EdgeRow, include_properties: bool) -> dict[str, Any]:
+    """The edge as an answer writes it (`GraphEdge` by its aliases, without a null key)."""
+    wire: dict[str, Any] = {"source": str(row.start_id), "target": str(row.end_id), "label": row.kind,
+                            "kind": row.kind, "lastSeen": last_seen(row.properties)}
+    if include_properties:
+        wire["properties"] = iso_properties(row.properties)
+    return wire
+
+
+def graph_node(row: NodeRow, include_properties: bool) -> GraphNode:
+    wire = node_wire(row, include_properties)
+    return GraphNode(label=wire["label"], kind=wire["kind"], kinds=wire["kinds"], object_id=wire["objectId"],
+                     is_tier_zero=wire["isTierZero"], is_owned_object=wire["isOwnedObject"],
+                     last_seen=wire["lastSeen"], properties=wire.get("properties"))
 
 
 def graph_edge(row: EdgeRow, include_properties: bool) -> GraphEdge:
-    return GraphEdge(source=str(row.start_id), target=str(row.end_id), label=row.kind, kind=row.kind,
-                     last_seen=last_seen(row.properties),
-                     properties=iso_properties(row.properties) if include_properties else None)
+    wire = edge_wire(row, include_properties)
+    return GraphEdge(source=wire["source"], target=wire["target"], label=wire["label"], kind=wire["kind"],
+                     last_seen=wire["lastSeen"], properties=wire.get("properties"))
 
 
 def unified_graph(nodes: Iterable[NodeRow], edges: Iterable[EdgeRow], *, include_properties: bool) -> UnifiedGraph:
