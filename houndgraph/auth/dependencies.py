@@ -141,8 +141,7 @@ async def graph_search_slot(request: Request, auth: CurrentAuth, session: Sessio
     """One of the caller's graph-query slots, then one of the service's path finding and search slots, held by the
     request's transaction (429 when none comes in time)."""
     slots: QuerySlots = request.app.state.graph_query_slots
-    await service.take_query_slot(session, slots, auth.user_id)
-    await service.take_search_slot(session, slots)
+    await service.take_query_and_search_slots(session, slots, auth.user_id)
 
 
 PasswordPoolDep = Annotated[PasswordPool, Depends(password_pool)]

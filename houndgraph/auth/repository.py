@@ -80,6 +80,26 @@ async def take_query_slot(session: AsyncSession, owner: int, slots: int) -> bool
     return taken is not None
 
 
+TAKE_QUERY_AND_SEARCH_SLOTS = text(
+    # The service's slot is tried only once the caller's is taken (its One-Time Filter): a request never holds one
+    # of the service's slots while it waits in line for one of its own.
+    "SELECT own.slot, (SELECT slot FROM generate_series(0, :searches - 1) AS slot "
+    "WHERE own.slot IS NOT NULL AND pg_try_advisory_xact_lock(0, :search_space + slot) LIMIT 1) "
+    "FROM (SELECT (SELECT slot FROM generate_series(0, :slots - 1) AS slot "
+    "WHERE pg_try_advisory_xact_lock(:owner, :space + slot) LIMIT 1) AS slot) AS own"
+)
+
+
+async def take_query_and_search_slots(session: AsyncSession, owner: int, slots: int, searches: int
+                                      ) -> tuple[bool, bool]:
+    """`take_query_slot`, then one of the service's `searches` path finding and search slots when that was taken,
+    in one statement: whether each was taken."""
+    own, search = (await session.execute(TAKE_QUERY_AND_SEARCH_SLOTS, {
+        "slots": slots, "owner": owner, "space": QUERY_SLOT_SPACE, "searches": searches,
+        "search_space": SEARCH_SLOT_SPACE})).one()
+    return own is not None, search is not None
+
+
 async def wait_for_query_slot(session: AsyncSession, owner: int, slots: int, seconds: float) -> bool:
     """Wait in line up to `seconds` for one of `owner`'s `slots` (`kit.slot_lines`); False when none came (the
     transaction is then aborted)."""

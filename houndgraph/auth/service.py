@@ -174,16 +174,24 @@ async def take_query_slot(session: AsyncSession, slots: QuerySlots, user_id: uui
     one within milliseconds even when its account runs many at once, so a query finding none waits in line up to
     `slots.patience` seconds (within its deadline) before it is refused (`kit.slot_lines`)."""
     owner = QuerySlots.owner_key(user_id)
-    if await repository.take_query_slot(session, owner, slots.per_user):
-        return
+    if not await repository.take_query_slot(session, owner, slots.per_user):
+        await _wait_for_query_slot(session, slots, owner)
+
+
+async def take_query_and_search_slots(session: AsyncSession, slots: QuerySlots, user_id: uuid.UUID) -> None:
+    """`take_query_slot`, then one of the service's path finding and search slots for the rest of the request. Both
+    are tried in one statement; one not free is waited for in line up to `slots.patience` seconds (within the
+    deadline), the user's first, or 429 (`query_slots`)."""
+    owner = QuerySlots.owner_key(user_id)
+    own, search = await repository.take_query_and_search_slots(session, owner, slots.per_user, slots.searches)
+    if not own:
+        await _wait_for_query_slot(session, slots, owner)
+    if not search and not await repository.wait_for_search_slot(session, slots.searches,
+                                                                min(slots.patience, remaining_seconds(session))):
+        raise slots.searches_busy()
+
+
+async def _wait_for_query_slot(session: AsyncSession, slots: QuerySlots, owner: int) -> None:
     if not await repository.wait_for_query_slot(session, owner, slots.per_user,
                                                 min(slots.patience, remaining_seconds(session))):
         raise slots.refusal()
-
-
-async def take_search_slot(session: AsyncSession, slots: QuerySlots) -> None:
-    """One of the service's path finding and search slots for the rest of the request, waited for in line up to
-    `slots.patience` seconds (within the deadline), or 429 (`query_slots`)."""
-    if not await repository.wait_for_search_slot(session, slots.searches,
-                                                 min(slots.patience, remaining_seconds(session))):
-        raise slots.searches_busy()
