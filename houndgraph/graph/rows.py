@@ -20,3 +20,19 @@ class EdgeRow:
     end_id: int
     kind: str
     properties: dict[str, Any]
+
+
+# The property keys a caller reads of each node and of each edge, when it shows no more of them.
+EntityKeys = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def properties_column(keys: tuple[str, ...] | None, table: str = "") -> str:
+    """SQL for the `properties` column of `table` (an alias, or none), cut down to `keys` when given: a key the
+    entity lacks reads as null, which the callers take for missing. The keys are the callers' constants."""
+    column = f"{table}.properties" if table else "properties"
+    if keys is None:
+        return column
+    if not all(key.isidentifier() for key in keys):
+        raise ValueError(f"property keys to read must be plain names: {keys}")
+    pairs = ", ".join(f"'{key}', {column}->'{key}'" for key in keys)
+    return f"jsonb_build_object({pairs})" if keys else "'{}'::jsonb"

@@ -177,15 +177,26 @@ def graph_edge(row: EdgeRow, include_properties: bool) -> GraphEdge:
 
 def unified_graph(nodes: Iterable[NodeRow], edges: Iterable[EdgeRow], *, include_properties: bool) -> UnifiedGraph:
     """Edges de-duplicated by (source, kind, target), as the reference's path answers are."""
+    return UnifiedGraph(nodes={str(n.id): graph_node(n, include_properties) for n in sorted(nodes, key=lambda n: n.id)},
+                        edges=[graph_edge(edge, include_properties) for edge in _distinct_edges(edges)])
+
+
+def unified_wire(nodes: Iterable[NodeRow], edges: Iterable[EdgeRow], *, include_properties: bool) -> dict[str, Any]:
+    """`unified_graph(...)` as its answer writes it, made as dicts (`node_wire`, `edge_wire`)."""
+    return {"nodes": {str(n.id): node_wire(n, include_properties) for n in sorted(nodes, key=lambda n: n.id)},
+            "edges": [edge_wire(edge, include_properties) for edge in _distinct_edges(edges)]}
+
+
+def _distinct_edges(edges: Iterable[EdgeRow]) -> list[EdgeRow]:
+    """The edges in id order, the first of each (source, kind, target)."""
     seen: set[tuple[int, str, int]] = set()
-    shaped: list[GraphEdge] = []
+    distinct: list[EdgeRow] = []
     for edge in sorted(edges, key=lambda e: e.id):
         key = (edge.start_id, edge.kind, edge.end_id)
         if key not in seen:
             seen.add(key)
-            shaped.append(graph_edge(edge, include_properties))
-    return UnifiedGraph(nodes={str(n.id): graph_node(n, include_properties) for n in sorted(nodes, key=lambda n: n.id)},
-                        edges=shaped)
+            distinct.append(edge)
+    return distinct
 
 
 def bh_graph(nodes: Iterable[NodeRow], edges: Iterable[EdgeRow]) -> dict[str, dict[str, Any]]:

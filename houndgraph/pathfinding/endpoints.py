@@ -26,8 +26,8 @@ Values = Annotated[list[str], Query()]
 @answers(ShortestPathAnswer)
 async def get_shortest_path(start_node: StartNode, end_node: EndNode, only_traversable: OnlyTraversable,
                             session: SessionDep, relationship_kinds: RelationshipKinds = None) -> Response:
-    graph = await service.shortest_path(session, start_node, end_node, relationship_kinds, only_traversable)
-    return JSONResponse({"data": graph.model_dump(mode="json", by_alias=True, exclude_none=True)})
+    return JSONResponse({"data": await service.shortest_path(session, start_node, end_node, relationship_kinds,
+                                                             only_traversable)})
 
 
 @answers(PathfindingAnswer)

@@ -11,7 +11,8 @@ from houndgraph.graph.lookup import KIND_NAMES
 from houndgraph.graph.paths import EdgeKey, shortest_path_members
 from houndgraph.graph.projection.search import NodeLimitPassed, PairSearch
 from houndgraph.graph.related import KindIds
-from houndgraph.graph.rows import EdgeRow, NodeRow
+from houndgraph.graph.rows import EdgeRow, EntityKeys, NodeRow, properties_column
+from houndgraph.kit.graph_shapes import SHOWN_EDGE_KEYS, SHOWN_NODE_KEYS
 
 # A pair's shortest paths as the path routes answer them, in one statement: the nodes of the two object ids
 # (stored upper-cased; the lowest node id wins when several share one), the search inside PostgreSQL
@@ -69,15 +70,23 @@ async def pair_path_graph(conn: GraphConnection, left: str, right: str, kind_ids
 END_ID = "SELECT n.id FROM node n WHERE n.properties->>'objectid' = %({})s ORDER BY n.id LIMIT 1"
 PAIR_ENDS = f"SELECT ({END_ID.format('left')}), ({END_ID.format('right')})"
 # The ends again (part 0), and the rows of the edges of `keys` (1) and of the nodes of `nodes` (2), as PAIR_PATH_GRAPH
-# reads them.
-KEYED_GRAPH = (
-    f"SELECT 0 AS part, ({END_ID.format('left')}), ({END_ID.format('right')}), NULL::smallint, NULL::bigint, "
-    "NULL::text, NULL::jsonb, NULL::text[] "
-    "UNION ALL SELECT 1, e.id, e.start_id, e.kind_id, e.end_id, k.name, e.properties, NULL "
-    "FROM unnest(%(s)s::bigint[], %(k)s::smallint[], %(e)s::bigint[]) AS key(s, kind, e) "
-    "JOIN edge e ON e.start_id = key.s AND e.kind_id = key.kind AND e.end_id = key.e JOIN kind k ON k.id = e.kind_id "
-    f"UNION ALL SELECT 2, n.id, NULL, NULL, NULL, NULL, n.properties, {KIND_NAMES} FROM node n "
-    "WHERE n.id = ANY(%(nodes)s::bigint[])")
+# reads them: with every property, or only those of `keys` (`rows.properties_column`).
+def _keyed_graph(keys: EntityKeys | None) -> str:
+    node_properties, edge_properties = (properties_column(None if keys is None else keys[0], "n"),
+                                        properties_column(None if keys is None else keys[1], "e"))
+    return (
+        f"SELECT 0 AS part, ({END_ID.format('left')}), ({END_ID.format('right')}), NULL::smallint, NULL::bigint, "
+        "NULL::text, NULL::jsonb, NULL::text[] "
+        f"UNION ALL SELECT 1, e.id, e.start_id, e.kind_id, e.end_id, k.name, {edge_properties}, NULL "
+        "FROM unnest(%(s)s::bigint[], %(k)s::smallint[], %(e)s::bigint[]) AS key(s, kind, e) "
+        "JOIN edge e ON e.start_id = key.s AND e.kind_id = key.kind AND e.end_id = key.e "
+        "JOIN kind k ON k.id = e.kind_id "
+        f"UNION ALL SELECT 2, n.id, NULL, NULL, NULL, NULL, {node_properties}, {KIND_NAMES} FROM node n "
+        "WHERE n.id = ANY(%(nodes)s::bigint[])")
+
+
+KEYED_GRAPH = _keyed_graph(None)
+KEYED_GRAPH_SHOWN = _keyed_graph((SHOWN_NODE_KEYS, SHOWN_EDGE_KEYS))
 
 # The node ids of the object ids the path routes were last asked about, in this process: the search of a pair runs
 # before any statement, and the one statement that reads its paths' rows reads the ends too; when they are not the
@@ -88,10 +97,11 @@ END_IDS_KEPT = 65_536
 
 
 async def pair_path_graph_in_memory(conn: GraphConnection, search: PairSearch, left: str, right: str,
-                                    kind_ids: Sequence[int] | None, budget: WorkBudget
+                                    kind_ids: Sequence[int] | None, budget: WorkBudget, *, shown_only: bool = False
                                     ) -> tuple[list[NodeRow], list[EdgeRow]] | None:
     """What `pair_path_graph` answers, the search run over the edges' copy in memory (`search`, the one of the
-    edges the request sees), and the rows of its paths read with the ends in one statement."""
+    edges the request sees), and the rows of its paths read with the ends in one statement: with only the
+    properties an answer without them shows (`graph_shapes.SHOWN_NODE_KEYS`) when `shown_only`."""
     budget.check_time()
     left, right = left.upper(), right.upper()
     ends = (_end_ids.get(left), _end_ids.get(right))
@@ -105,7 +115,7 @@ async def pair_path_graph_in_memory(conn: GraphConnection, search: PairSearch, l
         if start is None or end is None:
             return None
         keys = _searched(search, start, end, kind_ids, budget) if start != end else []
-        ends, nodes, edges = await _rows_with_ends(conn, left, right, keys)
+        ends, nodes, edges = await _rows_with_ends(conn, left, right, keys, shown_only)
         if ends == (start, end):
             return nodes, edges
     raise WorkExhausted("the path's ends kept changing while it was searched")
@@ -133,10 +143,10 @@ def _searched(search: PairSearch, start: int, end: int, kind_ids: Sequence[int] 
     return keys
 
 
-async def _rows_with_ends(conn: GraphConnection, left: str, right: str, keys: list[EdgeKey]
+async def _rows_with_ends(conn: GraphConnection, left: str, right: str, keys: list[EdgeKey], shown_only: bool
                           ) -> tuple[tuple[int | None, int | None], list[NodeRow], list[EdgeRow]]:
     starts, kinds, finishes = (list(column) for column in zip(*keys, strict=True)) if keys else ([], [], [])
-    cursor = await conn.execute(KEYED_GRAPH, {
+    cursor = await conn.execute(KEYED_GRAPH_SHOWN if shown_only else KEYED_GRAPH, {
         "left": left, "right": right, "s": int_array(starts), "k": int_array(kinds), "e": int_array(finishes),
         "nodes": int_array(set(starts) | set(finishes))})
     ends: tuple[int | None, int | None] = (None, None)

@@ -1,5 +1,6 @@
 """A graph answer's nodes and edges are written as dicts made in their wire shape (`graph_shapes.node_wire`,
-`edge_wire`, `GraphAnswer.wire`), not through the pydantic models that document them: both must write the same."""
+`edge_wire`, `unified_wire`, `GraphAnswer.wire`), not through the pydantic models that document them: both must
+write the same."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from houndgraph.graph.cypher.temporal.stored import ISO, TAG
 from houndgraph.graph.rows import EdgeRow, NodeRow
 from houndgraph.graph_query.schemas import CypherGraph, GraphAnswer
 from houndgraph.kit import graph_shapes
-from houndgraph.kit.graph_shapes import edge_wire, graph_edge, graph_node, node_wire
+from houndgraph.kit.graph_shapes import edge_wire, graph_edge, graph_node, node_wire, unified_graph, unified_wire
 
 KINDS = [("Base", "User"), ("Base", "Group", "Tag_Tier_Zero"), ("Base", "Computer", "Tag_Owned"), ("Custom",), ()]
 VALUES: list[Any] = [None, True, 0, 1700000000, 1.5, "", "text", "2024-01-02T03:04:05Z", [], [None, 1], {"a": None},
@@ -59,3 +60,16 @@ def test_an_answer_is_written_as_its_model_writes_it() -> None:
                             edge_keys=keys)
         assert answer.wire() == model.model_dump(mode="json", by_alias=True, exclude_none=True)
         assert list(answer.wire()) == list(model.model_dump(mode="json", by_alias=True, exclude_none=True))
+
+
+@pytest.mark.parametrize("include_properties", [False, True])
+def test_a_path_answer_is_written_as_its_model_writes_it(include_properties: bool) -> None:
+    rng = random.Random(5)
+    nodes = [NodeRow(n, rng.choice(KINDS), properties(rng) | {"lastseen": 1700000000 + n}) for n in range(12)]
+    # Edges in no order, some repeating another's (source, kind, target): the first by id is written.
+    edges = [EdgeRow(rng.randrange(1000), s, s + 1, rng.choice(["MemberOf", "AdminTo"]), {"lastseen": "2024-01-01"})
+             for s in (rng.randrange(12) for _ in range(30))]
+    expected = unified_graph(nodes, edges, include_properties=include_properties).model_dump(
+        mode="json", by_alias=True, exclude_none=True)
+    assert unified_wire(nodes, edges, include_properties=include_properties) == expected
+    assert list(unified_wire(nodes, edges, include_properties=include_properties)) == list(expected)

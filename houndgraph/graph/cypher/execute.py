@@ -21,7 +21,7 @@ from houndgraph.graph.cypher.statement import Result, compile_query, graph_ids, 
 from houndgraph.graph.cypher.updates import run_updating_query
 from houndgraph.graph.cypher.validate import validate
 from houndgraph.graph.kind_catalogue import kind_map
-from houndgraph.graph.rows import EdgeRow, NodeRow
+from houndgraph.graph.rows import EdgeRow, EntityKeys, NodeRow, properties_column
 
 __all__ = ["EntityKeys", "Offload", "Result", "compile_query", "entity_ids", "load_entities", "run_query"]
 
@@ -31,8 +31,6 @@ Offload = Callable[..., Awaitable[Any]]
 # the event loop, about 15 % of a large answer's time, stalling every other request of the process meanwhile.
 LARGE_LOAD = 500
 Row = tuple[Any, ...]
-# The property keys a caller reads of each node and of each edge, when it shows no more of them.
-EntityKeys = tuple[tuple[str, ...], tuple[str, ...]]
 
 
 async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allow_mutations: bool = False,
@@ -82,7 +80,8 @@ def entity_ids(result: Result) -> tuple[set[int], set[int]]:
 async def _load_entities(conn: psycopg.AsyncConnection, result: Result, kind_names: Mapping[int, str],
                          offload: Offload | None, keys: EntityKeys | None) -> None:
     node_ids, edge_ids = entity_ids(result)
-    node_properties, edge_properties = ("properties", "properties") if keys is None else map(_only, keys)
+    node_properties, edge_properties = (properties_column(None if keys is None else keys[0]),
+                                        properties_column(None if keys is None else keys[1]))
     if edge_ids:
         rows = await _fetch(conn, f"SELECT id, start_id, end_id, kind_id, {edge_properties}{{}} FROM edge "
                                   "WHERE id = ANY(%s::bigint[])", sorted(edge_ids), offload)
@@ -105,15 +104,6 @@ async def _fetch(conn: psycopg.AsyncConnection, sql: str, ids: list[int], offloa
     rows = await (await conn.execute(sql.format("::text"), (int_array(ids),))).fetchall()
     decoded: list[Row] = await offload(_decode_last_column, rows)
     return decoded
-
-
-def _only(keys: tuple[str, ...]) -> str:
-    """The properties column cut down to `keys` as SQL (a key the entity lacks reads as null, which the callers
-    take for missing); the keys are the caller's constants."""
-    if not all(key.isidentifier() for key in keys):
-        raise ValueError(f"property keys to read must be plain names: {keys}")
-    pairs = ", ".join(f"'{key}', properties->'{key}'" for key in keys)
-    return f"jsonb_build_object({pairs})" if keys else "'{}'::jsonb"
 
 
 def _decode_last_column(rows: list[Row]) -> list[Row]:
