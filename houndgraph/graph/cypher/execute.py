@@ -7,11 +7,9 @@ paths to the statement as parameters. A query with updating clauses runs step by
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import orjson
 import psycopg
 
 from houndgraph.graph.budget import WorkBudget
@@ -21,6 +19,7 @@ from houndgraph.graph.cypher.parser import parse
 from houndgraph.graph.cypher.statement import Result, compile_query, graph_ids, listed_ids, run_statement
 from houndgraph.graph.cypher.updates import run_updating_query
 from houndgraph.graph.cypher.validate import validate
+from houndgraph.graph.json_values import read_json
 from houndgraph.graph.kind_catalogue import kind_map
 from houndgraph.graph.rows import EdgeRow, EntityKeys, NodeRow, properties_column
 
@@ -108,33 +107,4 @@ async def _fetch(conn: psycopg.AsyncConnection, sql: str, ids: list[int], offloa
 
 
 def _decode_last_column(rows: list[Row]) -> list[Row]:
-    return [(*row[:-1], _decoded(row[-1])) for row in rows]
-
-
-def _decoded(text: str) -> Any:
-    """The JSON text read by orjson (half the standard library's time with the check below), unless it held a
-    number orjson reads inexactly (an integer past 64 bits becomes a float) or not at all: then by the standard
-    library, which keeps every integer."""
-    try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
-    return value if _exact(value) else json.loads(text)
-
-
-# Past these, orjson may have read an integer as a float: such a float is read again by the standard library.
-_INEXACT = 2.0**63
-
-
-def _exact(value: Any) -> bool:
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        kind = type(item)
-        if kind is dict:
-            pending.extend(item.values())
-        elif kind is list:
-            pending.extend(item)
-        elif kind is float and not -_INEXACT < item < _INEXACT:
-            return False
-    return True
+    return [(*row[:-1], read_json(row[-1])) for row in rows]

@@ -1,5 +1,6 @@
-"""Many entities' properties are read as text and decoded by orjson (`execute._decoded`): the values must be the
-standard library's, integers past 64 bits included (orjson reads them as floats; such texts are read again)."""
+"""Many entities' properties are read as text and decoded by orjson (`json_values.read_json`, through
+`execute._decode_last_column`): the values must be the standard library's, integers past 64 bits included (orjson
+reads them as floats; such texts are read again)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import random
 from typing import Any
 
 from houndgraph.graph.cypher.execute import _decode_last_column
+from houndgraph.graph.json_values import read_json
 
 NUMBERS: list[Any] = [0, -1, 2**31, 2**53 + 1, 2**63 - 1, 2**63, -(2**63), -(2**63) - 1, 2**64 - 1, 2**64, 10**30,
                       -(10**40), 1.5, -0.0, 1e300, 2.0**63, -(2.0**64), 123456789.125]
@@ -36,3 +38,5 @@ def test_decoded_properties_are_the_standard_librarys() -> None:
         expected = json.loads(text)
         # repr tells an int from an equal float, which == does not.
         assert repr(found) == repr(expected), (number, text)
+        # psycopg hands its reader bytes or a memoryview.
+        assert repr(read_json(memoryview(text.encode()))) == repr(expected), (number, text)
