@@ -36,17 +36,25 @@ class CountTimedOut(Exception):
 async def count(conn: GraphConnection, relation: Relation, root: int, kinds: KindIds) -> int:
     """One count, behind a savepoint so that its failure leaves the request's transaction usable.
     A timeout raises `CountTimedOut`; any other database error counts as 0 (reference behaviour)."""
-    await conn.execute("SAVEPOINT hg_entity_count")
+    rows = await _behind_savepoint(conn, f"SELECT count(*) FROM ({relation.sql(kinds)}) AS related", root)
+    return int(rows[0][0]) if rows else 0
+
+
+async def _behind_savepoint(conn: GraphConnection, sql: str, root: int) -> list[tuple[Any, ...]]:
+    """The rows of `sql` for `root`, run behind a savepoint: on a timeout the savepoint is rolled back and
+    `CountTimedOut` raised, on another database error no rows. The savepoint, the statement and its release are
+    sent together (psycopg's pipeline): an entity panel's dozen counts waited for three round trips each."""
     try:
-        cursor = await conn.execute(f"SELECT count(*) FROM ({relation.sql(kinds)}) AS related", {"root": root})
-        row = await cursor.fetchone()
+        async with conn.pipeline():
+            await conn.execute("SAVEPOINT hg_entity_count")
+            cursor = await conn.execute(sql, {"root": root})
+            await conn.execute("RELEASE SAVEPOINT hg_entity_count")
+        return await cursor.fetchall()
     except psycopg.Error as error:
         await conn.execute("ROLLBACK TO SAVEPOINT hg_entity_count")
         if is_query_canceled(error):
             raise CountTimedOut() from error
-        return 0
-    await conn.execute("RELEASE SAVEPOINT hg_entity_count")
-    return int(row[0]) if row else 0
+        return []
 
 
 async def page(conn: GraphConnection, relation: Relation, root: int, kinds: KindIds, *,
@@ -76,17 +84,7 @@ async def related_ids(conn: GraphConnection, relation: Relation, root: int, kind
 async def count_by_kind(conn: GraphConnection, sql: str, root: int) -> dict[str, int]:
     """Rows of (kind name, count), behind a savepoint like `count`: a failure is an empty breakdown and a
     timeout raises `CountTimedOut`."""
-    await conn.execute("SAVEPOINT hg_entity_count")
-    try:
-        cursor = await conn.execute(sql, {"root": root})
-        rows = await cursor.fetchall()
-    except psycopg.Error as error:
-        await conn.execute("ROLLBACK TO SAVEPOINT hg_entity_count")
-        if is_query_canceled(error):
-            raise CountTimedOut() from error
-        return {}
-    await conn.execute("RELEASE SAVEPOINT hg_entity_count")
-    return {str(name): int(total) for name, total in rows}
+    return {str(name): int(total) for name, total in await _behind_savepoint(conn, sql, root)}
 
 
 async def tier_zero_of_domain(conn: GraphConnection, domain_sid: str, kinds: KindIds) -> list[int]:
