@@ -48,9 +48,10 @@ class GraphAnswer:
     edge_keys: list[str] | None = None
 
     def wire(self) -> dict[str, Any]:
-        """The answer's `data`, as `CypherGraph.model_dump(mode="json", by_alias=True, exclude_none=True)` writes it."""
-        data = {"nodes": self.nodes, "edges": self.edges,
-                "literals": LITERALS.dump_python(self.literals, mode="json", exclude_none=True)}
+        """The answer's `data`, as `CypherGraph.model_dump(mode="json", by_alias=True, exclude_none=True)` writes it,
+        but for a literal whose value is null: its `value` is written, null, as the reference's literal (a key and a
+        value, neither left out) is."""
+        data = {"nodes": self.nodes, "edges": self.edges, "literals": LITERALS.dump_python(self.literals, mode="json")}
         if self.node_keys is not None:
             data["node_keys"] = self.node_keys
         if self.edge_keys is not None:

@@ -55,6 +55,15 @@ def test_scalars_are_literals(admin: httpx.Client, graph: dict[str, int]) -> Non
     assert response.json()["data"]["literals"] == [{"key": "users", "value": 3}]
 
 
+def test_a_null_literal_is_written_with_its_value(admin: httpx.Client, graph: dict[str, int]) -> None:
+    # The reference's literal is a key and a value, neither left out when empty.
+    response = post(admin, "MATCH (u:User {name: 'ALICE@LAB.LOCAL'}) "
+                           "RETURN u.nothing AS missing, null AS none, 1 AS one")
+    assert response.status_code == 200, response.text
+    assert response.json()["data"]["literals"] == [
+        {"key": "missing", "value": None}, {"key": "none", "value": None}, {"key": "one", "value": 1}]
+
+
 def test_empty_result_is_not_found(admin: httpx.Client, graph: dict[str, int]) -> None:
     response = post(admin, "MATCH (u:User {name: 'NOBODY'}) RETURN u")
     assert response.status_code == 404
@@ -152,7 +161,7 @@ def test_labels_and_type_of_null_are_null(admin: httpx.Client, graph: dict[str, 
     response = post(admin, "OPTIONAL MATCH (n:Nothing)-[r]->() RETURN labels(null) AS a, type(null) AS b, "
                            "labels(n) AS c, type(r) AS d")
     assert response.status_code == 200, response.text
-    assert response.json()["data"]["literals"] == [{"key": k} for k in "abcd"]
+    assert response.json()["data"]["literals"] == [{"key": k, "value": None} for k in "abcd"]
     response = post(admin, "MATCH (n) RETURN type(n)")
     assert response.status_code == 400, response.text
 
