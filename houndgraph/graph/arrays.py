@@ -9,12 +9,14 @@ from numpy.typing import NDArray
 
 
 def row_positions(first: NDArray[np.integer], rows: NDArray[np.integer]) -> NDArray[np.int64]:
-    """The positions `first[r]:first[r + 1]` of every row r in `rows`, concatenated in the order of `rows`."""
-    lengths = first[rows + 1] - first[rows]
+    """The positions `first[r]:first[r + 1]` of every row r in `rows`, concatenated in the order of `rows`. `first`
+    may be unsigned (the path copy's offsets): its values are taken as int64 before they are subtracted."""
+    starts = first[rows].astype(np.int64, copy=False)
+    lengths = first[rows + 1].astype(np.int64, copy=False) - starts
     total = int(lengths.sum())
     if not total:
         return np.empty(0, dtype=np.int64)
-    return np.repeat(first[rows] - np.cumsum(lengths) + lengths, lengths) + np.arange(total, dtype=np.int64)
+    return np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(total, dtype=np.int64)
 
 
 def distinct(values: NDArray[np.int64]) -> NDArray[np.int64]:

@@ -26,6 +26,12 @@ class EdgeRow:
 EntityKeys = tuple[tuple[str, ...], tuple[str, ...]]
 
 
+def properties_columns(keys: EntityKeys | None, node_table: str = "", edge_table: str = "") -> tuple[str, str]:
+    """`properties_column` of the nodes and of the edges, for `keys` (every property when None)."""
+    return (properties_column(None if keys is None else keys[0], node_table),
+            properties_column(None if keys is None else keys[1], edge_table))
+
+
 def properties_column(keys: tuple[str, ...] | None, table: str = "") -> str:
     """SQL for the `properties` column of `table` (an alias, or none), cut down to `keys` when given: a key the
     entity lacks reads as null, which the callers take for missing. The keys are the callers' constants."""

@@ -57,6 +57,8 @@ class GraphAnswer:
         if self.edge_keys is not None:
             data["edge_keys"] = self.edge_keys
         return data
+
+
 class KindList(BaseModel):
     """`GET /api/v2/graphs/kinds`: every node and edge kind the graph knows, by name."""
 

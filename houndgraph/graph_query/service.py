@@ -35,7 +35,7 @@ from houndgraph.graph_query.schemas import (
     SourceKindList,
     SourceKindView,
 )
-from houndgraph.kit.graph_shapes import SHOWN_EDGE_KEYS, SHOWN_NODE_KEYS, edge_wire, node_wire
+from houndgraph.kit.graph_shapes import SHOWN_KEYS, edge_wire, node_wire
 from houndgraph.kit.offload import lower_process_priority, off_loop, restore_process_priority
 from houndgraph.pool_checkout import discard_after_use
 from houndgraph.query_slots import QuerySlots
@@ -90,7 +90,7 @@ async def run_cypher(session: AsyncSession, auth: AuthContext, request: CypherQu
 
 def _shown_keys(include_properties: bool) -> EntityKeys | None:
     """The entities' property keys an answer shows, when not all of them (`to_graph` without properties)."""
-    return None if include_properties else (SHOWN_NODE_KEYS, SHOWN_EDGE_KEYS)
+    return None if include_properties else SHOWN_KEYS
 
 
 def _prints_entities(result: Result) -> bool:

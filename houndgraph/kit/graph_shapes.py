@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from houndgraph.graph.cypher.temporal.stored import iso_properties
 from houndgraph.graph.kinds import primary_kind
-from houndgraph.graph.rows import EdgeRow, NodeRow
+from houndgraph.graph.rows import EdgeRow, EntityKeys, NodeRow
 
 TIER_ZERO_KIND, OWNED_KIND = "Tag_Tier_Zero", "Tag_Owned"
 TIER_ZERO_TAG, OWNED_TAG = "admin_tier_0", "owned"
@@ -135,6 +135,7 @@ def _shown_kind(kinds: tuple[str, ...]) -> str:
 # only these; a test checks the answers are the same).
 SHOWN_NODE_KEYS = ("objectid", "name", "system_tags", "primarykind", "lastseen")
 SHOWN_EDGE_KEYS = ("lastseen",)
+SHOWN_KEYS: EntityKeys = (SHOWN_NODE_KEYS, SHOWN_EDGE_KEYS)
 
 
 def node_wire(row: NodeRow, include_properties: bool) -> dict[str, Any]:

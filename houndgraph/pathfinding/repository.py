@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from houndgraph.graph.budget import WorkBudget, WorkExhausted
 from houndgraph.graph.connection import GraphConnection, int_array
@@ -11,8 +12,7 @@ from houndgraph.graph.lookup import KIND_NAMES
 from houndgraph.graph.paths import EdgeKey, shortest_path_members
 from houndgraph.graph.projection.search import NodeLimitPassed, PairSearch
 from houndgraph.graph.related import KindIds
-from houndgraph.graph.rows import EdgeRow, EntityKeys, NodeRow, properties_column
-from houndgraph.kit.graph_shapes import SHOWN_EDGE_KEYS, SHOWN_NODE_KEYS
+from houndgraph.graph.rows import EdgeRow, EntityKeys, NodeRow, properties_columns
 
 # A pair's shortest paths as the path routes answer them, in one statement: the nodes of the two object ids
 # (stored upper-cased; the lowest node id wins when several share one), the search inside PostgreSQL
@@ -70,10 +70,10 @@ async def pair_path_graph(conn: GraphConnection, left: str, right: str, kind_ids
 END_ID = "SELECT n.id FROM node n WHERE n.properties->>'objectid' = %({})s ORDER BY n.id LIMIT 1"
 PAIR_ENDS = f"SELECT ({END_ID.format('left')}), ({END_ID.format('right')})"
 # The ends again (part 0), and the rows of the edges of `keys` (1) and of the nodes of `nodes` (2), as PAIR_PATH_GRAPH
-# reads them: with every property, or only those of `keys` (`rows.properties_column`).
+# reads them: with every property, or only those of `keys` (`rows.properties_columns`).
+@cache
 def _keyed_graph(keys: EntityKeys | None) -> str:
-    node_properties, edge_properties = (properties_column(None if keys is None else keys[0], "n"),
-                                        properties_column(None if keys is None else keys[1], "e"))
+    node_properties, edge_properties = properties_columns(keys, "n", "e")
     return (
         f"SELECT 0 AS part, ({END_ID.format('left')}), ({END_ID.format('right')}), NULL::smallint, NULL::bigint, "
         "NULL::text, NULL::jsonb, NULL::text[] "
@@ -85,9 +85,6 @@ def _keyed_graph(keys: EntityKeys | None) -> str:
         "WHERE n.id = ANY(%(nodes)s::bigint[])")
 
 
-KEYED_GRAPH = _keyed_graph(None)
-KEYED_GRAPH_SHOWN = _keyed_graph((SHOWN_NODE_KEYS, SHOWN_EDGE_KEYS))
-
 # The node ids of the object ids the path routes were last asked about, in this process: the search of a pair runs
 # before any statement, and the one statement that reads its paths' rows reads the ends too; when they are not the
 # nodes remembered (written since), the search runs again from the nodes read. A pair asked about once costs one
@@ -97,11 +94,11 @@ END_IDS_KEPT = 65_536
 
 
 async def pair_path_graph_in_memory(conn: GraphConnection, search: PairSearch, left: str, right: str,
-                                    kind_ids: Sequence[int] | None, budget: WorkBudget, *, shown_only: bool = False
-                                    ) -> tuple[list[NodeRow], list[EdgeRow]] | None:
+                                    kind_ids: Sequence[int] | None, budget: WorkBudget, *,
+                                    keys: EntityKeys | None = None) -> tuple[list[NodeRow], list[EdgeRow]] | None:
     """What `pair_path_graph` answers, the search run over the edges' copy in memory (`search`, the one of the
-    edges the request sees), and the rows of its paths read with the ends in one statement: with only the
-    properties an answer without them shows (`graph_shapes.SHOWN_NODE_KEYS`) when `shown_only`."""
+    edges the request sees), and the rows of its paths read with the ends in one statement: with every property, or
+    only those of `keys`."""
     budget.check_time()
     left, right = left.upper(), right.upper()
     ends = (_end_ids.get(left), _end_ids.get(right))
@@ -114,8 +111,8 @@ async def pair_path_graph_in_memory(conn: GraphConnection, search: PairSearch, l
         start, end = ends
         if start is None or end is None:
             return None
-        keys = _searched(search, start, end, kind_ids, budget) if start != end else []
-        ends, nodes, edges = await _rows_with_ends(conn, left, right, keys, shown_only)
+        found = _searched(search, start, end, kind_ids, budget) if start != end else []
+        ends, nodes, edges = await _rows_with_ends(conn, left, right, found, keys)
         if ends == (start, end):
             return nodes, edges
     raise WorkExhausted("the path's ends kept changing while it was searched")
@@ -143,10 +140,10 @@ def _searched(search: PairSearch, start: int, end: int, kind_ids: Sequence[int] 
     return keys
 
 
-async def _rows_with_ends(conn: GraphConnection, left: str, right: str, keys: list[EdgeKey], shown_only: bool
+async def _rows_with_ends(conn: GraphConnection, left: str, right: str, found: list[EdgeKey], keys: EntityKeys | None
                           ) -> tuple[tuple[int | None, int | None], list[NodeRow], list[EdgeRow]]:
-    starts, kinds, finishes = (list(column) for column in zip(*keys, strict=True)) if keys else ([], [], [])
-    cursor = await conn.execute(KEYED_GRAPH_SHOWN if shown_only else KEYED_GRAPH, {
+    starts, kinds, finishes = (list(column) for column in zip(*found, strict=True)) if found else ([], [], [])
+    cursor = await conn.execute(_keyed_graph(keys), {
         "left": left, "right": right, "s": int_array(starts), "k": int_array(kinds), "e": int_array(finishes),
         "nodes": int_array(set(starts) | set(finishes))})
     ends: tuple[int | None, int | None] = (None, None)

@@ -21,7 +21,8 @@ from houndgraph.graph.kinds import (
     ADEdge,
 )
 from houndgraph.graph.paths import edges_between
-from houndgraph.kit.graph_shapes import UnifiedGraph, bh_graph, unified_graph, unified_wire
+from houndgraph.graph.rows import EntityKeys
+from houndgraph.kit.graph_shapes import SHOWN_KEYS, UnifiedGraph, bh_graph, unified_graph, unified_wire
 from houndgraph.pathfinding import repository
 
 PATH_NOT_FOUND = "path not found"
@@ -74,7 +75,7 @@ def edge_kinds(relationship_kinds: str | None, only_traversable: bool, uploaded:
 
 
 async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names: set[str] | None, *,
-                 shown_only: bool = False) -> tuple[list[Any], list[Any]] | None:
+                 keys: EntityKeys | None = None) -> tuple[list[Any], list[Any]] | None:
     conn = await graph_connection(session)
     kind_ids: Sequence[int] | None = None
     if kind_names is not None:
@@ -83,7 +84,7 @@ async def _paths(session: AsyncSession, start_oid: str, end_oid: str, kind_names
     try:
         if (search := edge_projection(session)) is not None:
             return await repository.pair_path_graph_in_memory(conn, search, start_oid, end_oid, kind_ids,
-                                                              work_budget(session), shown_only=shown_only)
+                                                              work_budget(session), keys=keys)
         return await repository.pair_path_graph(conn, start_oid, end_oid, kind_ids, work_budget(session))
     except WorkExhausted as error:
         raise RequestTimedOut() from error
@@ -95,7 +96,7 @@ async def shortest_path(session: AsyncSession, start: str, end: str, relationshi
     properties)."""
     uploaded = await extension_service.uploaded_edge_kinds(session, only_traversable)
     kinds = edge_kinds(relationship_kinds, only_traversable, uploaded)
-    found = await _paths(session, start, end, kinds, shown_only=True)
+    found = await _paths(session, start, end, kinds, keys=SHOWN_KEYS)
     if not found or not found[1]:
         raise NotFound(PATH_NOT_FOUND)
     return unified_wire(found[0], found[1], include_properties=False)

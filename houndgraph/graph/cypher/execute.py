@@ -21,7 +21,7 @@ from houndgraph.graph.cypher.updates import run_updating_query
 from houndgraph.graph.cypher.validate import validate
 from houndgraph.graph.json_values import read_json
 from houndgraph.graph.kind_catalogue import kind_map
-from houndgraph.graph.rows import EdgeRow, EntityKeys, NodeRow, properties_column
+from houndgraph.graph.rows import EdgeRow, EntityKeys, NodeRow, properties_columns
 
 __all__ = ["EntityKeys", "Offload", "Result", "compile_query", "entity_ids", "load_entities", "run_query"]
 
@@ -35,16 +35,16 @@ Row = tuple[Any, ...]
 
 async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allow_mutations: bool = False,
                     complexity_limit: bool = True, load_entities: bool = True,
-                    budget: WorkBudget | None = None, as_graph: bool = False,
-                    offload: Offload | None = None) -> Result:
+                    budget: WorkBudget | None = None, as_graph: bool = False) -> Result:
     """Run one query, as text or as parsed already, on `conn` (inside the caller's transaction) and
     return its rows.
 
     Raises CypherError subclasses for queries we refuse, WorkExhausted when its path searches pass
     `budget` (or its deadline) and ResultTooLarge when it returns more rows than the budget allows;
     database errors propagate. `as_graph`: the caller reads only the nodes and edges the rows name (the
-    graph answer), so rows the query cannot tell apart may come once (translate.set_answer). `offload`: where
-    the properties of many entities are decoded (on the loop without it)."""
+    graph answer), so rows the query cannot tell apart may come once (translate.set_answer). With `load_entities`,
+    the rows' nodes and edges are read whole, on the event loop; a caller that shows fewer properties, or decodes many
+    elsewhere, reads them with `load_entities` afterwards."""
     budget = budget or WorkBudget()
     if isinstance(query, str):
         query = parse(query)
@@ -56,7 +56,7 @@ async def run_query(conn: psycopg.AsyncConnection, query: str | a.Query, *, allo
         result = await run_statement(conn, query, kinds, budget=budget, as_graph=as_graph)
     budget.check_rows(len(result.rows))
     if load_entities:
-        await _load_entities(conn, result, {v: k for k, v in kinds.items()}, offload, None)
+        await _load_entities(conn, result, {v: k for k, v in kinds.items()}, None, None)
     return result
 
 
@@ -80,8 +80,7 @@ def entity_ids(result: Result) -> tuple[set[int], set[int]]:
 async def _load_entities(conn: psycopg.AsyncConnection, result: Result, kind_names: Mapping[int, str],
                          offload: Offload | None, keys: EntityKeys | None) -> None:
     node_ids, edge_ids = entity_ids(result)
-    node_properties, edge_properties = (properties_column(None if keys is None else keys[0]),
-                                        properties_column(None if keys is None else keys[1]))
+    node_properties, edge_properties = properties_columns(keys)
     if edge_ids:
         rows = await _fetch(conn, f"SELECT id, start_id, end_id, kind_id, {edge_properties}{{}} FROM edge "
                                   "WHERE id = ANY(%s::bigint[])", sorted(edge_ids), offload)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from houndgraph.graph.arrays import distinct
+from houndgraph.graph.arrays import distinct, row_positions
 from houndgraph.graph.projection.csr import EdgeProjection
 
 Array = npt.NDArray[Any]
@@ -69,8 +69,8 @@ class _Side:
 def edges_of(offsets: Array, nodes: Array, kinds: Array, of: Array, allowed: Array | None
               ) -> tuple[Array, Array, Array]:
     """The rows of the nodes `of`: (node of `of`, other end, kind number) for each edge whose kind is allowed."""
-    positions, counts = _row_positions(offsets, of)
-    owners = np.repeat(of, counts)
+    positions = row_positions(offsets, of)
+    owners = np.repeat(of, offsets[of + 1].astype(np.int64) - offsets[of])
     edge_kinds = kinds[positions]
     if allowed is not None:
         keep = allowed[edge_kinds]
@@ -81,21 +81,10 @@ def edges_of(offsets: Array, nodes: Array, kinds: Array, of: Array, allowed: Arr
 def edge_ends(offsets: Array, nodes: Array, kinds: Array, of: Array, allowed: Array | None) -> Array:
     """The other ends of the rows of the nodes `of` whose kind is allowed (`edges_of` without the owners and
     kinds, which a level of a search from one root does not keep)."""
-    positions, _ = _row_positions(offsets, of)
+    positions = row_positions(offsets, of)
     if allowed is not None:
         positions = positions[allowed[kinds[positions]]]
     return nodes[positions]
-
-
-def _row_positions(offsets: Array, of: Array) -> tuple[Array, Array]:
-    """Positions offsets[i] .. offsets[i + 1] - 1 of every node i of `of`, in one array, and each node's count.
-    (`arrays.row_positions`, for the projection's unsigned offsets.)"""
-    firsts = offsets[of].astype(np.int64)
-    counts = offsets[of + 1].astype(np.int64) - firsts
-    total = int(counts.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64), counts
-    return np.arange(total, dtype=np.int64) + np.repeat(firsts - (np.cumsum(counts) - counts), counts), counts
 
 
 def not_reached(reached: Array, depth: Array) -> Array:
