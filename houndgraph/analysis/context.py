@@ -7,7 +7,8 @@ so a rule sees the edges the rules before it wrote.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -37,6 +38,11 @@ SHARED_READS = (
     ADEdge.NTAuthStoreFor, ADEdge.TrustedForNTAuth, ADEdge.SameForestTrust, ADEdge.DCFor, ADEdge.EnrollOnBehalfOf,
     ADEdge.ExtendedByPolicy, ADEdge.OIDGroupLink, AZEdge.MemberOf, AZEdge.Contains, AZEdge.HasRole,
 )
+# `work_mem` raised for the rest of the transaction when below the size asked; the setting before, when raised.
+_RAISE_WORK_MEM = """
+SELECT current_setting('work_mem'), set_config('work_mem', %(size)s, true)
+WHERE pg_size_bytes(current_setting('work_mem')) < pg_size_bytes(%(size)s)
+"""
 # Each column as one bytea of big-endian int8s per kind: one client round for all of them.
 _EDGES_BY_KIND = """
 SELECT kind_id, string_agg(int8send(start_id), ''::bytea), string_agg(int8send(end_id), ''::bytea)
@@ -113,6 +119,16 @@ class Context:
             return {}
         rows = self.conn.execute("SELECT id, properties FROM node WHERE id = ANY(%s)", (ids,)).fetchall()
         return dict(rows)
+
+    @contextmanager
+    def work_mem(self, size: str) -> Iterator[None]:
+        """`work_mem` raised to `size` (never lowered) for the statements run inside, as it was after."""
+        row = self.conn.execute(_RAISE_WORK_MEM, {"size": size}).fetchone()
+        try:
+            yield
+        finally:
+            if row is not None:
+                self.conn.execute("SELECT set_config('work_mem', %s, true)", (row[0],))
 
     # --- edges ------------------------------------------------------------------------------------
 
