@@ -165,22 +165,24 @@ def du(path: Path) -> int:
     return int(subprocess.run(["du", "-sb", str(path)], capture_output=True, text=True, check=True).stdout.split()[0])
 
 
-def database_size(data_dir: Path) -> tuple[int, int, int, int, str]:
-    """`pg_database_size`, the `du` of the data directory and of its `pg_wal`, the bytes of WAL the server has
-    written since it was created (`pg_stat_wal`), and the largest relations, in bytes (attaching to the running
-    server)."""
+def database_size(data_dir: Path) -> tuple[int, int, int, str, str]:
+    """`pg_database_size`, the `du` of the data directory and of its `pg_wal`, the WAL the server has written since
+    it was created (`pg_stat_wal`: its bytes, then how many of its records were whole pages, and how many checkpoints
+    the server made), and the largest relations, in bytes (attaching to the running server)."""
     database = Database.open(Settings(data_dir=data_dir))
     try:
         with database.connect_raw() as conn:
             row = conn.execute("SELECT pg_database_size(current_database()), "
-                               "(SELECT wal_bytes FROM pg_stat_wal)").fetchone()
+                               "(SELECT wal_bytes FROM pg_stat_wal), (SELECT wal_fpi FROM pg_stat_wal), "
+                               "(SELECT num_done FROM pg_stat_checkpointer)").fetchone()
             largest = conn.execute(LARGEST_RELATIONS).fetchall()
     finally:
         database.close()
     assert row is not None
     wal_dirs = list(data_dir.rglob("pg_wal"))
     relations = ", ".join(f"{name} {size / 1e6:,.0f} MB" for name, size in largest)
-    return row[0], du(data_dir), sum(map(du, wal_dirs)), int(row[1]), relations
+    written = f"{int(row[1]) / 1e9:.2f} GB ({int(row[2]):,} full-page images; {row[3]} checkpoints)"
+    return row[0], du(data_dir), sum(map(du, wal_dirs)), written, relations
 
 
 def wait_for_path_projection(http: httpx.Client, data_dir: Path, path: str, seconds: float = 600) -> str:
@@ -304,7 +306,7 @@ def run_size(objects: int, rounds: int, scratch: Path) -> Figures:
                 f"the service's processes: {processes})")
     figures.put("data directory (du) after analysis", f"{du_size / 1e9:.2f} GB: pg_wal {wal_size / 1e9:.2f} GB, "
                 f"pg_database_size {pg_size / 1e9:.2f} GB")
-    figures.put("WAL written by ingest and analysis", f"{wal_written / 1e9:.2f} GB")
+    figures.put("WAL written by ingest and analysis", wal_written)
     figures.put("largest relations", largest)
     figures.put("slowest analysis rules", slowest_rules(log))
     shutil.rmtree(work, ignore_errors=True)

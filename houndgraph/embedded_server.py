@@ -99,9 +99,14 @@ def _shared_buffers() -> str:
 
 # Settings of the embedded server, in each setting's base unit as `pg_settings.setting` shows it (an external
 # server is its operator's to tune); the figures behind them are in docs/performance.md and the commits that set them.
-# - `max_wal_size` 8 GB, `checkpoint_timeout` 30 min: a large ingest writes about 13 GB of WAL per million objects;
-#   at the default 1 GB it checkpointed every few seconds, and after each checkpoint the first change to every page
-#   writes the whole page to the WAL again. pg_wal may grow to about 8 GB during such an ingest.
+# - `max_wal_size` 16 GB, `checkpoint_timeout` 30 min: after a checkpoint the first change to every page writes the
+#   whole page to the WAL again, and with data checksums (initdb's default since PostgreSQL 18) so does the first
+#   read of a row written before it (its hint bits). A checkpoint starts once about max_wal_size / 1.9 of WAL has been
+#   written since the last: at the default 1 GB that was every few seconds of a large ingest; at 8 GB twice during a
+#   million objects' ingest and analysis (9.9 GB of WAL; the analysis then read the graph's pages anew as whole
+#   pages, PostgreSQL 75 CPU-s); at 16 GB none (7.1 GB of WAL, 166k whole pages; analysis 57 s, 60 CPU-s). The
+#   datapipe checkpoints after the analysis (`worker.loop.CHECKPOINT_AFTER_WAL_BYTES`); until then pg_wal holds the
+#   WAL of the upload, about 7 GB per million objects, and at most about 16 GB.
 # - `shared_buffers` (`_shared_buffers`) takes effect at the server's next start, which `_start_embedded` makes only
 #   when no other client is connected.
 # - `wal_init_zero` off: with 8 GB between checkpoints every WAL segment of a large upload is new, and the backend
@@ -114,7 +119,7 @@ def _shared_buffers() -> str:
 # - `file_extend_method` write_zeros (PostgreSQL 18): on ext4, truncating a file whose blocks were fallocated is slow,
 #   and the writer empties its staging tables before batches; pages grown by writes cost nothing more, since the
 #   kernel allocates them when it writes them back anyway.
-EMBEDDED_SETTINGS = {"max_wal_size": "8192", "checkpoint_timeout": "1800", "shared_buffers": _shared_buffers(),
+EMBEDDED_SETTINGS = {"max_wal_size": "16384", "checkpoint_timeout": "1800", "shared_buffers": _shared_buffers(),
                      "wal_init_zero": "off", "wal_recycle": "off", "file_extend_method": "write_zeros"}
 
 

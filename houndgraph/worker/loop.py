@@ -48,7 +48,7 @@ AnalysisHook = Callable[[psycopg.Connection], None]
 # A file whose reading was cut short this many times (the process died each time) is given up on.
 MAX_ATTEMPTS = 3
 # After an analysis, the embedded server checkpoints when at least this much WAL was written since its last
-# checkpoint: the WAL of a large upload (about 13 GB per million objects) leaves the disk, while the small jobs
+# checkpoint: the WAL of a large upload (about 7 GB per million objects) leaves the disk, while the small jobs
 # of every day cost no checkpoint of their own.
 CHECKPOINT_AFTER_WAL_BYTES = 256 << 20
 # What the triggers of `datapipe_wake.sql` notify; how often a waiting datapipe looks whether it was stopped.
