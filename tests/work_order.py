@@ -3,10 +3,12 @@ tests/conftest.py loads.
 
 A module runs on one worker, in order (module fixtures, the browser tests' shared page), except the modules of
 SPREAD_BY_TEST, spread test by test: each holds minutes of work, too much for one worker to run alone at the end. Their
-tests are independent (the path modules' own graphs are function fixtures; a TCK test is a feature file, and each
-worker starts the TCK's server once, as the TCK's tests come first and one after the other).
-Work is handed out in order: the slowest first (measured with --durations), then by number of tests, so that no long
-module starts last while the other workers sit idle."""
+tests are independent (the path modules' own graphs are function fixtures; a TCK test is a feature file).
+Work is handed out in order, longest-processing-time first: the modules that run long on one worker (LONGEST_FIRST,
+measured with --durations=0), then the other modules by number of tests, and the modules spread test by test last,
+whose small units fill the workers evenly at the end (the long modules were handed out after the spread ones before,
+and a run ended with one worker busy for half a minute and the others idle). The TCK's server is started once
+per worker: its tests come one after the other in that order."""
 
 from __future__ import annotations
 
@@ -25,16 +27,27 @@ SPREAD_BY_TEST = frozenset({
     "tests/tck/test_expressions.py",
     "tests/tck/test_quantifier.py",
 })
-SLOWEST_FIRST = (
-    "tests/tck/test_temporal.py",
-    "tests/tck/test_clauses.py",
-    "tests/tck/test_expressions.py",
-    "tests/tck/test_quantifier.py",
-    "tests/fuzz/test_api_fuzz.py",
-    "tests/fuzz/test_cypher_fuzz.py",
-    "tests/ui/",
-    "tests/client/test_scheduler_processes.py",
-    "tests/config/test_config.py",
+# Worker-seconds of each (setup, tests and teardown) in a full run on the build VM, longest first.
+LONGEST_FIRST = (
+    "tests/test_multi_process.py",  # 52 s
+    "tests/fuzz/test_api_fuzz.py",  # 47 s
+    "tests/ui/test_explore_extras.py",  # 43 s
+    "tests/cli/test_ingest_cli.py",  # 33 s
+    "tests/ui/test_zones.py",  # 33 s
+    "tests/datapipe/test_crash_safety.py",  # 33 s
+    "tests/test_database.py",  # 32 s
+    "tests/graph_query/test_long_query_lane.py",  # 29 s
+    "tests/client/test_scheduler_processes.py",  # 29 s
+    "tests/ui/test_admin.py",  # 27 s
+    "tests/ui/test_explore.py",  # 26 s
+    "tests/ui/test_accessibility.py",  # 25 s
+    "tests/test_streaming_replica.py",  # 23 s
+    "tests/test_service_shutdown.py",  # 23 s
+    "tests/ui/test_serving.py",  # 18 s
+    "tests/test_request_deadline.py",  # 18 s
+    "tests/client/test_recurrence.py",  # 17 s
+    "tests/ui/test_collection.py",  # 16 s
+    "tests/ui/test_attack_paths.py",  # 15 s
 )
 
 
@@ -44,7 +57,10 @@ def _work_unit(nodeid: str) -> str:
 
 
 def _rank(unit: str) -> int:
-    return next((rank for rank, prefix in enumerate(SLOWEST_FIRST) if unit.startswith(prefix)), len(SLOWEST_FIRST))
+    module = unit.split("::", 1)[0]
+    if module in SPREAD_BY_TEST:
+        return len(LONGEST_FIRST) + 1
+    return LONGEST_FIRST.index(module) if module in LONGEST_FIRST else len(LONGEST_FIRST)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
