@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, connected_components
 
-from houndgraph.graph.arrays import distinct, row_positions
+from houndgraph.graph.arrays import numbered, row_positions
 
 _NONE = np.iinfo(np.int64).max  # an empty witness slot
 
@@ -68,11 +68,8 @@ class Membership:
             members, groups = array[:, 0], array[:, 1]
         else:
             members = groups = np.empty(0, dtype=np.int64)
-        # Sorted, then looked up by binary search: `np.unique` hashes millions of ids (numpy 2.4), tens of times
-        # slower.
-        self._ids = distinct(np.concatenate([members, groups]))
+        self._ids, (member_index, group_index) = numbered(members, groups)
         count = len(self._ids)
-        member_index, group_index = np.searchsorted(self._ids, members), np.searchsorted(self._ids, groups)
         data = np.ones(len(members), dtype=np.int8)
         # Row = group, columns = its direct members: a walk from a group visits its members.
         self._matrix = csr_matrix((data, (group_index, member_index)), shape=(count, count))

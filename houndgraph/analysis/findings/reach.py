@@ -25,17 +25,12 @@ from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from houndgraph.graph.arrays import distinct, row_positions
+from houndgraph.graph.arrays import distinct, numbered, row_positions
 
 Ids = NDArray[np.signedinteger[Any]]  # node ids are int64; dense indexes int32 or int64
 Mask = NDArray[np.bool_]
 Bits = NDArray[np.uint64]
 CHUNK = 1024  # components per pass: 16 words of bits per component
-
-
-def _narrow(indexes: NDArray[np.intp], size: int) -> Ids:
-    """Dense indexes below `size` as int32 when they fit."""
-    return indexes.astype(np.int32) if size <= np.iinfo(np.int32).max else indexes.astype(np.int64)
 
 
 class _Reverse:
@@ -96,11 +91,9 @@ def unpack(rows: Bits, width: int) -> NDArray[np.uint8]:
 
 class Reach:
     def __init__(self, starts: Ids, ends: Ids, extra: Ids) -> None:
-        # At a million objects there are some ten million edges: each column made distinct before they are joined
-        # (a sort of all ends at once held twice their size), and the edges' dense indexes held as int32.
-        self.ids: Ids = distinct(np.concatenate([distinct(starts), distinct(ends), extra]))
+        # At a million objects there are some ten million edges: their dense indexes held as int32.
+        self.ids, (start_index, end_index, _) = numbered(starts, ends, extra)
         self.size = len(self.ids)
-        start_index, end_index = (_narrow(np.searchsorted(self.ids, column), self.size) for column in (starts, ends))
         self._nodes = _Reverse(start_index, end_index, self.size)
         forward = csr_matrix((np.ones(len(start_index), dtype=np.int8), (start_index, end_index)),
                              shape=(self.size, self.size))

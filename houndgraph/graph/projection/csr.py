@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from houndgraph.graph.arrays import distinct
+from houndgraph.graph.arrays import numbered
 
 Array = npt.NDArray[Any]
 
@@ -64,10 +64,7 @@ class EdgeProjection:
 
     @classmethod
     def from_edges(cls, starts: Array, kinds: Array, ends: Array) -> EdgeProjection:
-        # Each side's ids first: sorting both sides together held two more copies of every edge's ends.
-        node_ids = distinct(np.concatenate([distinct(starts), distinct(ends)]))
-        start_numbers = np.searchsorted(node_ids, starts).astype(np.int32)
-        end_numbers = np.searchsorted(node_ids, ends).astype(np.int32)
+        node_ids, (start_numbers, end_numbers) = numbered(starts, ends)
         # Kind ids are small: numbered through a table rather than by sorting every edge's.
         kind_ids = np.flatnonzero(np.bincount(kinds.astype(np.int64))) if len(kinds) else np.zeros(0, np.int64)
         kind_type = np.uint8 if len(kind_ids) <= 256 else np.uint16
