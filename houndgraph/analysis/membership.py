@@ -73,7 +73,7 @@ class Membership:
         data = np.ones(len(members), dtype=np.int8)
         # Row = group, columns = its direct members: a walk from a group visits its members.
         self._matrix = csr_matrix((data, (group_index, member_index)), shape=(count, count))
-        self._index = {int(node): i for i, node in enumerate(self._ids)}
+        self._index = dict(zip(self._ids.tolist(), range(count), strict=True))
         _, self._component = connected_components(self._matrix, directed=True, connection="strong")
         self._component_size = np.bincount(self._component) if count else np.empty(0, dtype=np.int64)
         self._cache: dict[int, frozenset[int]] = {}
