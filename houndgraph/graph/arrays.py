@@ -4,6 +4,8 @@ the membership closure all expand a frontier's rows this way."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -31,12 +33,13 @@ def distinct(values: NDArray[np.int64]) -> NDArray[np.int64]:
     np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
     return ordered[keep]
 
-def numbered(*columns: NDArray[np.int64]) -> tuple[NDArray[np.int64], list[NDArray[np.int32]]]:
-    """The distinct values of all `columns`, sorted (`ids`), and each column as positions in `ids` (int32: fewer
-    than 2**31 distinct values). Where the values are non-negative and the largest is below their count (node ids
-    of edge ends: a table's identity, dense), they are numbered through a table of one entry per value up to the
-    largest, two passes over the columns; otherwise by sorting and binary search, which took 1.8 of the 3.4 s that
-    building the findings' reach of ten million edges took."""
+
+def numbered(*columns: NDArray[np.signedinteger[Any]]) -> tuple[NDArray[np.int64], list[NDArray[np.int32]]]:
+    """The distinct values of all `columns` (int64 or int32), sorted (`ids`, int64), and each column as positions in
+    `ids` (int32: fewer than 2**31 distinct values). Where the values are non-negative and the largest is below
+    their count (node ids of edge ends: a table's identity, dense), they are numbered through a table of one entry
+    per value up to the largest, two passes over the columns; otherwise by sorting and binary search, which took 1.8
+    of the 3.4 s that building the findings' reach of ten million edges took."""
     total = sum(len(column) for column in columns)
     filled = [column for column in columns if len(column)]
     if filled and min(int(column.min()) for column in filled) >= 0:
@@ -49,7 +52,8 @@ def numbered(*columns: NDArray[np.int64]) -> tuple[NDArray[np.int64], list[NDArr
             table = np.zeros(top + 1, dtype=np.int32)
             table[ids] = np.arange(len(ids), dtype=np.int32)
             return ids.astype(np.int64), [table[column] for column in columns]
-    ids = distinct(np.concatenate([distinct(column) for column in columns])) if total else np.zeros(0, np.int64)
+    ids = (distinct(np.concatenate([distinct(column.astype(np.int64, copy=False)) for column in columns]))
+           if columns else np.zeros(0, dtype=np.int64))
     return ids, [np.searchsorted(ids, column).astype(np.int32) for column in columns]
 
 

@@ -285,3 +285,32 @@ def test_exposure_follows_the_edge_kinds_extensions_declare_traversable(graph: G
 
     assert exposed() == [(tenant, 0, 1)]
     assert exposed("OGX_Controls") == [(tenant, 1, 1)]
+
+
+def test_the_traversable_edges_are_read_whole_whatever_the_size_of_node_ids(graph: Graph) -> None:
+    """Four bytes an id while every node id fits in them, eight once one does not: the same edges either way."""
+    from datetime import UTC, datetime
+
+    from houndgraph.analysis.context import Context
+    from houndgraph.analysis.findings import _traversable_edges
+
+    for name in ("a", "b", "c"):
+        graph.node(name, ADNode.User)
+    graph.edges(ADEdge.GenericAll, [("a", "b"), ("b", "c")])
+    graph.edge("c", ADEdge.MemberOf, "a")
+    graph.load()
+    stored = "SELECT e.start_id, e.end_id FROM edge e JOIN kind k ON k.id = e.kind_id WHERE k.name = ANY(%s)"
+
+    def read() -> tuple[list[tuple[int, int]], str]:
+        starts, ends = _traversable_edges(Context(graph.conn, datetime.now(UTC)))
+        return sorted(zip(starts.tolist(), ends.tolist(), strict=True)), str(starts.dtype)
+
+    expected = sorted(graph.conn.execute(stored, (sorted(AD_TRAVERSABLE_EDGES),)).fetchall())
+    assert read() == (expected, "int32") and len(expected) == 3
+    (far,) = graph.conn.execute("INSERT INTO node (id, kind_ids, properties) VALUES (2147483653, '{}', "
+                                "'{\"objectid\": \"FAR\"}') RETURNING id").fetchone()  # type: ignore[misc]
+    graph.conn.execute("INSERT INTO edge (start_id, end_id, kind_id) SELECT n.id, %s, k.id FROM node n, kind k "
+                       "WHERE n.properties->>'objectid' = 'A' AND k.name = 'GenericAll'", (far,))
+    expected = sorted(graph.conn.execute(stored, (sorted(AD_TRAVERSABLE_EDGES),)).fetchall())
+    assert len(expected) == 4 and any(end == far for _, end in expected)
+    assert read() == (expected, "int64")

@@ -21,8 +21,10 @@ def _descendants(adjacency: dict[int, set[int]], start: int) -> set[int]:
     return seen
 
 
+@pytest.mark.parametrize("spacing", [7, 1])  # ids numbered by sorting, then by table (dense)
 @pytest.mark.parametrize(("seed", "edges"), [(1, 160), (2, 90), (3, 60)])  # a giant component, then sparser
-def test_counts_match_a_walk_from_every_node(seed: int, edges: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_counts_match_a_walk_from_every_node(seed: int, edges: int, spacing: int,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reach, "CHUNK", 5)  # several chunks
     rng = random.Random(seed)
     size = 80
@@ -30,7 +32,7 @@ def test_counts_match_a_walk_from_every_node(seed: int, edges: int, monkeypatch:
     adjacency: dict[int, set[int]] = {node: set() for node in range(size)}
     for start, end in pairs:
         adjacency[start].add(end)
-    ids = np.arange(size, dtype=np.int64) * 7 + 100  # graph ids are not dense
+    ids = np.arange(size, dtype=np.int64) * spacing + 100
     snapshot = Reach(ids[[start for start, _ in pairs]], ids[[end for _, end in pairs]], ids)
     principals = sorted(rng.sample(range(size), 17))
     eligible = list(range(0, size, 3))
@@ -50,7 +52,7 @@ def test_counts_match_a_walk_from_every_node(seed: int, edges: int, monkeypatch:
     targets = principals[:3]
     mask = snapshot.ancestors(snapshot.index(ids[targets]))
     expected_nodes = {node for node in range(size) if _descendants(adjacency, node) & set(targets)}
-    assert {int((snapshot.ids[i] - 100) // 7) for i in np.flatnonzero(mask)} == expected_nodes
+    assert {int((snapshot.ids[i] - 100) // spacing) for i in np.flatnonzero(mask)} == expected_nodes
 
 
 @pytest.mark.parametrize("size", [0, 1, 7, 5000])

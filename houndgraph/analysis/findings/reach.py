@@ -37,11 +37,15 @@ class _Reverse:
     """Reverse adjacency of a graph on dense indexes: row = an edge's end, entries = its starts (int64 or int32
     indexes, as given)."""
 
-    def __init__(self, starts: Ids, ends: Ids, size: int) -> None:
-        order = np.argsort(ends, kind="stable")
-        self.indices: Ids = starts[order]
-        self.indptr: Ids = np.concatenate([[0], np.cumsum(np.bincount(ends, minlength=size))]).astype(np.int64)
+    def __init__(self, indptr: Ids, indices: Ids, size: int) -> None:
+        self.indptr: Ids = indptr.astype(np.int64, copy=False)
+        self.indices = indices
         self.size = size
+
+    @classmethod
+    def of_edges(cls, starts: Ids, ends: Ids, size: int) -> _Reverse:
+        order = np.argsort(ends, kind="stable")
+        return cls(np.concatenate([[0], np.cumsum(np.bincount(ends, minlength=size))]), starts[order], size)
 
     def inbound(self, nodes: Ids) -> tuple[Ids, Ids]:
         """For the given nodes, every `(start, end)` of their inbound edges, as two parallel arrays."""
@@ -91,19 +95,27 @@ def unpack(rows: Bits, width: int) -> NDArray[np.uint8]:
 
 class Reach:
     def __init__(self, starts: Ids, ends: Ids, extra: Ids) -> None:
-        # At a million objects there are some ten million edges: their dense indexes held as int32.
+        # At a million objects there are some ten million edges, held once (as the forward matrix, int32 dense
+        # indexes, repeated edges merged) as soon as they are numbered: the findings step's memory peaks here.
         self.ids, (start_index, end_index, _) = numbered(starts, ends, extra)
-        self.size = len(self.ids)
-        self._nodes = _Reverse(start_index, end_index, self.size)
-        forward = csr_matrix((np.ones(len(start_index), dtype=np.int8), (start_index, end_index)),
-                             shape=(self.size, self.size))
+        self.size = size = len(self.ids)
+        forward = csr_matrix((np.ones(len(start_index), dtype=np.int8), (start_index, end_index)), shape=(size, size))
+        del start_index, end_index
+        # A node's inbound edges are its column of the forward matrix: the compressed columns are the reverse
+        # adjacency, made by a counting pass (sorting the edges by end held an int64 order of them all).
+        backward = forward.tocsc()
+        self._nodes = _Reverse(backward.indptr, backward.indices, size)
+        del backward
         count, labels = connected_components(forward, directed=True, connection="strong")
         self.components: Ids = labels.astype(np.int64)
-        between = self.components[start_index] != self.components[end_index]
         # Distinct (start, end) component pairs, each coded as one int64, in (start, end) order.
+        starts_at = np.repeat(np.arange(size, dtype=np.int32), np.diff(forward.indptr))
+        start_components, end_components = labels[starts_at], labels[forward.indices]
+        del starts_at, forward
+        between = start_components != end_components
         width = max(int(count), 1)
-        codes = distinct(self.components[start_index][between] * width + self.components[end_index][between])
-        self._condensed = _Reverse(codes // width, codes % width, int(count))
+        codes = distinct(start_components[between].astype(np.int64) * width + end_components[between])
+        self._condensed = _Reverse.of_edges(codes // width, codes % width, int(count))
 
     def index(self, node_ids: Sequence[int] | Ids) -> Ids:
         """Dense indexes of graph ids that are part of the snapshot."""
