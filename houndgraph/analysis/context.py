@@ -19,6 +19,7 @@ import psycopg
 from numpy.typing import NDArray
 
 from houndgraph.analysis.membership import Membership
+from houndgraph.graph.connection import RAISE_WORK_MEM
 from houndgraph.graph.kind_catalogue import KindCatalogue
 from houndgraph.graph.kinds import ADEdge, ADNode, AZEdge
 from houndgraph.graph.store import rfc3339
@@ -38,11 +39,6 @@ SHARED_READS = (
     ADEdge.NTAuthStoreFor, ADEdge.TrustedForNTAuth, ADEdge.SameForestTrust, ADEdge.DCFor, ADEdge.EnrollOnBehalfOf,
     ADEdge.ExtendedByPolicy, ADEdge.OIDGroupLink, AZEdge.MemberOf, AZEdge.Contains, AZEdge.HasRole,
 )
-# `work_mem` raised for the rest of the transaction when below the size asked; the setting before, when raised.
-_RAISE_WORK_MEM = """
-SELECT current_setting('work_mem'), set_config('work_mem', %(size)s, true)
-WHERE pg_size_bytes(current_setting('work_mem')) < pg_size_bytes(%(size)s)
-"""
 # Each column as one bytea of big-endian int8s per kind: one client round for all of them.
 _EDGES_BY_KIND = """
 SELECT kind_id, string_agg(int8send(start_id), ''::bytea), string_agg(int8send(end_id), ''::bytea)
@@ -123,7 +119,7 @@ class Context:
     @contextmanager
     def work_mem(self, size: str) -> Iterator[None]:
         """`work_mem` raised to `size` (never lowered) for the statements run inside, as it was after."""
-        row = self.conn.execute(_RAISE_WORK_MEM, {"size": size}).fetchone()
+        row = self.conn.execute(RAISE_WORK_MEM, {"work_mem": size}).fetchone()
         try:
             yield
         finally:

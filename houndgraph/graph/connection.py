@@ -14,6 +14,11 @@ import psycopg
 
 GraphConnection: TypeAlias = psycopg.AsyncConnection[Any]
 
+# `work_mem` raised to %(work_mem)s for the rest of the transaction when below it (never lowered): a row holding the
+# setting before when it was raised, none when not.
+RAISE_WORK_MEM = ("SELECT current_setting('work_mem'), set_config('work_mem', %(work_mem)s, true) "
+                  "WHERE pg_size_bytes(current_setting('work_mem')) < pg_size_bytes(%(work_mem)s)")
+
 
 def int_array(values: Iterable[int]) -> str:
     """Integers as PostgreSQL's array text (`{1, 2, 3}`), a parameter to cast with `::bigint[]` or `::smallint[]`:

@@ -31,6 +31,7 @@ from houndgraph.analysis.findings import detect, store
 from houndgraph.analysis.findings.detect import Candidate
 from houndgraph.analysis.findings.finding_types import FINDING_TYPES, Family, Impact, Platform
 from houndgraph.analysis.findings.reach import Ids, Mask, Reach, unpack
+from houndgraph.graph import edge_ends
 from houndgraph.graph.kinds import (
     AD_TRAVERSABLE_EDGES,
     AZ_TRAVERSABLE_EDGES,
@@ -271,26 +272,14 @@ def _tenants(ctx: Context) -> set[str]:
 
 
 def _traversable_edges(ctx: Context) -> tuple[Ids, Ids]:
-    """`(starts, ends)` of every edge an attacker can move along, each column read as one bytea of big-endian
-    integers (a row-by-row read, even a binary COPY, costs a client round of work per edge): four bytes each while
-    node ids fit in them, else eight. Each column's text is let go as soon as it is an array; at a million objects
-    (ten million edges) the eight-byte read held three copies of the edges at once, the findings' largest memory."""
+    """`(starts, ends)` of every edge an attacker can move along (`graph.edge_ends`), int32 while node ids fit."""
     kinds = ctx.kind_ids({*AD_TRAVERSABLE_EDGES, *AZ_TRAVERSABLE_EDGES, *ctx.options.extension_traversable_edges})
-    row = ctx.conn.execute("SELECT coalesce(max(id), 0) < 2147483648 FROM node").fetchone()
-    narrow = bool(row and row[0])
-    send, wire, held = ("int4send({}::int4)", ">i4", np.int32) if narrow else ("int8send({})", ">i8", np.int64)
     with ctx.conn.cursor(binary=True) as cursor:
-        columns = list(cursor.execute(
-            f"SELECT coalesce(string_agg({send.format('start_id')}, ''::bytea), ''::bytea), "
-            f"coalesce(string_agg({send.format('end_id')}, ''::bytea), ''::bytea) FROM edge WHERE kind_id = ANY(%s)",
-            (kinds,),
-        ).fetchone() or (b"", b""))
-    arrays: list[Ids] = []
-    while columns:
-        raw = columns.pop(0)
-        arrays.append(np.frombuffer(raw, dtype=wire).astype(held))
-        del raw
-    return arrays[0], arrays[1]
+        largest = cursor.execute(edge_ends.LARGEST_NODE_ID).fetchone()
+        narrow = edge_ends.fits_narrow(largest and largest[0])
+        row = cursor.execute(edge_ends.statement(narrow, " WHERE kind_id = ANY(%s)"), (kinds,)).fetchone()
+    starts, ends = edge_ends.decoded(row, narrow, np.int32 if narrow else np.int64)
+    return starts, ends
 
 
 __all__ = ["Family", "FindingsReport", "accepted", "record", "repeat"]

@@ -33,8 +33,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from houndgraph.graph import edge_ends
 from houndgraph.graph import paths as graph_paths
-from houndgraph.graph.arrays import row_positions
+from houndgraph.graph.arrays import numbered, row_positions
 from houndgraph.graph.budget import WorkBudget
 from houndgraph.graph.connection import GraphConnection, int_array
 
@@ -49,13 +50,6 @@ ROOTS_PER_SEARCH = 63
 # ids it could hold (ids left by deleted nodes cost a little memory each); past it they are renumbered.
 SPARSE_IDS = 4
 
-# Each edge's two ends as one byte string of big-endian integers per column: one row, where a row per edge
-# (even a binary COPY) costs a client round of work per edge. Four bytes an id while the ids fit.
-_EDGES = ("SELECT coalesce(string_agg({send}(start_id{cast}), ''::bytea), ''::bytea), "
-          "coalesce(string_agg({send}(end_id{cast}), ''::bytea), ''::bytea) FROM edge")
-_WIDE = {"send": "int8send", "cast": ""}
-_NARROW = {"send": "int4send", "cast": "::int4"}
-_LARGEST_ID = "SELECT coalesce(max(id), 0) FROM node"
 
 
 @dataclass
@@ -74,21 +68,19 @@ class Adjacency:
         numbering must hold besides the edges' ends (roots and goals without edges)."""
         where = " WHERE kind_id = ANY(%(kinds)s::smallint[])" if kinds is not None else ""
         cursor = conn.cursor(binary=True)
-        await cursor.execute(_LARGEST_ID)
+        await cursor.execute(edge_ends.LARGEST_NODE_ID)
         largest = await cursor.fetchone()
-        narrow = largest is not None and largest[0] < 2**31
-        await cursor.execute(_EDGES.format(**(_NARROW if narrow else _WIDE)) + where, {"kinds": kinds or "{}"})
-        row = await cursor.fetchone()
-        assert row is not None
-        starts, ends = (np.frombuffer(column, dtype=">i4" if narrow else ">i8").astype(np.int64) for column in row)
+        narrow = edge_ends.fits_narrow(largest and largest[0])
+        await cursor.execute(edge_ends.statement(narrow, where), {"kinds": kinds or "{}"})
+        starts, ends = edge_ends.decoded(await cursor.fetchone(), narrow, np.int64)
         nears = np.concatenate([starts if forward else ends for forward in near_is_start])
         fars = np.concatenate([ends if forward else starts for forward in near_is_start])
         known = np.asarray(extra, dtype=np.int64)
         top = int(max(nears.max(initial=0), fars.max(initial=0), known.max(initial=0)))
         ids = None
         if top + 1 > SPARSE_IDS * (len(nears) + len(known) + 1):
-            ids = np.unique(np.concatenate([nears, fars, known]))
-            nears, fars = np.searchsorted(ids, nears), np.searchsorted(ids, fars)
+            ids, (near_numbers, far_numbers, _) = numbered(nears, fars, known)
+            nears, fars = near_numbers.astype(np.int64), far_numbers.astype(np.int64)
             top = len(ids) - 1
         order = np.argsort(nears, kind="stable")
         first = np.zeros(top + 2, dtype=np.int64)

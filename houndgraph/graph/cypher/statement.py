@@ -11,7 +11,7 @@ import psycopg
 
 from houndgraph.graph import paths as graph_paths
 from houndgraph.graph.budget import WorkBudget
-from houndgraph.graph.connection import int_array
+from houndgraph.graph.connection import RAISE_WORK_MEM, int_array
 from houndgraph.graph.cypher import ast as a
 from houndgraph.graph.cypher import entity_values
 from houndgraph.graph.cypher.errors import CypherError, UnsupportedCypher
@@ -34,8 +34,6 @@ MAX_SHORTEST_SEARCHES = 8
 # a 100k-object graph hashed for "users in groups of another domain" take 59 MB, and at PostgreSQL's default
 # of 4 MB the hash went to disk in 8 batches (1.7 s where 1.0 s in memory).
 WORK_MEM = "64MB"
-RAISE_WORK_MEM = ("SELECT set_config('work_mem', %(work_mem)s, true) "
-                  "WHERE pg_size_bytes(current_setting('work_mem')) < pg_size_bytes(%(work_mem)s)")
 
 
 @dataclass
