@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -167,12 +169,27 @@ class Settings(BaseSettings):
         self.data_dir.mkdir(parents=True, exist_ok=True)
         path = self.data_dir / SECRET_KEY_FILE
         if not path.exists():
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as handle:
-                handle.write(secrets.token_urlsafe(48))
+            _create_key_file(path)
         if path.stat().st_mode & 0o077:
             raise InsecureSettingError(f"{path} is readable by other users; chmod 600 it")
         return path.read_text().strip().encode()
+
+
+def _create_key_file(path: Path) -> None:
+    """A new key written whole beside `path`, then linked there unless another process linked one first: the
+    processes of `make serve` start together on a new data directory, and when the file was created empty and then
+    written, another read it empty or failed to create it (one worker signed sessions with an empty key, the other
+    refused them)."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")  # 0600
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(48))
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, path)
+    finally:
+        os.unlink(temporary)
 
 
 WEAK_PASSWORDS = {"password", "admin", "administrator", "bloodhound", "changeme", "houndgraph", "letmein"}

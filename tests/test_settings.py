@@ -1,8 +1,11 @@
+import multiprocessing
 import os
 import stat
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +28,23 @@ def test_the_generated_secret_key_is_private_and_stable(tmp_path: Path) -> None:
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert Settings(data_dir=tmp_path).signing_key() == first
     assert len(first) >= 32
+
+
+def _signing_key_after(barrier: Any, data_dir: Path) -> bytes:
+    barrier.wait()
+    return Settings(data_dir=data_dir).signing_key()
+
+
+@pytest.mark.parametrize("round_", range(5))
+def test_processes_starting_together_on_a_new_data_directory_share_one_whole_key(tmp_path: Path, round_: int) -> None:
+    # `make serve` starts a worker per core at once: each must read the key another just made, never an empty or
+    # half-written file (one worker signed with an empty key and the other refused its sessions).
+    processes = 8
+    with multiprocessing.Manager() as manager, ProcessPoolExecutor(processes) as pool:
+        barrier = manager.Barrier(processes)
+        keys = list(pool.map(_signing_key_after, [barrier] * processes, [tmp_path] * processes))
+    assert len(keys[0]) >= 48 and set(keys) == {keys[0]}
+    assert [path.name for path in tmp_path.iterdir()] == ["secret_key"]
 
 
 def test_a_short_configured_secret_key_is_refused(tmp_path: Path) -> None:
