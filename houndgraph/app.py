@@ -181,10 +181,13 @@ def create_app(settings: Settings | None = None, database: Database | None = Non
     settings = settings or Settings()
     settings.check()
     settings.signing_key()
-    passwords.configure(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The process hashes passwords at this app's cost from its start, not from its making: an app made only to
+        # describe itself (`houndgraph openapi`, a test of the document) must not change the cost of the process's
+        # running service.
+        passwords.configure(settings)
         own_database = database is None
         db = database or Database.open(settings)
         prepare_database(settings, db)

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from houndgraph.auth import passwords
+from houndgraph.cli.openapi import openapi_document
 from houndgraph.db import Database
 from houndgraph.models import AuthSecret
 from houndgraph.settings import Settings
@@ -37,3 +38,12 @@ def test_the_service_hashes_with_the_configured_cost(admin: httpx.Client, live_s
     settings = live_server.settings
     assert (parameters.time_cost, parameters.memory_cost, parameters.parallelism) == (
         settings.password_hash_time_cost, settings.password_hash_memory_kib, settings.password_hash_parallelism)
+
+
+def test_describing_the_app_leaves_the_running_services_cost(admin: httpx.Client, live_server: LiveServer,
+                                                             database: Database) -> None:
+    # `houndgraph openapi` (and the bundle's test of the document) makes an app with the default settings and never
+    # starts it: making it set the process's hashing to the full cost, and the test service in that process hashed
+    # every password after it so (this module's other test failed when it ran later on the same worker).
+    openapi_document()
+    test_the_service_hashes_with_the_configured_cost(admin, live_server, database)
