@@ -104,6 +104,10 @@ def graph_stats(ui: UI, pattern: str) -> None:
 def open_explore(ui: UI, tab: str = "search") -> None:
     ui.goto("/ui/explore")
     ui.page.click(f"#tab-{tab}")
+    if tab == "cypher":
+        # The saved queries' list takes its height when its answer comes, moving the pre-built searches below it: a
+        # click aimed before that landed elsewhere (a pre-built group stayed closed).
+        ui.page.wait_for_selector("#saved-queries[aria-busy='false']", state="attached")
 
 
 def choose(ui: UI, input_id: str, text: str, name: str) -> None:

@@ -18,7 +18,8 @@ interface SavedQuery {
 export function cypherTab(run: (query: string) => Promise<void>, selfId: string): { element: HTMLElement; load: (query: string) => void } {
   const status = h("p", { class: "muted", role: "status", id: "cypher-status" });
   const editor = cypherEditor("cypher-query", () => void execute());
-  const savedList = h("div", { id: "saved-queries" });
+  // Busy until its first answer is drawn: the list then takes its height, moving what lies below it.
+  const savedList = h("div", { id: "saved-queries", "aria-busy": "true" });
 
   async function execute(): Promise<void> {
     const query = editor.textarea.value.trim();
@@ -38,6 +39,7 @@ export function cypherTab(run: (query: string) => Promise<void>, selfId: string)
       queries = (await get<{ data: SavedQuery[] }>("/saved-queries?scope=owned,shared,public&sort_by=name&limit=1000")).data;
     } catch (error) {
       replace(savedList, h("p", { class: "form-error" }, (error as Error).message));
+      savedList.setAttribute("aria-busy", "false");
       return;
     }
     const seen = new Set<number>();
@@ -59,6 +61,7 @@ export function cypherTab(run: (query: string) => Promise<void>, selfId: string)
           h("button", { class: "small", "aria-label": `Export ${q.name}`, onclick: () => void exportOne(q) }, "Export"),
           mine && h("button", { class: "small danger", "aria-label": `Delete ${q.name}`, onclick: () => void remove(q) }, "Delete")));
     })) : h("p", { class: "muted" }, "No saved queries yet."));
+    savedList.setAttribute("aria-busy", "false");
   }
 
   async function save(): Promise<void> {
