@@ -367,7 +367,8 @@ class Datapipe:
             with conn.transaction():
                 if not failure:
                     repo.record_complete_analysis(conn)
-                for job in repo.analyzing_jobs(conn):
+                jobs = repo.analyzing_jobs(conn)
+                for job in jobs:
                     if failure:
                         repo.set_job_status(conn, job.id, JobStatus.FAILED, failure, ended=True)
                     elif job.failed_files:
@@ -376,7 +377,11 @@ class Datapipe:
                                             ended=True)
                     else:
                         repo.set_job_status(conn, job.id, JobStatus.COMPLETE, ended=True)
-            # Within the status, so "idle" means the disk is settled too. An external server is its operator's.
+            # Within the status, so "idle" means the disk is settled too. The jobs' uploads went with their last
+            # files; the space they took goes back now rather than when autovacuum next comes by.
+            if jobs:
+                repo.vacuum_uploads(conn)
+            # An external server's WAL is its operator's.
             embedded = self._database.embedded is not None
             if embedded and repo.checkpoint_after_bulk_work(conn, CHECKPOINT_AFTER_WAL_BYTES):
                 log.info("checkpoint after the analysis: the WAL of the graph writes before it is removed")

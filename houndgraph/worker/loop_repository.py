@@ -345,6 +345,14 @@ def delete_unneeded_uploads(conn: psycopg.Connection) -> int:
     ).rowcount
 
 
+def vacuum_uploads(conn: psycopg.Connection) -> None:
+    """Give the space of deleted uploads back to the disk: a vacuum truncates a table whose last pages hold only
+    deleted rows, as the stored uploads' table (and its TOAST table) does once the uploads are read, where
+    autovacuum would come a minute or more later. `conn` is in autocommit mode (a vacuum runs outside a
+    transaction)."""
+    conn.execute("VACUUM upload_chunks")
+
+
 def upload_chunk(conn: psycopg.Connection, upload_id: uuid.UUID, seq: int) -> bytes | None:
     """One piece of a stored upload; None past its last."""
     row = conn.execute("SELECT data FROM upload_chunks WHERE upload_id = %s AND seq = %s", (upload_id, seq)).fetchone()
