@@ -1,7 +1,8 @@
 """Every edge's two ends read whole, as one byte string of big-endian integers per column: one row, where a row per
 edge (even a binary COPY) costs a client round of work per edge. Four bytes an id while every node id fits in them,
 else eight. The path budget's bound (`graph.cypher.path_bound`) and the findings' reach read the edges this way;
-each runs `LARGEST_NODE_ID`, then `statement(narrow)` on its own (sync or async) connection, with `binary=True`."""
+each runs `LARGEST_NODE_ID`, then `statement(narrow)` on its own (sync or async) connection, with `binary=True`,
+and decodes the row (`columns`, `decoded`) once the cursor is closed."""
 
 from __future__ import annotations
 
@@ -25,12 +26,18 @@ def statement(narrow: bool, where: str = "") -> str:
             f"coalesce(string_agg({send}(end_id{cast}), ''::bytea), ''::bytea) FROM edge{where}")
 
 
-def decoded(row: tuple[bytes, ...] | None, narrow: bool, dtype: DTypeLike) -> list[NDArray[Any]]:
-    """The statement's columns as arrays of `dtype`, each column's text let go as soon as it is an array (at a
-    million objects, ten million edges, holding both texts beside both arrays was the findings' largest memory)."""
-    columns = list(row or (b"", b""))
+def columns(row: tuple[Any, ...] | None) -> list[bytes]:
+    """The statement's one row as the list `decoded` takes (and empties)."""
+    return list(row or (b"", b""))
+
+
+def decoded(texts: list[bytes], narrow: bool, dtype: DTypeLike) -> list[NDArray[Any]]:
+    """The statement's columns (`columns`) as arrays of `dtype`. `texts` is emptied as it goes, so each column's text
+    is let go as soon as it is an array when the caller holds no other reference to it (nor the cursor's result: read
+    the row, close the cursor, then decode). At a million objects, ten million edges, holding both texts beside both
+    arrays was the findings' largest memory."""
     wire = ">i4" if narrow else ">i8"
     arrays = []
-    while columns:
-        arrays.append(np.frombuffer(columns.pop(0), dtype=wire).astype(dtype))
+    while texts:
+        arrays.append(np.frombuffer(texts.pop(0), dtype=wire).astype(dtype))
     return arrays

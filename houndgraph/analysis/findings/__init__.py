@@ -277,8 +277,9 @@ def _traversable_edges(ctx: Context) -> tuple[Ids, Ids]:
     with ctx.conn.cursor(binary=True) as cursor:
         largest = cursor.execute(edge_ends.LARGEST_NODE_ID).fetchone()
         narrow = edge_ends.fits_narrow(largest and largest[0])
-        row = cursor.execute(edge_ends.statement(narrow, " WHERE kind_id = ANY(%s)"), (kinds,)).fetchone()
-    starts, ends = edge_ends.decoded(row, narrow, np.int32 if narrow else np.int64)
+        texts = edge_ends.columns(cursor.execute(edge_ends.statement(narrow, " WHERE kind_id = ANY(%s)"),
+                                                 (kinds,)).fetchone())
+    starts, ends = edge_ends.decoded(texts, narrow, np.int32 if narrow else np.int64)
     return starts, ends
 
 

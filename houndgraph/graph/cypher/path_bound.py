@@ -51,7 +51,6 @@ ROOTS_PER_SEARCH = 63
 SPARSE_IDS = 4
 
 
-
 @dataclass
 class Adjacency:
     """The edges a traversal follows, by the node they are followed from: the far ends of node i's edges are
@@ -67,12 +66,13 @@ class Adjacency:
         """The edges (of `kinds`, or all) followed from their start (True) and/or end (False); `extra`: ids the
         numbering must hold besides the edges' ends (roots and goals without edges)."""
         where = " WHERE kind_id = ANY(%(kinds)s::smallint[])" if kinds is not None else ""
-        cursor = conn.cursor(binary=True)
-        await cursor.execute(edge_ends.LARGEST_NODE_ID)
-        largest = await cursor.fetchone()
-        narrow = edge_ends.fits_narrow(largest and largest[0])
-        await cursor.execute(edge_ends.statement(narrow, where), {"kinds": kinds or "{}"})
-        starts, ends = edge_ends.decoded(await cursor.fetchone(), narrow, np.int64)
+        async with conn.cursor(binary=True) as cursor:
+            await cursor.execute(edge_ends.LARGEST_NODE_ID)
+            largest = await cursor.fetchone()
+            narrow = edge_ends.fits_narrow(largest and largest[0])
+            await cursor.execute(edge_ends.statement(narrow, where), {"kinds": kinds or "{}"})
+            texts = edge_ends.columns(await cursor.fetchone())
+        starts, ends = edge_ends.decoded(texts, narrow, np.int64)
         nears = np.concatenate([starts if forward else ends for forward in near_is_start])
         fars = np.concatenate([ends if forward else starts for forward in near_is_start])
         known = np.asarray(extra, dtype=np.int64)

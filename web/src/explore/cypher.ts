@@ -39,7 +39,6 @@ export function cypherTab(run: (query: string) => Promise<void>, selfId: string)
       queries = (await get<{ data: SavedQuery[] }>("/saved-queries?scope=owned,shared,public&sort_by=name&limit=1000")).data;
     } catch (error) {
       replace(savedList, h("p", { class: "form-error" }, (error as Error).message));
-      savedList.setAttribute("aria-busy", "false");
       return;
     }
     const seen = new Set<number>();
@@ -61,7 +60,6 @@ export function cypherTab(run: (query: string) => Promise<void>, selfId: string)
           h("button", { class: "small", "aria-label": `Export ${q.name}`, onclick: () => void exportOne(q) }, "Export"),
           mine && h("button", { class: "small danger", "aria-label": `Delete ${q.name}`, onclick: () => void remove(q) }, "Delete")));
     })) : h("p", { class: "muted" }, "No saved queries yet."));
-    savedList.setAttribute("aria-busy", "false");
   }
 
   async function save(): Promise<void> {
@@ -177,7 +175,7 @@ export function cypherTab(run: (query: string) => Promise<void>, selfId: string)
         },
       }, q.name)))))));
 
-  void refreshSaved();
+  void refreshSaved().finally(() => savedList.setAttribute("aria-busy", "false"));
   const element = h("div", { class: "cypher-tab" },
     editor.element,
     h("div", { class: "row" },
